@@ -1,0 +1,122 @@
+"""Hexagonal grid geometry shared by Hive and Enjambre Tácticas.
+
+Axial coordinates ``(q, r)`` on a pointy-top grid: ``q`` grows to the east, ``r`` grows to the
+south-east. The six directions are listed clockwise starting east, so ``(d + 1) % 6`` turns a
+direction 60° clockwise and ``(d - 1) % 6`` turns it 60° anticlockwise.
+
+Two representations are offered:
+
+* :class:`Hex`, a readable named tuple for APIs, tests and rendering;
+* packed cells, plain ``int`` values used on hot paths (the Hive move generator). Packing is a
+  group homomorphism from Z² to Z, so adding a packed direction offset always yields the packed
+  neighbour, and two cells collide only if they are ``STRIDE`` rows apart — far more than any
+  Hive can span.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import NamedTuple
+
+__all__ = [
+    "DIRECTIONS",
+    "DIRECTION_NAMES",
+    "NEIGHBOR_OFFSETS",
+    "ORIGIN",
+    "ORIGIN_CELL",
+    "STRIDE",
+    "Hex",
+    "hexagon",
+    "pack",
+    "unpack",
+]
+
+
+class Hex(NamedTuple):
+    """A cell in axial coordinates."""
+
+    q: int
+    r: int
+
+    @property
+    def s(self) -> int:
+        """The third cube coordinate (q + r + s == 0)."""
+        return -self.q - self.r
+
+    def __add__(self, other: object) -> Hex:  # type: ignore[override]
+        if not isinstance(other, Hex):
+            return NotImplemented
+        return Hex(self.q + other.q, self.r + other.r)
+
+    def __sub__(self, other: Hex) -> Hex:
+        return Hex(self.q - other.q, self.r - other.r)
+
+    def __mul__(self, k: object) -> Hex:  # type: ignore[override]
+        if not isinstance(k, int):
+            return NotImplemented
+        return Hex(self.q * k, self.r * k)
+
+    __rmul__ = __mul__
+
+    def neighbor(self, direction: int) -> Hex:
+        dq, dr = DIRECTIONS[direction % 6]
+        return Hex(self.q + dq, self.r + dr)
+
+    def neighbors(self) -> list[Hex]:
+        return [Hex(self.q + dq, self.r + dr) for dq, dr in DIRECTIONS]
+
+    def distance(self, other: Hex) -> int:
+        dq, dr = self.q - other.q, self.r - other.r
+        return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+    def length(self) -> int:
+        """Distance from the origin (the ring number)."""
+        return (abs(self.q) + abs(self.r) + abs(self.q + self.r)) // 2
+
+    def rotate(self, steps: int = 1) -> Hex:
+        """Rotate around the origin by ``steps`` × 60° clockwise."""
+        q, r, s = self.q, self.r, self.s
+        for _ in range(steps % 6):
+            q, r, s = -r, -s, -q
+        return Hex(q, r)
+
+    def to_pixel(self, size: float = 1.0) -> tuple[float, float]:
+        """Centre of the cell for a pointy-top hexagon of circumradius ``size``."""
+        return (size * math.sqrt(3) * (self.q + self.r / 2), size * 1.5 * self.r)
+
+
+# Clockwise from east: E, SE, SW, W, NW, NE.
+DIRECTIONS: tuple[Hex, ...] = (
+    Hex(1, 0),
+    Hex(0, 1),
+    Hex(-1, 1),
+    Hex(-1, 0),
+    Hex(0, -1),
+    Hex(1, -1),
+)
+DIRECTION_NAMES: tuple[str, ...] = ("E", "SE", "SW", "W", "NW", "NE")
+ORIGIN = Hex(0, 0)
+
+# Packed cells: (q + BIAS) * STRIDE + (r + BIAS). STRIDE keeps every value a one-digit CPython int.
+STRIDE = 1 << 14
+_BIAS = 1 << 13
+ORIGIN_CELL = _BIAS * STRIDE + _BIAS
+NEIGHBOR_OFFSETS: tuple[int, ...] = tuple(dq * STRIDE + dr for dq, dr in DIRECTIONS)
+
+
+def pack(h: Hex | tuple[int, int]) -> int:
+    q, r = h
+    return (q + _BIAS) * STRIDE + (r + _BIAS)
+
+
+def unpack(cell: int) -> Hex:
+    q, r = divmod(cell, STRIDE)
+    return Hex(q - _BIAS, r - _BIAS)
+
+
+def hexagon(radius: int, center: Hex = ORIGIN) -> Iterator[Hex]:
+    """Every cell within ``radius`` of ``center``, row by row."""
+    for q in range(-radius, radius + 1):
+        for r in range(max(-radius, -q - radius), min(radius, -q + radius) + 1):
+            yield Hex(center.q + q, center.r + r)
