@@ -1,0 +1,219 @@
+"""How each bug moves: one small function per bug over a shared toolbox.
+
+Every function takes ``stacks`` (packed cell → pieces bottom to top) *with the moving piece already
+lifted off the board* and the cell it starts from, and returns destination cells. The caller has
+already applied the one-hive rule for lifting the piece (articulation points) and every rule that
+is not about movement geometry (queen placed, frozen piece, …).
+
+Freedom to move: a ground slide from ``a`` to its neighbour ``b`` passes between the two cells
+both touch (the gate). It is blocked when both are occupied, and impossible when neither is (the
+piece would leave the hive mid-move). A step that climbs or descends is blocked only when both gate
+stacks are higher than the higher of the two ends (``height_gate_open``).
+"""
+
+from __future__ import annotations
+
+from panal.hex import NEIGHBOR_OFFSETS
+
+Stacks = dict[int, list[int]]
+
+# Per direction: (step, gate cell anticlockwise, gate cell clockwise), as packed offsets.
+GATES: tuple[tuple[int, int, int], ...] = tuple(
+    (NEIGHBOR_OFFSETS[d], NEIGHBOR_OFFSETS[(d - 1) % 6], NEIGHBOR_OFFSETS[(d + 1) % 6])
+    for d in range(6)
+)
+
+
+def slides(stacks: Stacks, cell: int) -> list[int]:
+    """Empty neighbours reachable by one ground slide that keeps contact with the hive."""
+    out = []
+    for step, left, right in GATES:
+        target = cell + step
+        if target not in stacks and ((cell + left) in stacks) is not ((cell + right) in stacks):
+            out.append(target)
+    return out
+
+
+def height_of(stacks: Stacks, cell: int) -> int:
+    stack = stacks.get(cell)
+    return len(stack) if stack else 0
+
+
+def height_gate_open(stacks: Stacks, cell: int, gate: tuple[int, int, int], level: int) -> bool:
+    """Can a piece standing on ``level`` pieces at ``cell`` step through ``gate``?
+
+    ``level`` is the height of the stack under the moving piece (0 on the ground).
+    """
+    step, left, right = gate
+    target = stacks.get(cell + step)
+    target_height = len(target) if target else 0
+    left_stack = stacks.get(cell + left)
+    right_stack = stacks.get(cell + right)
+    left_height = len(left_stack) if left_stack else 0
+    right_height = len(right_stack) if right_stack else 0
+    if level == 0 and target_height == 0:
+        return (left_height == 0) is not (right_height == 0)
+    return min(left_height, right_height) <= max(level, target_height)
+
+
+def climbs(stacks: Stacks, cell: int, level: int) -> list[int]:
+    """Neighbours (empty or occupied) one beetle step away from ``level`` at ``cell``."""
+    return [cell + gate[0] for gate in GATES if height_gate_open(stacks, cell, gate, level)]
+
+
+def touches_hive(stacks: Stacks, cell: int) -> bool:
+    return any(cell + step in stacks for step in NEIGHBOR_OFFSETS)
+
+
+def articulation_points(stacks: Stacks) -> set[int]:
+    """Cells whose removal would split the hive (Tarjan's algorithm, iterative).
+
+    A piece alone on such a cell is pinned by the one-hive rule. Computed once per position.
+    """
+    if len(stacks) < 3:
+        return set()
+    root = next(iter(stacks))
+    order = {root: 0}
+    low = {root: 0}
+    points: set[int] = set()
+    root_children = 0
+    todo = [(root, root, iter(NEIGHBOR_OFFSETS))]
+    while todo:
+        cell, parent, steps = todo[-1]
+        for step in steps:
+            neighbor = cell + step
+            if neighbor not in stacks:
+                continue
+            if neighbor not in order:
+                order[neighbor] = low[neighbor] = len(order)
+                todo.append((neighbor, cell, iter(NEIGHBOR_OFFSETS)))
+                break
+            if neighbor != parent and order[neighbor] < low[cell]:
+                low[cell] = order[neighbor]
+        else:
+            todo.pop()
+            if cell == root:
+                continue
+            if low[cell] < low[parent]:
+                low[parent] = low[cell]
+            if parent == root:
+                root_children += 1
+            elif low[cell] >= order[parent]:
+                points.add(parent)
+    if root_children > 1:
+        points.add(root)
+    return points
+
+
+# --- The bugs -------------------------------------------------------------------------------
+
+
+def queen_moves(stacks: Stacks, origin: int) -> list[int]:
+    """One slide."""
+    return slides(stacks, origin)
+
+
+def beetle_moves(stacks: Stacks, origin: int) -> list[int]:
+    """One step, onto the hive, across it or down from it."""
+    return climbs(stacks, origin, height_of(stacks, origin))
+
+
+def grasshopper_moves(stacks: Stacks, origin: int) -> list[int]:
+    """A straight jump over one or more pieces to the first empty cell."""
+    out = []
+    for step in NEIGHBOR_OFFSETS:
+        cell = origin + step
+        if cell not in stacks:
+            continue
+        while cell in stacks:
+            cell += step
+        out.append(cell)
+    return out
+
+
+def spider_moves(stacks: Stacks, origin: int) -> set[int]:
+    """Exactly three slides, never revisiting a cell (every path is enumerated)."""
+    ends = set()
+    for first in slides(stacks, origin):
+        for second in slides(stacks, first):
+            if second == origin:
+                continue
+            for third in slides(stacks, second):
+                if third != first and third != origin:
+                    ends.add(third)
+    return ends
+
+
+def ant_moves(stacks: Stacks, origin: int) -> set[int]:
+    """Any number of slides around the hive."""
+    seen = {origin}
+    frontier = [origin]
+    while frontier:
+        cell = frontier.pop()
+        for target in slides(stacks, cell):
+            if target not in seen:
+                seen.add(target)
+                frontier.append(target)
+    seen.discard(origin)
+    return seen
+
+
+def ladybug_moves(stacks: Stacks, origin: int) -> set[int]:
+    """Two steps on top of the hive, then one step down."""
+    ends = set()
+    for first in climbs(stacks, origin, 0):
+        first_level = height_of(stacks, first)
+        if not first_level:
+            continue
+        for second in climbs(stacks, first, first_level):
+            second_level = height_of(stacks, second)
+            if not second_level:
+                continue
+            for third in climbs(stacks, second, second_level):
+                if third not in stacks and third != origin:
+                    ends.add(third)
+    return ends
+
+
+def pillbug_moves(stacks: Stacks, origin: int) -> list[int]:
+    """Its own step is the queen's; its throw is a rule of its own (``pillbug_throws``)."""
+    return slides(stacks, origin)
+
+
+def dragonfly_moves(stacks: Stacks, origin: int) -> set[int]:
+    """A grasshopper jump, then one step 60° left or right of the jump; it flies, so no gates.
+
+    It may land on any stack; on the ground it must touch the hive.
+    """
+    ends = set()
+    for direction, step in enumerate(NEIGHBOR_OFFSETS):
+        cell = origin + step
+        if cell not in stacks:
+            continue
+        while cell in stacks:
+            cell += step
+        for turn in (-1, 1):
+            landing = cell + NEIGHBOR_OFFSETS[(direction + turn) % 6]
+            if landing != origin and (landing in stacks or touches_hive(stacks, landing)):
+                ends.add(landing)
+    return ends
+
+
+def throw_targets(stacks: Stacks, pillbug_cell: int) -> list[int]:
+    """Neighbours from which a lone piece can climb onto the pillbug (height gate to level 1)."""
+    return [
+        pillbug_cell + step
+        for step, left, right in GATES
+        if len(stacks.get(pillbug_cell + step) or ()) == 1
+        and min(height_of(stacks, pillbug_cell + left), height_of(stacks, pillbug_cell + right)) <= 1
+    ]
+
+
+def throw_landings(stacks: Stacks, pillbug_cell: int) -> list[int]:
+    """Empty neighbours a thrown piece can step down to from on top of the pillbug."""
+    return [
+        pillbug_cell + step
+        for step, left, right in GATES
+        if pillbug_cell + step not in stacks
+        and min(height_of(stacks, pillbug_cell + left), height_of(stacks, pillbug_cell + right)) <= 1
+    ]

@@ -1,0 +1,196 @@
+"""Colours, bugs, pieces and game types.
+
+A piece is a small int (``colour << 4 | slot``) wrapped in the :class:`Piece` enum, so the move
+generator can index plain lists with it while the API still prints ``wA1``.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+__all__ = [
+    "BUG_COUNTS",
+    "BUG_LETTERS",
+    "EXPANSIONS",
+    "Bug",
+    "Color",
+    "GameType",
+    "GameTypeError",
+    "Piece",
+    "bug_of",
+    "color_of",
+    "pieces_of",
+]
+
+
+class Color(IntEnum):
+    WHITE = 0
+    BLACK = 1
+
+    @property
+    def other(self) -> Color:
+        return Color(self ^ 1)
+
+    @property
+    def letter(self) -> str:
+        return "wb"[self]
+
+    @property
+    def title(self) -> str:
+        return ("White", "Black")[self]
+
+
+class Bug(IntEnum):
+    QUEEN = 0
+    SPIDER = 1
+    BEETLE = 2
+    GRASSHOPPER = 3
+    ANT = 4
+    MOSQUITO = 5
+    LADYBUG = 6
+    PILLBUG = 7
+    DRAGONFLY = 8
+
+    @property
+    def letter(self) -> str:
+        return BUG_LETTERS[self]
+
+
+BUG_LETTERS = "QSBGAMLPD"
+BUG_COUNTS: dict[Bug, int] = {
+    Bug.QUEEN: 1,
+    Bug.SPIDER: 2,
+    Bug.BEETLE: 2,
+    Bug.GRASSHOPPER: 3,
+    Bug.ANT: 3,
+    Bug.MOSQUITO: 1,
+    Bug.LADYBUG: 1,
+    Bug.PILLBUG: 1,
+    Bug.DRAGONFLY: 1,
+}
+BASE_BUGS = (Bug.QUEEN, Bug.SPIDER, Bug.BEETLE, Bug.GRASSHOPPER, Bug.ANT)
+# Optional bugs in GameTypeString order. "D" (the Dragonfly) is panal's extension of UHP.
+EXPANSIONS = (Bug.MOSQUITO, Bug.LADYBUG, Bug.PILLBUG, Bug.DRAGONFLY)
+
+# Slot order within a colour: Q S1 S2 B1 B2 G1 G2 G3 A1 A2 A3 M L P D.
+_SLOTS: list[tuple[Bug, int]] = [
+    (bug, n) for bug in Bug for n in range(1, BUG_COUNTS[bug] + 1)
+]
+FIRST_SLOT: dict[Bug, int] = {}
+for _slot, (_bug, _n) in enumerate(_SLOTS):
+    FIRST_SLOT.setdefault(_bug, _slot)
+
+
+def _piece_name(color: Color, bug: Bug, number: int) -> str:
+    suffix = str(number) if BUG_COUNTS[bug] > 1 else ""
+    return f"{color.letter}{bug.letter}{suffix}"
+
+
+Piece = IntEnum(  # type: ignore[misc]
+    "Piece",
+    [
+        (_piece_name(color, bug, n), color << 4 | slot)
+        for color in Color
+        for slot, (bug, n) in enumerate(_SLOTS)
+    ],
+)
+Piece.__doc__ = "A Hive piece: ``Piece.wQ``, ``Piece.bA3``…; its value is ``colour << 4 | slot``."
+Piece.__str__ = lambda self: self.name  # type: ignore[method-assign]
+
+# Plain-int lookup tables for hot paths, indexed by piece value.
+BUG_OF: list[int] = [0] * 32
+NUMBER_OF: list[int] = [0] * 32
+for _p in Piece:
+    BUG_OF[_p] = _SLOTS[_p & 15][0]
+    NUMBER_OF[_p] = _SLOTS[_p & 15][1]
+PIECE_BY_VALUE: list[Piece | None] = [None] * 32
+for _p in Piece:
+    PIECE_BY_VALUE[_p] = _p
+_PIECE_BY_LOWER_NAME = {p.name.lower(): p for p in Piece}
+
+
+def color_of(piece: int) -> Color:
+    return Color(piece >> 4)
+
+
+def bug_of(piece: int) -> Bug:
+    return Bug(BUG_OF[piece])
+
+
+def number_of(piece: int) -> int:
+    return NUMBER_OF[piece]
+
+
+def piece_of(color: int, bug: int, number: int = 1) -> Piece:
+    return Piece(color << 4 | (FIRST_SLOT[Bug(bug)] + number - 1))
+
+
+def piece_from_name(name: str) -> Piece | None:
+    """``wA1``/``WA1``/``wa1`` → ``Piece.wA1``; a unique bug may carry a ``1`` (``wM1``)."""
+    key = name.strip().lower()
+    piece = _PIECE_BY_LOWER_NAME.get(key)
+    if piece is None and key.endswith("1"):
+        piece = _PIECE_BY_LOWER_NAME.get(key[:-1])
+        if piece is not None and BUG_COUNTS[bug_of(piece)] != 1:
+            piece = None
+    return piece
+
+
+class GameTypeError(ValueError):
+    """A GameTypeString that does not parse."""
+
+
+class GameType:
+    """Which optional bugs are in play: ``GameType.parse("Base+MLP")``."""
+
+    __slots__ = ("bugs", "expansions")
+
+    def __init__(self, expansions: frozenset[Bug] | set[Bug] | tuple[Bug, ...] = ()) -> None:
+        exp = frozenset(Bug(b) for b in expansions)
+        if not exp <= set(EXPANSIONS):
+            raise GameTypeError(f"not an optional bug: {sorted(exp - set(EXPANSIONS))}")
+        self.expansions: frozenset[Bug] = exp
+        self.bugs: tuple[Bug, ...] = BASE_BUGS + tuple(b for b in EXPANSIONS if b in exp)
+
+    @classmethod
+    def parse(cls, text: str) -> GameType:
+        text = text.strip()
+        base, plus, letters = text.partition("+")
+        if base.lower() != "base" or (plus and not letters):
+            raise GameTypeError(f"invalid GameTypeString {text!r}: expected Base or Base+MLPD")
+        found: list[Bug] = []
+        for letter in letters.upper():
+            index = BUG_LETTERS.find(letter)
+            bug = Bug(index) if index >= 0 else None
+            if bug not in EXPANSIONS or bug in found:
+                raise GameTypeError(f"invalid GameTypeString {text!r}: bad expansion {letter!r}")
+            found.append(bug)  # type: ignore[arg-type]
+        return cls(frozenset(found))
+
+    def __str__(self) -> str:
+        letters = "".join(b.letter for b in EXPANSIONS if b in self.expansions)
+        return f"Base+{letters}" if letters else "Base"
+
+    def __repr__(self) -> str:
+        return f"GameType.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameType) and other.expansions == self.expansions
+
+    def __hash__(self) -> int:
+        return hash(self.expansions)
+
+    def __contains__(self, bug: object) -> bool:
+        return bug in self.bugs
+
+    def pieces(self, color: Color) -> list[Piece]:
+        return [p for p in pieces_of(color) if BUG_OF[p] in self.bugs]
+
+    @property
+    def is_uhp_standard(self) -> bool:
+        """Standard UHP tools know M, L and P; the Dragonfly is panal's own."""
+        return Bug.DRAGONFLY not in self.expansions
+
+
+def pieces_of(color: Color) -> list[Piece]:
+    return [p for p in Piece if p >> 4 == color]

@@ -1,0 +1,201 @@
+"""Why a move is illegal: the rule it breaks, for players and for viewers.
+
+The move generator decides legality; this module only explains a refusal. Each rule has a stable
+key (for translations in the web UI) and an English message.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from panal.hex import NEIGHBOR_OFFSETS
+from panal.hive import movement
+from panal.hive.pieces import BUG_COUNTS, BUG_OF, NUMBER_OF, PIECE_BY_VALUE, Bug, piece_of
+
+if TYPE_CHECKING:
+    from panal.hive.game import Game
+
+
+class Rule(Enum):
+    """A rule a move can break: ``key`` for translations, ``message`` in English."""
+
+    GAME_OVER = "the game is over"
+    PASS_WITH_MOVES = "you can't pass while you have a legal move"
+    NOT_IN_GAME = "{piece} is not in this game ({game_type})"
+    NOT_YOUR_TURN = "it is {turn}'s turn"
+    ORDER = "pieces of one kind are placed in number order: place {expected} first"
+    QUEEN_FIRST_TURN = "the queen may not be placed on a player's first turn (tournament opening)"
+    QUEEN_BY_FOURTH = "the queen must be placed by the fourth turn"
+    FIRST_AT_CENTRE = "the first piece of the game is placed without a reference"
+    SECOND_TOUCHES_FIRST = "the second piece of the game must touch the first"
+    PLACE_ON_EMPTY = "a new piece must be placed on an empty cell, never on top of the hive"
+    PLACE_TOUCH_OWN = "a new piece must touch one of your own pieces"
+    PLACE_NOT_ENEMY = "a new piece may not touch your opponent's pieces"
+    NO_CARRY = "only a Dragonfly standing on a piece can carry it"
+    QUEEN_BEFORE_MOVING = "you can't move a piece until your queen is placed"
+    COVERED = "{piece} is under another piece and can't move"
+    FROZEN = "{piece} was moved by the pillbug last turn and can't move this turn"
+    SAME_CELL = "a move must end on a different cell"
+    SPLITS_HIVE = "that move would split the hive"
+    OPPONENT_PIECE = "you can't move your opponent's pieces, except with a pillbug's power"
+    THROW_LAST_MOVED = "a pillbug can't move the piece that was moved last turn"
+    THROW_STACK = "a pillbug can't move a piece that is part of a stack"
+    THROW_GATE = "freedom to move: the piece can't pass over the pillbug through that gap"
+    GATE = "freedom to move: the gap is too narrow to pass through"
+    LOSES_CONTACT = "the piece would lose contact with the hive while moving"
+    ONE_STEP = "{bug} moves exactly one cell"
+    NO_CLIMB = "{bug} can't climb onto the hive"
+    GRASSHOPPER = "a grasshopper jumps in a straight line over one or more pieces to the first empty cell"
+    SPIDER = "a spider moves exactly three cells around the hive without going back"
+    ANT = "the ant can't slide around the hive to that cell"
+    LADYBUG = "a ladybug moves exactly two cells on top of the hive, then one down"
+    MOSQUITO_ALONE = "a mosquito touching only mosquitoes can't move"
+    MOSQUITO = "no bug the mosquito touches can reach that cell"
+    DRAGONFLY = (
+        "a dragonfly jumps like a grasshopper, then one cell 60° to the left or right of its jump"
+    )
+    ILLEGAL = "that move is not legal here"
+
+    @property
+    def key(self) -> str:
+        return self.name.lower()
+
+
+_BUG_NAMES = {bug: f"the {bug.name.lower()}" for bug in Bug}
+
+
+def why_illegal(game: Game, code: int) -> str:
+    """The English explanation; see :func:`broken_rule` for the structured form."""
+    rule, details = broken_rule(game, code)
+    return rule.value.format(**details)
+
+
+def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
+    from panal.hive.game import CARRY_FLAG, OFF_BOARD, PASS_CODE
+
+    if game.is_over():
+        return Rule.GAME_OVER, {}
+    if code == PASS_CODE:
+        return Rule.PASS_WITH_MOVES, {}
+    piece = code & 31
+    name = PIECE_BY_VALUE[piece].name  # type: ignore[union-attr]
+    bug = Bug(BUG_OF[piece])
+    details = {"piece": name, "bug": _BUG_NAMES[bug], "game_type": str(game.game_type)}
+    if bug not in game.game_type.bugs:
+        return Rule.NOT_IN_GAME, details
+    color = piece >> 4
+    turn = game._ply & 1
+    dest = code >> 6
+    stacks = game._stacks
+    origin = game._cell[piece]
+    if origin == OFF_BOARD:
+        if color != turn:
+            return Rule.NOT_YOUR_TURN, {"turn": game.turn.title}
+        placed = game._placed[color << 4 | bug]
+        if placed >= BUG_COUNTS[bug] or NUMBER_OF[piece] != placed + 1:
+            expected = piece_of(color, bug, min(placed + 1, BUG_COUNTS[bug])).name
+            return Rule.ORDER, {"expected": expected}
+        if code & CARRY_FLAG:
+            return Rule.NO_CARRY, {}
+        if bug == Bug.QUEEN and game.turn_number == 1 and game.options.tournament_opening:
+            return Rule.QUEEN_FIRST_TURN, {}
+        if bug != Bug.QUEEN and game.must_place_queen():
+            return Rule.QUEEN_BY_FOURTH, {}
+        if dest in stacks:
+            return Rule.PLACE_ON_EMPTY, {}
+        if not stacks:
+            return Rule.FIRST_AT_CENTRE, {}
+        tops = [stacks[dest + s][-1] >> 4 for s in NEIGHBOR_OFFSETS if dest + s in stacks]
+        if game._ply < 2:
+            return (Rule.SECOND_TOUCHES_FIRST, {}) if not tops else (Rule.ILLEGAL, {})
+        if color ^ 1 in tops:
+            return Rule.PLACE_NOT_ENEMY, {}
+        if color not in tops:
+            return Rule.PLACE_TOUCH_OWN, {}
+        return Rule.ILLEGAL, {}
+    if not game.is_queen_placed(game.turn):
+        return Rule.QUEEN_BEFORE_MOVING, {}
+    stack = stacks[origin]
+    if stack[-1] != piece:
+        return Rule.COVERED, details
+    if color != turn:
+        return _why_no_throw(game, piece, origin, dest)
+    if piece == game._last_moved:
+        return Rule.FROZEN, details
+    if dest == origin:
+        return Rule.SAME_CELL, {}
+    if code & CARRY_FLAG and (bug != Bug.DRAGONFLY or len(stack) < 2):
+        return Rule.NO_CARRY, {}
+    if len(stack) == 1 and origin in movement.articulation_points(stacks):
+        return Rule.SPLITS_HIVE, {}
+    if code & CARRY_FLAG and len(stack) == 2 and origin in movement.articulation_points(stacks):
+        return Rule.SPLITS_HIVE, {}
+    return _why_bug_cannot(game, bug, origin, dest, len(stack) - 1), details
+
+
+def _why_bug_cannot(game: Game, bug: Bug, origin: int, dest: int, level: int) -> Rule:
+    stacks = game._stacks
+    adjacent = dest - origin in NEIGHBOR_OFFSETS
+    if bug == Bug.MOSQUITO and level == 0:
+        copied = {
+            BUG_OF[stacks[origin + s][-1]] for s in NEIGHBOR_OFFSETS if origin + s in stacks
+        } - {Bug.MOSQUITO}
+        return Rule.MOSQUITO if copied else Rule.MOSQUITO_ALONE
+    if bug in (Bug.QUEEN, Bug.PILLBUG, Bug.BEETLE, Bug.MOSQUITO):
+        if not adjacent:
+            return Rule.ONE_STEP
+        if dest in stacks and bug not in (Bug.BEETLE, Bug.MOSQUITO):
+            return Rule.NO_CLIMB
+        gate = movement.GATES[NEIGHBOR_OFFSETS.index(dest - origin)]
+        heights = [movement.height_of(stacks, origin + g) for g in gate[1:]]
+        if level == 0 and dest not in stacks and heights == [0, 0]:
+            return Rule.LOSES_CONTACT
+        if bug != Bug.BEETLE and level == 0:
+            return Rule.GATE if all(heights) else Rule.LOSES_CONTACT
+        return Rule.GATE
+    if bug == Bug.ANT:
+        return Rule.NO_CLIMB if dest in stacks else Rule.ANT
+    return {
+        Bug.GRASSHOPPER: Rule.GRASSHOPPER,
+        Bug.SPIDER: Rule.NO_CLIMB if dest in stacks else Rule.SPIDER,
+        Bug.LADYBUG: Rule.LADYBUG,
+        Bug.DRAGONFLY: Rule.DRAGONFLY,
+    }.get(bug, Rule.ILLEGAL)
+
+
+def _why_no_throw(game: Game, piece: int, origin: int, dest: int) -> tuple[Rule, dict[str, str]]:
+    """An opponent's piece can only move by a pillbug's power (or a mosquito copying it)."""
+    stacks = game._stacks
+    turn = game._ply & 1
+    throwers = [
+        origin + s
+        for s in NEIGHBOR_OFFSETS
+        if origin + s in stacks
+        and len(stacks[origin + s]) == 1
+        and stacks[origin + s][-1] >> 4 == turn
+        and _has_pillbug_power(game, origin + s)
+    ]
+    if not throwers:
+        return Rule.OPPONENT_PIECE, {}
+    if piece == game._last_moved:
+        return Rule.THROW_LAST_MOVED, {}
+    if len(stacks[origin]) > 1:
+        return Rule.THROW_STACK, {}
+    if origin in movement.articulation_points(stacks):
+        return Rule.SPLITS_HIVE, {}
+    if not any(dest - t in NEIGHBOR_OFFSETS for t in throwers) or dest in stacks:
+        return Rule.OPPONENT_PIECE, {}
+    return Rule.THROW_GATE, {}
+
+
+def _has_pillbug_power(game: Game, cell: int) -> bool:
+    stacks = game._stacks
+    piece = stacks[cell][-1]
+    if piece == game._last_moved:
+        return False
+    if BUG_OF[piece] == Bug.PILLBUG:
+        return True
+    return BUG_OF[piece] == Bug.MOSQUITO and any(
+        BUG_OF[stacks[cell + s][-1]] == Bug.PILLBUG for s in NEIGHBOR_OFFSETS if cell + s in stacks
+    )
