@@ -202,11 +202,14 @@ class Game:
     # --- construction and text ------------------------------------------------------------
 
     @classmethod
-    def from_game_string(cls, text: str, **options: bool) -> Game:
-        """Replay a UHP GameString. State and turn fields are recomputed, not trusted."""
+    def from_game_string(cls, text: str, *, lenient: bool = False, **options: bool) -> Game:
+        """Replay a UHP GameString. State and turn fields are recomputed, not trusted.
+
+        ``lenient`` accepts hivegame.com's climbs written with a direction (see ``parse_move``).
+        """
         from panal.hive.notation import parse_game_string
 
-        return parse_game_string(text, **options)
+        return parse_game_string(text, lenient=lenient, **options)
 
     def game_string(self) -> str:
         from panal.hive.notation import format_game_string
@@ -236,14 +239,14 @@ class Game:
 
         return format_move(self, move if isinstance(move, int) else move.code)
 
-    def parse_move(self, text: str) -> Move:
+    def parse_move(self, text: str, *, lenient: bool = False) -> Move:
         """A UHP MoveString → a legal :class:`Move` (raises InvalidMoveError/IllegalMoveError)."""
-        return Move.from_code(self.parse_move_code(text))
+        return Move.from_code(self.parse_move_code(text, lenient=lenient))
 
-    def parse_move_code(self, text: str) -> int:
+    def parse_move_code(self, text: str, *, lenient: bool = False) -> int:
         from panal.hive.notation import parse_move
 
-        code = parse_move(self, text)
+        code = parse_move(self, text, lenient=lenient)
         self._check_legal(code)
         return code
 
@@ -504,11 +507,11 @@ class Game:
 
     # --- playing --------------------------------------------------------------------------
 
-    def push(self, move: Move | str) -> Move:
+    def push(self, move: Move | str, *, lenient: bool = False) -> Move:
         """Play a legal move (a :class:`Move` or a UHP MoveString). Illegal moves raise and
         change nothing."""
         if isinstance(move, str):
-            code = self.parse_move_code(move)
+            code = self.parse_move_code(move, lenient=lenient)
         else:
             code = move.code
             self._check_legal(code)

@@ -66,8 +66,13 @@ def format_move(game: Game, code: int) -> str:
     raise ValueError("destination touches no piece")
 
 
-def parse_move(game: Game, text: str) -> int:
-    """Parse a MoveString into a move code (legality is checked by the caller)."""
+def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
+    """Parse a MoveString into a move code (legality is checked by the caller).
+
+    A directional reference names a cell beside the reference piece; when that cell is occupied
+    the move is refused, as Mzinga does, unless ``lenient`` reads it as a climb onto the cell, as
+    hivegame.com writes (``wM /wL`` for a mosquito climbing onto the piece south-west of wL).
+    """
     from panal.hive.game import CARRY_FLAG, OFF_BOARD, PASS_CODE, IllegalMoveError, InvalidMoveError
 
     if not isinstance(text, str):
@@ -110,6 +115,14 @@ def parse_move(game: Game, text: str) -> int:
         raise IllegalMoveError(f"the reference piece {reference.name} is not on the board")
     if prefix or suffix:
         cell += NEIGHBOR_OFFSETS[_DIRECTION_OF_SYMBOL[(prefix, suffix)]]
+        if cell in game._stacks and not lenient:
+            from panal.hive.rules import Rule
+
+            if game._cell[piece] == OFF_BOARD:
+                raise IllegalMoveError(Rule.PLACE_ON_EMPTY.value, Rule.PLACE_ON_EMPTY)
+            top = PIECE_BY_VALUE[game._stacks[cell][-1]].name  # type: ignore[union-attr]
+            details = {"suggestion": f"{tokens[0]} {top}"}
+            raise IllegalMoveError(Rule.OCCUPIED.value.format(**details), Rule.OCCUPIED, details)
     return cell << 6 | flags | piece
 
 
@@ -123,7 +136,7 @@ _TURN = re.compile(r"^(white|black)\[(\d+)\]$", re.IGNORECASE)
 _STATES = {"notstarted", "inprogress", "draw", "whitewins", "blackwins"}
 
 
-def parse_game_string(text: str, **options: bool) -> Game:
+def parse_game_string(text: str, *, lenient: bool = False, **options: bool) -> Game:
     """Replay a GameString; its state and turn fields are checked for form, then recomputed."""
     from panal.hive.game import Game, GameStringError
 
@@ -146,7 +159,7 @@ def parse_game_string(text: str, **options: bool) -> Game:
         moves.pop()  # a trailing ';'
     for number, move in enumerate(moves, 1):
         try:
-            game.push(move)
+            game.push(move, lenient=lenient)
         except ValueError as exc:
             raise GameStringError(f"move {number} ({move!r}): {exc}") from exc
     return game

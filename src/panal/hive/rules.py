@@ -37,6 +37,7 @@ class Rule(Enum):
     COVERED = "{piece} is under another piece and can't move"
     FROZEN = "{piece} was moved by the pillbug last turn and can't move this turn"
     SAME_CELL = "a move must end on a different cell"
+    OCCUPIED = "a piece already stands there; to climb onto it, name it: '{suggestion}'"
     SPLITS_HIVE = "that move would split the hive"
     OPPONENT_PIECE = "you can't move your opponent's pieces, except with a pillbug's power"
     THROW_LAST_MOVED = "a pillbug can't move the piece that was moved last turn"

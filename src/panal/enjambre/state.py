@@ -1,0 +1,465 @@
+"""The public side of a game and the movement rules that depend only on it.
+
+Everything here is visible to every player: where the tiles are, which have moved (markers), the
+tile in motion and its remaining steps, whether the scout was used, eliminations. Numbers are not
+here. Legality never depends on a hidden number, so the engine and every observation share these
+rules: a bot can list its legal actions from its observation alone.
+
+Tiles are numbered ``0 .. players·10 - 1``; tile ``t`` belongs to player ``t // 10``. The id of a
+tile comes from the cell where it was placed (ids follow the zone's cell order), never from its
+number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from panal.hex import Hex
+
+from .actions import Action, Displace, EndTurn, Place, Scout, Step
+from .board import Board
+from .options import Options
+
+__all__ = ["Phase", "PublicState", "StepTarget"]
+
+
+class Phase(StrEnum):
+    SETUP = "setup"
+    PLAY = "play"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class StepTarget:
+    """One legal step: where to, how (``"step"``, ``"colmena"`` or ``"dark"``), what is there."""
+
+    cell: Hex
+    via: str
+    occupant: str  # "empty", "own" (pass over it) or "enemy" (combat)
+
+
+class PublicState:
+    """What everyone sees. The engine mutates its own instance; observations hold frozen copies."""
+
+    __slots__ = (
+        "active",
+        "active_start",
+        "active_steps",
+        "board",
+        "bonus",
+        "displace_options",
+        "displacing",
+        "eliminated",
+        "eliminations",
+        "first_player",
+        "marked",
+        "occupant",
+        "options",
+        "phase",
+        "placed",
+        "players",
+        "round",
+        "scout_used",
+        "sectors",
+        "tile_cell",
+        "turn_player",
+    )
+
+    board: Board
+    options: Options
+    players: int
+    sectors: tuple[int, ...]
+    first_player: int
+    phase: Phase
+    round: int
+    turn_player: int
+    placed: Sequence[bool]
+    tile_cell: Sequence[Hex | None]
+    occupant: Mapping[Hex, int]
+    marked: AbstractSet[int]
+    active: int | None
+    active_start: Hex | None
+    active_steps: int
+    bonus: Mapping[int, int]
+    scout_used: bool
+    displacing: int | None
+    displace_options: tuple[Hex, ...]
+    eliminated: Sequence[tuple[int, int, int]]  # (tile, eliminated by player, round)
+    eliminations: Sequence[int]
+
+    def __init__(
+        self, board: Board, options: Options, sectors: tuple[int, ...], first_player: int
+    ) -> None:
+        players = len(sectors)
+        self.board = board
+        self.options = options
+        self.players = players
+        self.sectors = sectors
+        self.first_player = first_player
+        self.phase = Phase.SETUP
+        self.round = 1
+        self.turn_player = first_player
+        self.placed = [False] * players
+        self.tile_cell = [None] * (players * board.tiles_per_player)
+        self.occupant = {}
+        self.marked = set()
+        self.active = None
+        self.active_start = None
+        self.active_steps = 0
+        self.bonus = {}
+        self.scout_used = False
+        self.displacing = None
+        self.displace_options = ()
+        self.eliminated = []
+        self.eliminations = [0] * players
+
+    def frozen_copy(self, hide_positions_of: AbstractSet[int] = frozenset()) -> PublicState:
+        """An immutable snapshot; ``hide_positions_of`` players' tiles are left off the board."""
+        copy = object.__new__(PublicState)
+        for name in PublicState.__slots__:
+            setattr(copy, name, getattr(self, name))
+        tiles = self.board.tiles_per_player
+        if hide_positions_of:
+            copy.tile_cell = tuple(
+                None if t // tiles in hide_positions_of else cell
+                for t, cell in enumerate(self.tile_cell)
+            )
+            copy.occupant = MappingProxyType(
+                {c: t for c, t in self.occupant.items() if t // tiles not in hide_positions_of}
+            )
+        else:
+            copy.tile_cell = tuple(self.tile_cell)
+            copy.occupant = MappingProxyType(dict(self.occupant))
+        copy.placed = tuple(self.placed)
+        copy.marked = frozenset(self.marked)
+        copy.bonus = MappingProxyType(dict(self.bonus))
+        copy.eliminated = tuple(self.eliminated)
+        copy.eliminations = tuple(self.eliminations)
+        return copy
+
+    def mutable_copy(self) -> PublicState:
+        """A private working copy (for the engine, or a bot's simulation)."""
+        copy = object.__new__(PublicState)
+        for name in PublicState.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.placed = list(self.placed)
+        copy.tile_cell = list(self.tile_cell)
+        copy.occupant = dict(self.occupant)
+        copy.marked = set(self.marked)
+        copy.bonus = dict(self.bonus)
+        copy.eliminated = list(self.eliminated)
+        copy.eliminations = list(self.eliminations)
+        return copy
+
+    # ----------------------------------------------------------------------------- basic facts
+
+    @property
+    def tiles_per_player(self) -> int:
+        return self.board.tiles_per_player
+
+    def owner(self, tile: int) -> int:
+        return tile // self.board.tiles_per_player
+
+    def tiles_of(self, player: int) -> range:
+        n = self.board.tiles_per_player
+        return range(player * n, (player + 1) * n)
+
+    def tiles_on_board(self, player: int) -> list[int]:
+        return [t for t in self.tiles_of(player) if self.tile_cell[t] is not None]
+
+    def colour(self, player: int) -> str:
+        return self.board.colours[self.sectors[player]]
+
+    def colmena_cell(self, player: int) -> Hex:
+        return self.board.colmena[self.sectors[player]]
+
+    def zone(self, player: int) -> tuple[Hex, ...]:
+        return self.board.zones[self.sectors[player]]
+
+    def is_home(self, player: int, cell: Hex) -> bool:
+        """Own starting zone or own colmena cell: a tile starting its move here takes 1 step."""
+        sector = self.sectors[player]
+        return cell in self.board.zone_sets[sector] or cell == self.board.colmena[sector]
+
+    def base_steps(self, player: int, cell: Hex) -> int:
+        return 1 if self.is_home(player, cell) else 2
+
+    def colmena_combat_now(self) -> bool:
+        return self.options.colmena_combat and self.round >= self.options.rounds - 1
+
+    def is_floating(self) -> bool:
+        """The tile in motion is passing over one of its own tiles and must keep moving."""
+        active = self.active
+        return active is not None and self.occupant.get(self.tile_cell[active]) != active  # type: ignore[arg-type]
+
+    def moved_this_turn(self) -> set[int]:
+        moved = set(self.marked)
+        if self.active is not None:
+            moved.add(self.active)
+        return moved
+
+    def next_player(self, player: int) -> int:
+        """Seats are listed clockwise, so the next seat is the next player clockwise."""
+        return (player + 1) % self.players
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.phase is Phase.OVER else self.turn_player
+
+    # ----------------------------------------------------------------------------- movement
+
+    def candidate_cells(self, player: int, origin: Hex) -> Iterator[tuple[Hex, str]]:
+        """Cells one step away from ``origin`` before occupancy rules, with how they are reached."""
+        board = self.board
+        seen = {origin}
+        for cell in board.neighbours[origin]:
+            if cell != board.centre:
+                seen.add(cell)
+                yield cell, "step"
+        through_colmena = origin in board.colmena_adjacent or (
+            self.options.queen_exit_anywhere and origin == self.colmena_cell(player)
+        )
+        if through_colmena:
+            for cell in board.colmena_adjacent_order:
+                if cell not in seen:
+                    seen.add(cell)
+                    yield cell, "colmena"
+        if self.options.linked_dark_cells and origin in board.dark:
+            for cell in board.dark_order:
+                if cell not in seen:
+                    seen.add(cell)
+                    yield cell, "dark"
+
+    def _target_problem(
+        self, mover: int, origin: Hex, target: Hex, steps_left: int, start: Hex
+    ) -> tuple[str | None, str]:
+        """Why ``mover`` may not step to ``target`` (or None), and what occupies ``target``."""
+        board = self.board
+        player = self.owner(mover)
+        if target == start:
+            return "a tile can never return to the cell it started from this turn", ""
+        holder = self.occupant.get(target)
+        if holder == mover:  # the cell it is leaving is free once it moves on
+            holder = None
+        colour = board.colmena_owner.get(target)
+        if colour is not None and colour != self.sectors[player]:
+            attack = (
+                self.colmena_combat_now()
+                and holder is not None
+                and self.owner(holder) != player
+                and origin not in board.colmena_owner
+            )
+            if not attack:
+                return "a tile can never stop on another colour's colmena cell", ""
+        if holder is None:
+            return None, "empty"
+        if self.owner(holder) != player:
+            return None, "enemy"
+        if steps_left < 2 or not self._can_continue(mover, target, steps_left - 1, start):
+            return (
+                "a tile may pass over its own tiles but never stop on them, and this one could "
+                "not move on from there",
+                "",
+            )
+        return None, "own"
+
+    def _can_continue(self, mover: int, origin: Hex, steps_left: int, start: Hex) -> bool:
+        player = self.owner(mover)
+        for cell, _ in self.candidate_cells(player, origin):
+            if self._target_problem(mover, origin, cell, steps_left, start)[0] is None:
+                return True
+        return False
+
+    def steps_for(self, tile: int) -> tuple[Hex, int, Hex] | None:
+        """(current cell, steps left, start cell) if ``tile`` may take a step now, else None."""
+        if tile == self.active:
+            cell = self.tile_cell[tile]
+            assert cell is not None and self.active_start is not None
+            return (cell, self.active_steps, self.active_start) if self.active_steps > 0 else None
+        cell = self.tile_cell[tile]
+        if cell is None or tile in self.marked or self.is_floating():
+            return None
+        steps = self.base_steps(self.owner(tile), cell) + self.bonus.get(tile, 0)
+        return cell, steps, cell
+
+    def step_targets(self, tile: int) -> list[StepTarget]:
+        """Every legal single step for ``tile`` right now (ignores whose turn it is)."""
+        found = self.steps_for(tile)
+        if found is None:
+            return []
+        origin, steps_left, start = found
+        player = self.owner(tile)
+        targets = []
+        for cell, via in self.candidate_cells(player, origin):
+            problem, occupant = self._target_problem(tile, origin, cell, steps_left, start)
+            if problem is None:
+                targets.append(StepTarget(cell, via, occupant))
+        return targets
+
+    def has_legal_step(self, tile: int) -> bool:
+        found = self.steps_for(tile)
+        if found is None:
+            return False
+        origin, steps_left, start = found
+        player = self.owner(tile)
+        return any(
+            self._target_problem(tile, origin, cell, steps_left, start)[0] is None
+            for cell, _ in self.candidate_cells(player, origin)
+        )
+
+    # ----------------------------------------------------------------------------- legality
+
+    def why_illegal(self, player: int, action: Action) -> str | None:
+        """A specific reason why ``player`` may not take ``action`` now, or None if legal."""
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        if not 0 <= player < self.players:
+            return f"there is no player {player} in this {self.players}-player game"
+        if player != self.turn_player:
+            return f"it is player {self.turn_player}'s turn, not player {player}'s"
+        if isinstance(action, Place):
+            return self._place_problem(player, action)
+        if self.phase is Phase.SETUP:
+            return "during setup the only action is placing your ten tiles"
+        if self.displacing is not None:
+            if isinstance(action, Displace):
+                if action.target not in self.displace_options:
+                    cells = ", ".join(self.board.label(c) for c in self.displace_options)
+                    return (
+                        f"the displaced tile must go to the nearest empty cell: {cells}, "
+                        f"not {self._name(action.target)}"
+                    )
+                return None
+            return "first place the tile pushed out of your colmena cell (a Displace action)"
+        if isinstance(action, Displace):
+            return "no tile is waiting to be displaced"
+        if isinstance(action, Step):
+            return self._step_problem(player, action)
+        if isinstance(action, Scout):
+            return self._scout_problem(player, action)
+        if isinstance(action, EndTurn):
+            return self._end_problem(player)
+        return f"unknown action {action!r}"
+
+    def _name(self, cell: Hex) -> str:
+        return self.board.labels.get(cell, str(tuple(cell)))
+
+    def _tile_problem(self, player: int, tile: object) -> str | None:
+        if not isinstance(tile, int) or isinstance(tile, bool):
+            return f"{tile!r} is not a tile id"
+        if not 0 <= tile < len(self.tile_cell):
+            return f"there is no tile {tile}"
+        if self.owner(tile) != player:
+            return f"tile {tile} belongs to player {self.owner(tile)}, not to you"
+        if self.tile_cell[tile] is None:
+            return f"tile {tile} is not on the board"
+        return None
+
+    def _place_problem(self, player: int, action: Place) -> str | None:
+        if self.phase is not Phase.SETUP:
+            return "tiles are placed only during setup"
+        count = self.board.tiles_per_player
+        cells = action.cells
+        if not isinstance(cells, tuple) or len(cells) != count:
+            return f"place exactly {count} tiles, numbered 1 to {count}"
+        if not all(isinstance(c, Hex) for c in cells):
+            return "every placed tile needs a cell"
+        if len(set(cells)) != count:
+            return "one tile per cell: two tiles were placed on the same cell"
+        zone = self.board.zone_sets[self.sectors[player]]
+        for number, cell in enumerate(cells, start=1):
+            if cell not in zone:
+                kind = self.board.kind.get(cell)
+                where = "outside the board" if kind is None else f"on a {kind} cell"
+                return (
+                    f"tile {number} is {where} at {self._name(cell)}; tiles start in your own "
+                    "zone (never on the dark cells between zones nor in the colmena)"
+                )
+        return None
+
+    def _step_problem(self, player: int, action: Step) -> str | None:
+        tile = action.tile
+        problem = self._tile_problem(player, tile)
+        if problem:
+            return problem
+        if not isinstance(action.target, Hex):
+            return f"{action.target!r} is not a cell"
+        if tile != self.active:
+            if tile in self.marked:
+                return f"tile {tile} has already moved this turn (it carries a marker)"
+            if self.is_floating():
+                return (
+                    f"tile {self.active} is passing over one of your tiles and must finish its "
+                    "move first"
+                )
+        found = self.steps_for(tile)
+        if found is None:
+            return f"tile {tile} has no steps left this turn"
+        origin, steps_left, start = found
+        target = action.target
+        if target not in self.board.kind:
+            return f"{tuple(target)} is outside the board"
+        if target == self.board.centre:
+            return "the centre of the colmena is never stopped on"
+        candidates = {cell for cell, _ in self.candidate_cells(player, origin)}
+        if target not in candidates:
+            return (
+                f"{self._name(target)} is not one step from {self._name(origin)} (a step goes to "
+                "an adjacent cell, or across the colmena between two cells next to it)"
+            )
+        problem, _ = self._target_problem(tile, origin, target, steps_left, start)
+        return problem
+
+    def _scout_problem(self, player: int, action: Scout) -> str | None:
+        problem = self._tile_problem(player, action.tile)
+        if problem:
+            return problem
+        if self.scout_used:
+            return "the scout can be used only once per turn"
+        return None
+
+    def _end_problem(self, player: int) -> str | None:
+        if self.is_floating():
+            return (
+                f"tile {self.active} is passing over one of your tiles and cannot stop there; "
+                "move it on"
+            )
+        if self.options.must_move_all:
+            for tile in self.tiles_on_board(player):
+                if tile != self.active and tile not in self.marked and self.has_legal_step(tile):
+                    cell = self.tile_cell[tile]
+                    assert cell is not None
+                    return (
+                        f"every tile must move each turn (advanced rule): the tile on "
+                        f"{self._name(cell)} has not moved and can"
+                    )
+        if self.options.must_move_one and not self.moved_this_turn():
+            if any(self.has_legal_step(t) for t in self.tiles_on_board(player)):
+                return "you must move at least one tile this turn (advanced rule)"
+        return None
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Every legal action except setup placements (see :meth:`why_illegal` for those)."""
+        if player is None:
+            player = self.turn_player
+        if self.phase is not Phase.PLAY or player != self.turn_player:
+            return []
+        if self.displacing is not None:
+            return [Displace(cell) for cell in self.displace_options]
+        actions: list[Action] = []
+        if self.is_floating():
+            assert self.active is not None
+            movers = [self.active]
+        else:
+            movers = [t for t in self.tiles_on_board(player) if t not in self.marked]
+        for tile in movers:
+            actions.extend(Step(tile, target.cell) for target in self.step_targets(tile))
+        if not self.scout_used:
+            actions.extend(Scout(t) for t in self.tiles_on_board(player))
+        if self._end_problem(player) is None:
+            actions.append(EndTurn())
+        return actions
