@@ -1,0 +1,694 @@
+"""Game records: boardspace.net SGF, PGN (Mzinga, hivegame.com) and files of UHP GameStrings.
+
+Every reader returns :class:`GameRecord` values: the game type, the moves as UHP MoveStrings, the
+recorded headers and result, and the rule options of the site that recorded the game.
+``record.replay()`` replays the moves with full rules and ``record.check_result(game)`` compares
+the recorded result with the final position::
+
+    records = load_records("games.pgn")
+    for record in records:
+        game = record.replay()              # RecordError names the source, ply and move
+        problem = record.check_result(game)  # None when the result agrees
+
+A file that cannot be read raises :class:`RecordError` (a ``ValueError``) naming the file and the
+line, never an unrelated exception. The formats are described in docs/rules.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NamedTuple
+
+from panal.hex import Hex
+from panal.hive.game import PASS, Game, GameState, Move, Options
+from panal.hive.notation import parse_move
+from panal.hive.pieces import Color, GameType, GameTypeError, Piece, piece_from_name
+
+__all__ = [
+    "BOARDSPACE_OPTIONS",
+    "BOARD_GAME_ARENA_OPTIONS",
+    "TERMINATIONS",
+    "GameRecord",
+    "RecordError",
+    "load_records",
+    "read_game_strings",
+    "read_pgn",
+    "read_sgf",
+    "read_sgf_file",
+    "write_pgn",
+]
+
+# boardspace.net allows the queen on the first turn and ends games drawn by repetition.
+BOARDSPACE_OPTIONS = Options(tournament_opening=False, repetition_draw=True)
+# BoardGameArena allows the queen on the first turn and never ends a game by repetition.
+BOARD_GAME_ARENA_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
+
+# How a game can end off the board. "forfeit" is a recorded win without a resignation on an
+# unfinished position: the loser ran out of time or left (only boardspace's RE tells).
+TERMINATIONS = ("resignation", "agreed_draw", "repetition", "forfeit")
+_TERMINATION_RESULTS = {
+    "resignation": (GameState.WHITE_WINS, GameState.BLACK_WINS),
+    "forfeit": (GameState.WHITE_WINS, GameState.BLACK_WINS),
+    "agreed_draw": (GameState.DRAW,),
+    "repetition": (GameState.DRAW,),
+}
+
+
+class RecordError(ValueError):
+    """A game record that cannot be read, or whose moves do not replay.
+
+    ``source``, ``line``, ``game`` (1-based index in a file of several games), ``ply`` (1-based)
+    and ``move`` locate the problem; ``reason`` is the message without the location.
+    """
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        source: str = "<string>",
+        line: int | None = None,
+        game: int | None = None,
+        ply: int | None = None,
+        move: str | None = None,
+    ) -> None:
+        self.reason = reason
+        self.source = source
+        self.line = line
+        self.game = game
+        self.ply = ply
+        self.move = move
+        super().__init__(self._describe())
+
+    def _describe(self) -> str:
+        where = self.source if self.line is None else f"{self.source}:{self.line}"
+        parts = [where]
+        if self.game is not None:
+            parts.append(f"game {self.game}")
+        if self.ply is not None:
+            parts.append(f"ply {self.ply}" + (f" ({self.move})" if self.move is not None else ""))
+        return ", ".join(parts) + f": {self.reason}"
+
+
+@dataclass
+class GameRecord:
+    """One recorded game.
+
+    ``moves`` are UHP MoveStrings as they are replayed (``lenient``: hivegame.com's climbs written
+    with a direction are accepted). ``result`` is what the record says (``None`` when it says
+    nothing usable); ``termination`` says how the game ended off the board (one of
+    :data:`TERMINATIONS`) or is ``None``. ``options`` are the rules of the site that recorded it.
+    ``game`` is the 1-based index of the game in its file and ``move_lines`` the source line of
+    each move, when known, for error messages.
+    """
+
+    game_type: GameType
+    moves: list[str] = field(default_factory=list)
+    headers: dict[str, str] = field(default_factory=dict)
+    result: GameState | None = None
+    termination: str | None = None
+    source: str = "<string>"
+    options: Options = field(default_factory=Options)
+    game: int | None = None
+    move_lines: list[int] = field(default_factory=list)
+
+    def replay(self) -> Game:
+        """Replay every move with full rules; raises :class:`RecordError` at the first bad one."""
+        game = Game(self.game_type, options=self.options)
+        for ply, text in enumerate(self.moves, 1):
+            try:
+                game.push(text, lenient=True)
+            except ValueError as exc:
+                raise self.error(str(exc), ply) from exc
+        return game
+
+    def error(self, reason: str, ply: int | None = None) -> RecordError:
+        """A :class:`RecordError` located at ``ply`` (1-based) of this record."""
+        line = None
+        move = None
+        if ply is not None and 0 < ply <= len(self.moves):
+            move = self.moves[ply - 1]
+            if ply <= len(self.move_lines):
+                line = self.move_lines[ply - 1]
+        return RecordError(
+            reason, source=self.source, line=line, game=self.game, ply=ply, move=move
+        )
+
+    def check_result(self, game: Game) -> str | None:
+        """How the recorded result disagrees with ``game`` (the replayed final position), or None.
+
+        A finished position must show the recorded result. An unfinished one agrees with a
+        recorded win or draw only when the record says how the game ended off the board
+        (``termination``), and a record of an unfinished game needs an unfinished position.
+        """
+        recorded = self.result
+        final = game.state
+        if recorded is None:
+            return None
+        if final.is_over:
+            if recorded is final:
+                return None
+            return f"the record says {recorded} but the final position is {final}"
+        if not recorded.is_over:
+            return None
+        if self.termination is None:
+            return (
+                f"the record says {recorded} but the final position is still in progress "
+                "and the record does not say how the game ended"
+            )
+        if recorded not in _TERMINATION_RESULTS.get(self.termination, ()):
+            return f"the record says {recorded} by {self.termination}, which cannot be"
+        return None
+
+
+def _decode(data: bytes) -> str:
+    """UTF-8 (with or without a byte-order mark), else Latin-1 as old boardspace files are."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _read_text(path: str | Path) -> str:
+    try:
+        return _decode(Path(path).read_bytes())
+    except OSError as exc:
+        raise RecordError(f"cannot read the file: {exc.strerror or exc}", source=str(path)) from exc
+
+
+# --- boardspace.net SGF -----------------------------------------------------------------------
+
+
+class _Property(NamedTuple):
+    name: str
+    value: str
+    line: int
+
+
+_IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _scan_sgf(text: str, source: str) -> list[list[_Property]]:
+    """The nodes of the first game tree, each a list of properties (values unescaped)."""
+    nodes: list[list[_Property]] = []
+    index, end, line, depth = 0, len(text), 1, 0
+    while index < end:
+        char = text[index]
+        if char == "\n":
+            line += 1
+            index += 1
+        elif char.isspace():
+            index += 1
+        elif depth == 0:
+            if char != "(":
+                raise RecordError(
+                    f"not an SGF game tree: expected '(' but found {char!r}", source=source, line=line
+                )
+            depth = 1
+            index += 1
+        elif char == "(":
+            raise RecordError("SGF variations are not supported", source=source, line=line)
+        elif char == ")":
+            depth -= 1
+            index += 1
+            if depth == 0:
+                return nodes  # a second copy of the tree, as some files have, is ignored
+        elif char == ";":
+            nodes.append([])
+            index += 1
+        elif char in _IDENT_CHARS:
+            start = index
+            while index < end and text[index] in _IDENT_CHARS:
+                index += 1
+            name = text[start:index]
+            while index < end and text[index] in " \t\r":
+                index += 1
+            if index >= end or text[index] != "[":
+                raise RecordError(f"property {name} has no [value]", source=source, line=line)
+            if not nodes:
+                raise RecordError(f"property {name} before the first node", source=source, line=line)
+            while index < end and text[index] == "[":
+                value, index, value_line, line = _scan_value(text, index + 1, line, source)
+                nodes[-1].append(_Property(name, value, value_line))
+        else:
+            raise RecordError(f"unexpected character {char!r}", source=source, line=line)
+    if depth == 0:
+        raise RecordError("no SGF game tree found", source=source)
+    raise RecordError("the SGF game tree is not closed with ')'", source=source, line=line)
+
+
+def _scan_value(text: str, index: int, line: int, source: str) -> tuple[str, int, int, int]:
+    """Read a ``[...]`` value from just after ``[``: ``\\x`` is the character x."""
+    start_line = line
+    parts: list[str] = []
+    end = len(text)
+    while index < end:
+        char = text[index]
+        if char == "]":
+            return "".join(parts), index + 1, start_line, line
+        if char == "\\" and index + 1 < end:
+            index += 1
+            char = text[index]
+        if char == "\n":
+            line += 1
+        parts.append(char)
+        index += 1
+    raise RecordError("a [value] is not closed with ']'", source=source, line=start_line)
+
+
+class _Action(NamedTuple):
+    player: int
+    command: str
+    args: list[str]
+    line: int
+
+
+_ACTION = re.compile(r"^\s*(\d+)\s+([A-Za-z]+)\s*(.*)$", re.DOTALL)
+_PLAYER_ID = re.compile(r'^\s*id\s+"?(.*?)"?\s*$', re.DOTALL)
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "september", "sept"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        1,
+    )
+    for name in names
+}
+_DATE_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2}) ([A-Za-z]+) (\d{4})\b")
+_DATE_MONTH_DAY_YEAR = re.compile(r"\b([A-Za-z]{3}) (\d{1,2}) .*\b(\d{4})\b")
+_DATE_IN_NAME = re.compile(r"-(\d{4})-(\d{2})-(\d{2})-\d{4}$")
+# Words for "draw" in the languages boardspace writes RE[] in.
+_DRAW_WORDS = (
+    "draw",
+    "nulle",
+    "empate",
+    "remis",
+    "unentschieden",
+    "patta",
+    "pareggio",
+    "gelijkspel",
+    "oavgjort",
+    "uavgjort",
+    "uafgjort",
+    "tasapeli",
+    "ничья",
+    "ничьей",
+    "ничьёй",
+    "平局",
+    "和棋",
+    "引き分け",
+)
+# The largest coordinate offset accepted from a file: a hive of 28 pieces spans far less.
+_MAX_OFFSET = 256
+_ATTACHMENT = re.compile(r"^([-/\\]?)([A-Za-z]{1,2}\d?)([-/\\.]?)$")
+_DIRECTION_OF_ATTACHMENT = {
+    ("", "-"): Hex(1, 0),
+    ("", "\\"): Hex(0, 1),
+    ("/", ""): Hex(-1, 1),
+    ("-", ""): Hex(-1, 0),
+    ("\\", ""): Hex(0, -1),
+    ("", "/"): Hex(1, -1),
+}
+
+
+def read_sgf_file(path: str | Path) -> GameRecord:
+    """Read a boardspace SGF file (UTF-8, or Latin-1 as some old files are)."""
+    return read_sgf(_read_text(path), source=str(path))
+
+
+def read_sgf(text: str, source: str = "<string>") -> GameRecord:
+    """Import a boardspace.net Hive SGF game (every variant except Hive-Ultimate).
+
+    The moves are replayed as they are read, so an illegal move raises :class:`RecordError`
+    here. Each destination comes from boardspace's grid coordinates, relative to the first
+    piece; the MoveString is then written by the engine, and boardspace's own attachment text
+    is only checked against it. The result is read, in order of preference, from a resignation
+    or accepted draw, from RE[] naming a winner or a draw (in any of boardspace's languages);
+    ``termination`` says how an unfinished game ended. ``result`` is None when the file does
+    not say (2013 files have no RE[]).
+    """
+    nodes = _scan_sgf(text, source)
+    header: dict[str, _Property] = {}
+    player_ids: dict[int, str] = {}
+    actions: list[_Action] = []
+    for node in nodes:
+        for prop in node:
+            if prop.name in ("P0", "P1"):
+                match = _ACTION.match(prop.value)
+                if match:
+                    seq, command, rest = match.groups()
+                    del seq  # boardspace's running action counter; not a move number
+                    player = int(prop.name[1])
+                    actions.append(_Action(player, command.lower(), rest.split(), prop.line))
+                else:
+                    found = _PLAYER_ID.match(prop.value)
+                    if found and int(prop.name[1]) not in player_ids:
+                        player_ids[int(prop.name[1])] = found.group(1)
+            elif prop.name != "TM" and not prop.name.startswith("P"):
+                header.setdefault(prop.name, prop)
+    if "GM" in header and header["GM"].value.strip() != "27":
+        gm = header["GM"]
+        raise RecordError(
+            f"GM[{gm.value}] is not a Hive game (boardspace's Hive is GM[27])",
+            source=source,
+            line=gm.line,
+        )
+    game_type = _sgf_game_type(header.get("SU"), source)
+    colors = _sgf_colors(header.get("CM"), source)
+    names = {colors[player]: name for player, name in player_ids.items()}
+    headers = _sgf_headers(header, names)
+    converter = _SgfConverter(game_type, colors, source)
+    for action in actions:
+        converter.act(action)
+    game = converter.game
+    result, termination = converter.result, converter.termination
+    re_prop = header.get("RE")
+    if result is None and re_prop is not None:
+        result = _result_from_re(re_prop.value, names)
+    if result is not None and result.is_over and termination is None and not game.state.is_over:
+        termination = "repetition" if result is GameState.DRAW else "forfeit"
+    return GameRecord(
+        game_type=game_type,
+        moves=converter.moves,
+        headers=headers,
+        result=result,
+        termination=termination,
+        source=source,
+        options=BOARDSPACE_OPTIONS,
+        move_lines=converter.move_lines,
+    )
+
+
+def _sgf_game_type(prop: _Property | None, source: str) -> GameType:
+    """``SU[hive-plm 2 0 101]`` → ``Base+MLP``; the numbers of 2023+ files are setup details."""
+    if prop is None:
+        raise RecordError("no SU[] property: the Hive variant is unknown", source=source)
+    words = prop.value.split()
+    variant = words[0].lower() if words else ""
+    base, _, letters = variant.partition("-")
+    if base != "hive":
+        raise RecordError(f"unknown Hive variant SU[{prop.value}]", source=source, line=prop.line)
+    if letters == "ultimate":
+        raise RecordError(
+            "Hive-Ultimate is not supported (it has other pieces)", source=source, line=prop.line
+        )
+    if not set(letters) <= set("mlp") or len(set(letters)) != len(letters):
+        raise RecordError(f"unknown Hive variant SU[{prop.value}]", source=source, line=prop.line)
+    order = "".join(letter.upper() for letter in "mlp" if letter in letters)
+    return GameType.parse(f"Base+{order}" if order else "Base")
+
+
+def _sgf_colors(prop: _Property | None, source: str) -> dict[int, Color]:
+    """Player number → colour; ``CM[0,1]`` (the usual map) makes player 0 white."""
+    if prop is None:
+        return {0: Color.WHITE, 1: Color.BLACK}
+    fields = [f.strip() for f in prop.value.split(",")]
+    if sorted(fields) != ["0", "1"]:
+        raise RecordError(f"bad colour map CM[{prop.value}]", source=source, line=prop.line)
+    return {player: Color(int(color)) for player, color in enumerate(fields)}
+
+
+def _sgf_headers(header: dict[str, _Property], names: dict[Color, str]) -> dict[str, str]:
+    headers: dict[str, str] = {"Site": "boardspace.net"}
+    if Color.WHITE in names:
+        headers["White"] = names[Color.WHITE]
+    if Color.BLACK in names:
+        headers["Black"] = names[Color.BLACK]
+    date = _sgf_date(header)
+    if date:
+        headers["Date"] = date
+    for prop, tag in (
+        ("DT", "SgfDate"),
+        ("GN", "SgfGameName"),
+        ("RE", "SgfResult"),
+        ("SU", "SgfVariant"),
+        ("TC", "SgfTimeControl"),
+    ):
+        if prop in header and header[prop].value.strip():
+            headers[tag] = header[prop].value.strip()
+    return headers
+
+
+def _sgf_date(header: dict[str, _Property]) -> str | None:
+    """``YYYY.MM.DD`` from DT[] (English forms) or else from the game name (UTC)."""
+    text = header["DT"].value if "DT" in header else ""
+    match = _DATE_DAY_MONTH_YEAR.search(text)
+    if match and match.group(2).lower() in _MONTHS:
+        day, month, year = match.group(1), _MONTHS[match.group(2).lower()], match.group(3)
+        return f"{year}.{month:02d}.{int(day):02d}"
+    match = _DATE_MONTH_DAY_YEAR.search(text)
+    if match and match.group(1).lower() in _MONTHS:
+        month, day, year = _MONTHS[match.group(1).lower()], match.group(2), match.group(3)
+        return f"{year}.{month:02d}.{int(day):02d}"
+    name = header["GN"].value.strip() if "GN" in header else ""
+    match = _DATE_IN_NAME.search(name)
+    if match:
+        return ".".join(match.groups())
+    return None
+
+
+def _result_from_re(text: str, names: dict[Color, str]) -> GameState | None:
+    """Boardspace's localized RE[]: a draw word, or the winner's name (robots' ids lose their
+    digit suffix there: ``Dumbot0`` wins as ``Dumbot``; guests are renamed, ``invitado1498``)."""
+    lowered = text.lower()
+    if any(word in lowered for word in _DRAW_WORDS):
+        return GameState.DRAW
+    winners = [color for color, name in names.items() if _names_player(text, name)]
+    if len(winners) == 1:
+        return GameState.WHITE_WINS if winners[0] is Color.WHITE else GameState.BLACK_WINS
+    if not winners:
+        guests = [color for color, name in names.items() if name.lower() == "guest"]
+        if len(guests) == 1 and len(names) == 2:
+            return GameState.WHITE_WINS if guests[0] is Color.WHITE else GameState.BLACK_WINS
+    return None
+
+
+def _names_player(text: str, name: str) -> bool:
+    for candidate in (name, name.rstrip("0123456789")):
+        if candidate and re.search(rf"(?<!\w){re.escape(candidate)}(?!\w)", text, re.IGNORECASE):
+            return True
+    return False
+
+
+class _Pending(NamedTuple):
+    """A move dropped but not yet committed by Done."""
+
+    piece: Piece | None  # None: a pass
+    to: Hex | None
+    attachment: str | None
+    line: int
+    grid: tuple[int, int] | None = None  # boardspace's column and row
+
+
+class _SgfConverter:
+    """Follows boardspace's UI actions and replays each committed move on a Game."""
+
+    def __init__(self, game_type: GameType, colors: dict[int, Color], source: str) -> None:
+        self.game = Game(game_type, options=BOARDSPACE_OPTIONS)
+        self.colors = colors
+        self.source = source
+        self.moves: list[str] = []
+        self.move_lines: list[int] = []
+        self.origin: tuple[int, int] | None = None  # grid cell of the first piece
+        self.pending: _Pending | None = None
+        self.handshake = False  # a draw offer/decline whose Done is not a turn
+        self.ended = False
+        self.result: GameState | None = None
+        self.termination: str | None = None
+
+    def fail(self, reason: str, action: _Action, *, ply: bool = False, move: str | None = None) -> RecordError:
+        return RecordError(
+            reason,
+            source=self.source,
+            line=action.line,
+            ply=self.game.ply + 1 if ply else None,
+            move=move,
+        )
+
+    def act(self, action: _Action) -> None:
+        if self.ended:
+            return  # the tail after a resignation or an accepted draw
+        command, args = action.command, action.args
+        if command in ("start", "pick", "pickb"):
+            return  # UI steps: what counts is where pieces are dropped
+        if command == "drop":
+            self.pending = None  # the piece went back to the reserve
+        elif command in ("dropb", "pdropb"):
+            self.drop(action, args[0] if args else "", args[1:], None)
+        elif command in ("move", "pmove", "movedone", "pmovedone"):
+            color = args[0] if args else ""
+            self.drop(action, args[1] if len(args) > 1 else "", args[2:], color)
+            if command.endswith("done"):
+                self.commit(action)
+        elif command == "pass":
+            self.pending = _Pending(None, None, None, action.line)
+        elif command == "passdone":
+            self.pending = _Pending(None, None, None, action.line)
+            self.commit(action)
+        elif command == "done":
+            if self.handshake:
+                self.handshake = False
+            else:
+                self.commit(action)
+        elif command == "resign":
+            loser = self.colors[action.player]
+            self.result = GameState.BLACK_WINS if loser is Color.WHITE else GameState.WHITE_WINS
+            self.termination = "resignation"
+            self.ended = True
+        elif command in ("offerdraw", "declinedraw"):
+            self.handshake = True
+        elif command == "acceptdraw":
+            self.result = GameState.DRAW
+            self.termination = "agreed_draw"
+            self.ended = True
+        else:
+            raise self.fail(f"unsupported boardspace command {action.command!r}", action)
+
+    def drop(self, action: _Action, token: str, args: list[str], color_token: str | None) -> None:
+        """Dropb/Move: ``<piece> <col> <row> <attachment>`` (Move has a colour token first)."""
+        if len(args) < 2:
+            raise self.fail(f"{action.command}: expected a piece, a column and a row", action)
+        hint = self.colors[action.player]
+        if color_token is not None:
+            letter = color_token.strip().lower()[:1]
+            if letter not in ("w", "b"):
+                raise self.fail(f"{action.command}: bad colour {color_token!r}", action)
+            hint = Color.WHITE if letter == "w" else Color.BLACK
+        piece = _sgf_piece(token, hint)
+        if piece is None:
+            raise self.fail(f"{action.command}: unknown piece {token!r}", action)
+        column = _parse_column(args[0])
+        try:
+            row = int(args[1])
+        except ValueError:
+            row = None
+        if column is None or row is None:
+            raise self.fail(f"{action.command}: bad cell {args[0]} {args[1]}", action)
+        if self.origin is None:
+            to = Hex(0, 0)  # the first piece; its grid cell becomes the origin when committed
+        else:
+            to = Hex(column - self.origin[0], -(row - self.origin[1]))
+            if max(abs(to.q), abs(to.r)) > _MAX_OFFSET:
+                raise self.fail(f"cell {args[0]} {args[1]} is far off the board", action)
+        attachment = args[2] if len(args) > 2 else None
+        if self.game.position_of(piece) == to and self.game.stack_at(to)[-1] == piece:
+            self.pending = None  # dropped back where it stood
+            return
+        self.pending = _Pending(piece, to, attachment, action.line, (column, row))
+
+    def commit(self, action: _Action) -> None:
+        """Done: play the last dropped move, or a pass when nothing was dropped."""
+        game = self.game
+        if self.colors[action.player] is not game.turn:
+            raise self.fail(
+                f"{action.command} by {self.colors[action.player].title}, "
+                f"but it is {game.turn.title}'s turn",
+                action,
+            )
+        pending = self.pending or _Pending(None, None, None, action.line)
+        self.pending = None
+        if pending.piece is None:
+            move = PASS
+        else:
+            move = Move(pending.piece, pending.to)
+        ply = game.ply + 1
+        try:
+            if not game.is_legal(move):
+                game.push(move)  # raises, naming the rule
+            text = game.move_string(move)
+        except ValueError as exc:
+            raise RecordError(
+                str(exc),
+                source=self.source,
+                line=pending.line,
+                ply=ply,
+                move=self.describe(move),
+            ) from exc
+        if pending.attachment is not None and pending.piece is not None:
+            problem = self.check_attachment(pending)
+            if problem:
+                raise RecordError(problem, source=self.source, line=pending.line, ply=ply, move=text)
+        game.push(move)
+        if self.origin is None:
+            self.origin = pending.grid
+        self.moves.append(text)
+        self.move_lines.append(pending.line)
+
+    def describe(self, move: Move) -> str:
+        if move.piece is None:
+            return "pass"
+        assert move.to is not None
+        return f"{move.piece.name} to {tuple(move.to)}"
+
+    def check_attachment(self, pending: _Pending) -> str | None:
+        """Boardspace's own description of the destination must name the same cell."""
+        assert pending.attachment is not None and pending.to is not None
+        text = pending.attachment
+        game = self.game
+        occupied = bool(game.stack_at(pending.to))
+        if text == ".":
+            if occupied or not game.board():
+                return None
+            return "the attachment '.' names a climb but the cell is empty"
+        match = _ATTACHMENT.match(text)
+        if match is None or (match.group(1) and match.group(3)):
+            return f"unreadable attachment {text!r}"
+        prefix, name, suffix = match.groups()
+        reference = piece_from_name(name)
+        where = game.position_of(reference) if reference is not None else None
+        if reference is None or where is None:
+            return f"the attachment {text!r} names a piece that is not on the board"
+        if suffix in (".", "") and not prefix:
+            expected = where  # on top of the reference
+        else:
+            expected = where + _DIRECTION_OF_ATTACHMENT[(prefix, suffix)]
+        if expected != pending.to:
+            return (
+                f"the attachment {text!r} names cell {tuple(expected)} but the grid "
+                f"coordinates give {tuple(pending.to)}"
+            )
+        return None
+
+
+def _sgf_piece(token: str, color: Color) -> Piece | None:
+    """``wA1``, ``bP1``; 2013 files write ``A1``/``g1``/``q`` (colour from context) or ``bs2``."""
+    token = token.strip()
+    if len(token) >= 2 and token[1].isalpha():
+        letter, rest = token[0].lower(), token[1:]
+        if letter not in ("w", "b"):
+            return None
+    else:
+        letter, rest = color.letter, token
+    if not rest:
+        return None
+    return piece_from_name(letter + rest)
+
+
+def _parse_column(token: str) -> int | None:
+    """``A``..``Z`` = 0..25; past the edges ``1A``, ``2A``… = -1, -2… and ``1Z``… = 26…"""
+    token = token.strip().upper()
+    match = re.fullmatch(r"(\d*)([A-Z])", token)
+    if match is None:
+        return None
+    count, letter = match.groups()
+    if not count:
+        return ord(letter) - ord("A")
+    if letter == "A":
+        return -int(count)
+    if letter == "Z":
+        return 25 + int(count)
+    return None
