@@ -1,0 +1,72 @@
+"""Names of the bugs and colours in English, Spanish and Portuguese, in two looks.
+
+The *classic* look uses the names of the rulebooks (000 Spanish, 001 Portuguese, 002 for the
+Mosquito, Ladybug and Dragonfly). The *football* look is rulebook 004's re-skin: Escudo, Muro,
+Rayo, Balón, Bota, and from its "Leyendas Murcianistas" expansion Escudo Imperial and Acho
+Pimentón, played Grana against Blanco. The rulebooks name no football Pillbug or Dragonfly; panal
+calls them the Portero (a goalkeeper picks up a piece next to him and puts it down on his other
+side) and the Extremo (a winger runs down the line, then cuts in sideways: a straight jump, then one
+step at 60°). A look renames; it never changes a rule, and UHP notation never changes.
+"""
+
+from __future__ import annotations
+
+from panal.hive.pieces import BUG_OF, NUMBER_OF, BUG_COUNTS, Bug, Color
+
+LANGUAGES = ("en", "es", "pt")
+LOOKS = ("classic", "football")
+
+_BUGS: dict[str, dict[str, tuple[str, ...]]] = {
+    # Order: Queen, Spider, Beetle, Grasshopper, Ant, Mosquito, Ladybug, Pillbug, Dragonfly.
+    "classic": {
+        "en": ("Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito",
+               "Ladybug", "Pillbug", "Dragonfly"),
+        "es": ("Abeja Reina", "Araña", "Escarabajo", "Saltamontes", "Hormiga", "Mosquito",
+               "Mariquita", "Cochinilla", "Libélula"),
+        "pt": ("Abelha", "Aranha", "Escaravelho", "Gafanhoto", "Formiga", "Mosquito",
+               "Joaninha", "Bicho-de-conta", "Libélula"),
+    },
+    "football": {
+        "en": ("Crest", "Ball", "Wall", "Bolt", "Boot", "Imperial Crest", "Acho Pimentón",
+               "Goalkeeper", "Winger"),
+        "es": ("Escudo", "Balón", "Muro", "Rayo", "Bota", "Escudo Imperial", "Acho Pimentón",
+               "Portero", "Extremo"),
+        "pt": ("Escudo", "Bola", "Muro", "Raio", "Chuteira", "Escudo Imperial", "Acho Pimentón",
+               "Guarda-redes", "Extremo"),
+    },
+}
+
+_COLORS: dict[str, dict[str, tuple[str, str]]] = {
+    "classic": {"en": ("White", "Black"), "es": ("Blancas", "Negras"), "pt": ("Brancas", "Pretas")},
+    "football": {"en": ("Maroon", "White"), "es": ("Grana", "Blanco"), "pt": ("Grená", "Branco")},
+}
+
+
+def _check(language: str, look: str) -> None:
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
+    if look not in LOOKS:
+        raise ValueError(f"unknown look {look!r}; choose one of {', '.join(LOOKS)}")
+
+
+def bug_name(bug: Bug | int, language: str = "en", look: str = "classic") -> str:
+    _check(language, look)
+    return _BUGS[look][language][int(bug)]
+
+
+def color_name(color: Color | int, language: str = "en", look: str = "classic") -> str:
+    """The colour as players call it: in the football look white plays Grana, black Blanco."""
+    _check(language, look)
+    return _COLORS[look][language][int(color)]
+
+
+def piece_name(piece: int, language: str = "en", look: str = "classic") -> str:
+    """``Piece.bA2`` → "Soldier Ant 2 (Black)", "Bota 2 (Blanco)"…"""
+    bug = BUG_OF[piece]
+    number = f" {NUMBER_OF[piece]}" if BUG_COUNTS[Bug(bug)] > 1 else ""
+    return f"{bug_name(bug, language, look)}{number} ({color_name(piece >> 4, language, look)})"
+
+
+def table(language: str = "en", look: str = "classic") -> dict[str, str]:
+    """UHP letter → name, for user interfaces."""
+    return {b.letter: bug_name(b, language, look) for b in Bug}
