@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 
-SHARED_DIR = Path(os.environ.get("PANAL_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared"))
+SHARED_DIR = Path(
+    os.environ.get("PANAL_SHARED_DIR", Path(__file__).resolve().parents[2] / "shared")
+)
 
 
 def _missing(path: Path) -> None:

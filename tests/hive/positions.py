@@ -13,7 +13,9 @@ from panal.hive.game import SIDE_KEY, GameState, _zobrist
 from panal.hive.pieces import BUG_OF, piece_from_name
 
 
-def position(game_type: str, board: dict[tuple[int, int], str], to_move: str = "w", **options: bool) -> Game:
+def position(
+    game_type: str, board: dict[tuple[int, int], str], to_move: str = "w", **options: bool
+) -> Game:
     game = Game(game_type, **options)
     for (q, r), names in board.items():
         cell = pack(Hex(q, r))

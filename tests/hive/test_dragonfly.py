@@ -37,7 +37,9 @@ def test_jump_then_step_sixty_degrees() -> None:
 
 def test_lands_on_top_of_a_stack() -> None:
     # As above, but bA1 stands on (3,1): the Dragonfly lands on top of it.
-    game = position("Base+D", {(0, 0): "wD", (1, 0): "wQ", (2, 0): "bQ", (2, 1): "bG1", (3, 1): "bA1"})
+    game = position(
+        "Base+D", {(0, 0): "wD", (1, 0): "wQ", (2, 0): "bQ", (2, 1): "bG1", (3, 1): "bA1"}
+    )
     assert destinations(game, "wD") == {(3, 1)}
     game.push("wD bA1")
     assert game.stack_at(Hex(3, 1)) == [Piece.bA1, Piece.wD]
@@ -71,10 +73,14 @@ def test_moves_and_carries_from_a_stack() -> None:
 
 def test_carry_moves_the_pair_and_is_written_unambiguously() -> None:
     game = position("Base+D", FLOWER)
-    carry = next(m for m in game.legal_moves() if m.piece == Piece.wD and m.carry and m.to == Hex(0, 2))
+    carry = next(
+        m for m in game.legal_moves() if m.piece == Piece.wD and m.carry and m.to == Hex(0, 2)
+    )
     text = game.move_string(carry)
     assert text.startswith("wD+bG1 ")
-    plain = next(m for m in game.legal_moves() if m.piece == Piece.wD and not m.carry and m.to == Hex(0, 2))
+    plain = next(
+        m for m in game.legal_moves() if m.piece == Piece.wD and not m.carry and m.to == Hex(0, 2)
+    )
     assert game.move_string(plain) == text.replace("+bG1", "")
     assert game.parse_move(text) == carry
     game.push(text)
@@ -88,7 +94,11 @@ def test_the_piece_beneath_cannot_move_and_the_stack_is_the_dragonflys_colour() 
     game = position("Base+D", FLOWER, to_move="b")
     assert destinations(game, "bG1", carry=None) == set()
     # (2,-1) touches bQ and the white-topped stack only: black may not place there.
-    placements = {tuple(m.to) for m in game.legal_moves() if m.piece is not None and game.position_of(m.piece) is None}
+    placements = {
+        tuple(m.to)
+        for m in game.legal_moves()
+        if m.piece is not None and game.position_of(m.piece) is None
+    }
     assert (2, -1) not in placements
     with pytest.raises(IllegalMoveError):
         game.push("bG2 bG1/")
@@ -121,7 +131,14 @@ def test_mosquito_copies_the_dragonfly_from_the_ground() -> None:
     # wM at (1,-1) touches wD (E side below it) and wQ. As a Dragonfly: SE over wD to (1,1),
     # then SW to (0,2) (touches bQ); SW over wQ to (-1,1), then SE to (-1,2) or W onto bS1.
     # As a queen: slides E to (2,-1) and W to (0,-1).
-    board = {(1, -1): "wM", (1, 0): "wD", (0, 0): "wQ", (0, 1): "bQ", (-1, 0): "wA1", (-2, 1): "bS1"}
+    board = {
+        (1, -1): "wM",
+        (1, 0): "wD",
+        (0, 0): "wQ",
+        (0, 1): "bQ",
+        (-1, 0): "wA1",
+        (-2, 1): "bS1",
+    }
     game = position("Base+MD", board)
     assert destinations(game, "wM") == {(0, 2), (-1, 2), (-2, 1), (2, -1), (0, -1)}
     assert destinations(game, "wM", carry=True) == set()

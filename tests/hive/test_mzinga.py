@@ -31,7 +31,11 @@ def test_perft(game_string: str, depth: str, expected: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("game_string", "depth", "expected"),
-    [c for c in _perft_cases(5, 5) if c.values == (None,) or c.values[0].split(";")[0] in ("Base", "Base+MLP")],
+    [
+        c
+        for c in _perft_cases(5, 5)
+        if c.values == (None,) or c.values[0].split(";")[0] in ("Base", "Base+MLP")
+    ],
 )
 def test_perft_depth_5(game_string: str, depth: str, expected: str) -> None:
     game = Game.from_game_string(game_string, tournament_opening=True)
@@ -44,7 +48,16 @@ def _destinations(game: Game, move_strings: list[str]) -> set[tuple]:
 
 
 def _valid_move_cases() -> list:
-    bugs = ("Beetle", "Grasshopper", "Ladybug", "Mosquito", "Pillbug", "QueenBee", "SoldierAnt", "Spider")
+    bugs = (
+        "Beetle",
+        "Grasshopper",
+        "Ladybug",
+        "Mosquito",
+        "Pillbug",
+        "QueenBee",
+        "SoldierAnt",
+        "Spider",
+    )
     cases = []
     for bug in bugs:
         cases += shared_cases(mzinga_cases, *MZINGA, f"Board_ValidMovesFor{bug}Test.csv")
@@ -57,7 +70,11 @@ def test_valid_moves_for_bug(game_string: str, expected: str) -> None:
     game = Game.from_game_string(game_string, tournament_opening=True)
     expected_moves = expected.split(";")
     pieces = {text.split()[0].lower() for text in expected_moves}
-    ours = {tuple(m) for m in game.legal_moves() if m.piece is not None and m.piece.name.lower() in pieces}
+    ours = {
+        tuple(m)
+        for m in game.legal_moves()
+        if m.piece is not None and m.piece.name.lower() in pieces
+    }
     assert ours == _destinations(game, expected_moves)
 
 

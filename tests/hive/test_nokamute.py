@@ -10,7 +10,8 @@ from tests.shared_data import shared_cases
 
 
 @pytest.mark.parametrize(
-    ("game_string", "expected"), shared_cases(nokamute_cases, "oracles", "nokamute", "uhp_tests.txt")
+    ("game_string", "expected"),
+    shared_cases(nokamute_cases, "oracles", "nokamute", "uhp_tests.txt"),
 )
 def test_nokamute_position(game_string: str, expected: str | None) -> None:
     game = Game.from_game_string(game_string, tournament_opening=True)

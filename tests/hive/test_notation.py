@@ -22,7 +22,19 @@ OPENING = "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 
 @pytest.mark.parametrize(
-    "text", ["Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP", "Base+MLP", "Base+MLPD", "Base+D"]
+    "text",
+    [
+        "Base",
+        "Base+M",
+        "Base+L",
+        "Base+P",
+        "Base+ML",
+        "Base+MP",
+        "Base+LP",
+        "Base+MLP",
+        "Base+MLPD",
+        "Base+D",
+    ],
 )
 def test_game_type_round_trip(text: str) -> None:
     assert str(GameType.parse(text)) == text
@@ -58,13 +70,15 @@ def test_accepts_what_other_engines_write() -> None:
 
 
 def test_hivegame_climb_written_with_a_direction_needs_lenient() -> None:
-    game = Game.from_game_string("Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 -wQ;bB1 bQ-")
+    text = "Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 -wQ;bB1 bQ-"
+    game = Game.from_game_string(text)
+    # -wS1 is the cell where wQ stands: Mzinga refuses the directional form of a climb.
     with pytest.raises(IllegalMoveError, match="name it: 'wB1 wQ'") as caught:
-        game.push("wB1 wQ")  # fine: bare reference
-        game.pop()
         game.push("wB1 -wS1")
     assert caught.value.rule is Rule.OCCUPIED
     assert game.push("wB1 -wS1", lenient=True).to == game.position_of(Piece.wQ)
+    game.pop()
+    assert game.push("wB1 wQ").to == game.position_of(Piece.wQ)
 
 
 @pytest.mark.parametrize(

@@ -424,7 +424,9 @@ class Game:
             bug = BUG_OF[piece]
             free = len(stack) > 1 or cell not in pinned
             if bug == _MOSQUITO and len(stack) == 1:
-                copied = {BUG_OF[stacks[cell + s][-1]] for s in NEIGHBOR_OFFSETS if cell + s in stacks}
+                copied = {
+                    BUG_OF[stacks[cell + s][-1]] for s in NEIGHBOR_OFFSETS if cell + s in stacks
+                }
                 copied.discard(_MOSQUITO)
                 if free:
                     for dest in self._lifted_moves(piece, cell, copied):

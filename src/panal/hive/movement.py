@@ -205,7 +205,8 @@ def throw_targets(stacks: Stacks, pillbug_cell: int) -> list[int]:
         pillbug_cell + step
         for step, left, right in GATES
         if len(stacks.get(pillbug_cell + step) or ()) == 1
-        and min(height_of(stacks, pillbug_cell + left), height_of(stacks, pillbug_cell + right)) <= 1
+        and min(height_of(stacks, pillbug_cell + left), height_of(stacks, pillbug_cell + right))
+        <= 1
     ]
 
 
@@ -215,5 +216,6 @@ def throw_landings(stacks: Stacks, pillbug_cell: int) -> list[int]:
         pillbug_cell + step
         for step, left, right in GATES
         if pillbug_cell + step not in stacks
-        and min(height_of(stacks, pillbug_cell + left), height_of(stacks, pillbug_cell + right)) <= 1
+        and min(height_of(stacks, pillbug_cell + left), height_of(stacks, pillbug_cell + right))
+        <= 1
     ]

@@ -11,7 +11,7 @@ step at 60°). A look renames; it never changes a rule, and UHP notation never c
 
 from __future__ import annotations
 
-from panal.hive.pieces import BUG_OF, NUMBER_OF, BUG_COUNTS, Bug, Color
+from panal.hive.pieces import BUG_COUNTS, BUG_OF, NUMBER_OF, Bug, Color
 
 LANGUAGES = ("en", "es", "pt")
 LOOKS = ("classic", "football")
@@ -19,20 +19,74 @@ LOOKS = ("classic", "football")
 _BUGS: dict[str, dict[str, tuple[str, ...]]] = {
     # Order: Queen, Spider, Beetle, Grasshopper, Ant, Mosquito, Ladybug, Pillbug, Dragonfly.
     "classic": {
-        "en": ("Queen Bee", "Spider", "Beetle", "Grasshopper", "Soldier Ant", "Mosquito",
-               "Ladybug", "Pillbug", "Dragonfly"),
-        "es": ("Abeja Reina", "Araña", "Escarabajo", "Saltamontes", "Hormiga", "Mosquito",
-               "Mariquita", "Cochinilla", "Libélula"),
-        "pt": ("Abelha", "Aranha", "Escaravelho", "Gafanhoto", "Formiga", "Mosquito",
-               "Joaninha", "Bicho-de-conta", "Libélula"),
+        "en": (
+            "Queen Bee",
+            "Spider",
+            "Beetle",
+            "Grasshopper",
+            "Soldier Ant",
+            "Mosquito",
+            "Ladybug",
+            "Pillbug",
+            "Dragonfly",
+        ),
+        "es": (
+            "Abeja Reina",
+            "Araña",
+            "Escarabajo",
+            "Saltamontes",
+            "Hormiga",
+            "Mosquito",
+            "Mariquita",
+            "Cochinilla",
+            "Libélula",
+        ),
+        "pt": (
+            "Abelha",
+            "Aranha",
+            "Escaravelho",
+            "Gafanhoto",
+            "Formiga",
+            "Mosquito",
+            "Joaninha",
+            "Bicho-de-conta",
+            "Libélula",
+        ),
     },
     "football": {
-        "en": ("Crest", "Ball", "Wall", "Bolt", "Boot", "Imperial Crest", "Acho Pimentón",
-               "Goalkeeper", "Winger"),
-        "es": ("Escudo", "Balón", "Muro", "Rayo", "Bota", "Escudo Imperial", "Acho Pimentón",
-               "Portero", "Extremo"),
-        "pt": ("Escudo", "Bola", "Muro", "Raio", "Chuteira", "Escudo Imperial", "Acho Pimentón",
-               "Guarda-redes", "Extremo"),
+        "en": (
+            "Crest",
+            "Ball",
+            "Wall",
+            "Bolt",
+            "Boot",
+            "Imperial Crest",
+            "Acho Pimentón",
+            "Goalkeeper",
+            "Winger",
+        ),
+        "es": (
+            "Escudo",
+            "Balón",
+            "Muro",
+            "Rayo",
+            "Bota",
+            "Escudo Imperial",
+            "Acho Pimentón",
+            "Portero",
+            "Extremo",
+        ),
+        "pt": (
+            "Escudo",
+            "Bola",
+            "Muro",
+            "Raio",
+            "Chuteira",
+            "Escudo Imperial",
+            "Acho Pimentón",
+            "Guarda-redes",
+            "Extremo",
+        ),
     },
 }
 

@@ -95,7 +95,9 @@ def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
             raise InvalidMoveError(f"invalid MoveString {text!r}: unknown piece {carried_token!r}")
         stack = game._stacks.get(game._cell[piece], [])
         if len(stack) < 2 or stack[-1] != piece or stack[-2] != carried:
-            raise IllegalMoveError(f"{piece.name} is not standing on {carried.name}, so it cannot carry it")
+            raise IllegalMoveError(
+                f"{piece.name} is not standing on {carried.name}, so it cannot carry it"
+            )
         flags = CARRY_FLAG
     if len(tokens) == 1:
         if game._stacks:
@@ -144,7 +146,9 @@ def parse_game_string(text: str, *, lenient: bool = False, **options: bool) -> G
         raise GameStringError("a GameString must be text")
     fields = [field.strip() for field in text.strip().split(";")]
     if len(fields) < 3:
-        raise GameStringError(f"invalid GameString {text!r}: expected GameType;GameState;Turn;moves")
+        raise GameStringError(
+            f"invalid GameString {text!r}: expected GameType;GameState;Turn;moves"
+        )
     try:
         game_type = GameType.parse(fields[0])
     except GameTypeError as exc:

@@ -73,9 +73,7 @@ BASE_BUGS = (Bug.QUEEN, Bug.SPIDER, Bug.BEETLE, Bug.GRASSHOPPER, Bug.ANT)
 EXPANSIONS = (Bug.MOSQUITO, Bug.LADYBUG, Bug.PILLBUG, Bug.DRAGONFLY)
 
 # Slot order within a colour: Q S1 S2 B1 B2 G1 G2 G3 A1 A2 A3 M L P D.
-_SLOTS: list[tuple[Bug, int]] = [
-    (bug, n) for bug in Bug for n in range(1, BUG_COUNTS[bug] + 1)
-]
+_SLOTS: list[tuple[Bug, int]] = [(bug, n) for bug in Bug for n in range(1, BUG_COUNTS[bug] + 1)]
 FIRST_SLOT: dict[Bug, int] = {}
 for _slot, (_bug, _n) in enumerate(_SLOTS):
     FIRST_SLOT.setdefault(_bug, _slot)

@@ -47,7 +47,9 @@ class Rule(Enum):
     LOSES_CONTACT = "the piece would lose contact with the hive while moving"
     ONE_STEP = "{bug} moves exactly one cell"
     NO_CLIMB = "{bug} can't climb onto the hive"
-    GRASSHOPPER = "a grasshopper jumps in a straight line over one or more pieces to the first empty cell"
+    GRASSHOPPER = (
+        "a grasshopper jumps in a straight line over one or more pieces to the first empty cell"
+    )
     SPIDER = "a spider moves exactly three cells around the hive without going back"
     ANT = "the ant can't slide around the hive to that cell"
     LADYBUG = "a ladybug moves exactly two cells on top of the hive, then one down"
