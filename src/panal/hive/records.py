@@ -41,8 +41,10 @@ __all__ = [
     "write_pgn",
 ]
 
-# boardspace.net allows the queen on the first turn and ends games drawn by repetition.
-BOARDSPACE_OPTIONS = Options(tournament_opening=False, repetition_draw=True)
+# boardspace.net allows the queen on the first turn. It does end games drawn by repetition, but
+# by its own rule (the third arrival at a position by the same move), which fires later than
+# ours: its records replay with our rule off, and a recorded draw says how the game ended.
+BOARDSPACE_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
 # BoardGameArena allows the queen on the first turn and never ends a game by repetition.
 BOARD_GAME_ARENA_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
 
@@ -204,7 +206,9 @@ def _scan_sgf(text: str, source: str) -> list[list[_Property]]:
         elif depth == 0:
             if char != "(":
                 raise RecordError(
-                    f"not an SGF game tree: expected '(' but found {char!r}", source=source, line=line
+                    f"not an SGF game tree: expected '(' but found {char!r}",
+                    source=source,
+                    line=line,
                 )
             depth = 1
             index += 1
@@ -228,7 +232,9 @@ def _scan_sgf(text: str, source: str) -> list[list[_Property]]:
             if index >= end or text[index] != "[":
                 raise RecordError(f"property {name} has no [value]", source=source, line=line)
             if not nodes:
-                raise RecordError(f"property {name} before the first node", source=source, line=line)
+                raise RecordError(
+                    f"property {name} before the first node", source=source, line=line
+                )
             while index < end and text[index] == "[":
                 value, index, value_line, line = _scan_value(text, index + 1, line, source)
                 nodes[-1].append(_Property(name, value, value_line))
@@ -380,7 +386,10 @@ def read_sgf(text: str, source: str = "<string>") -> GameRecord:
     if result is None and re_prop is not None:
         result = _result_from_re(re_prop.value, names)
     if result is not None and result.is_over and termination is None and not game.state.is_over:
-        termination = "repetition" if result is GameState.DRAW else "forfeit"
+        if result is not GameState.DRAW:
+            termination = "forfeit"  # RE names a winner of an unfinished game: time or absence
+        elif game.repetitions() >= 2:
+            termination = "repetition"
     return GameRecord(
         game_type=game_type,
         moves=converter.moves,
@@ -510,7 +519,9 @@ class _SgfConverter:
         self.result: GameState | None = None
         self.termination: str | None = None
 
-    def fail(self, reason: str, action: _Action, *, ply: bool = False, move: str | None = None) -> RecordError:
+    def fail(
+        self, reason: str, action: _Action, *, ply: bool = False, move: str | None = None
+    ) -> RecordError:
         return RecordError(
             reason,
             source=self.source,
@@ -601,10 +612,7 @@ class _SgfConverter:
             )
         pending = self.pending or _Pending(None, None, None, action.line)
         self.pending = None
-        if pending.piece is None:
-            move = PASS
-        else:
-            move = Move(pending.piece, pending.to)
+        move = PASS if pending.piece is None else Move(pending.piece, pending.to)
         ply = game.ply + 1
         try:
             if not game.is_legal(move):
@@ -621,7 +629,9 @@ class _SgfConverter:
         if pending.attachment is not None and pending.piece is not None:
             problem = self.check_attachment(pending)
             if problem:
-                raise RecordError(problem, source=self.source, line=pending.line, ply=ply, move=text)
+                raise RecordError(
+                    problem, source=self.source, line=pending.line, ply=ply, move=text
+                )
         game.push(move)
         if self.origin is None:
             self.origin = pending.grid
@@ -641,9 +651,12 @@ class _SgfConverter:
         game = self.game
         occupied = bool(game.stack_at(pending.to))
         if text == ".":
-            if occupied or not game.board():
+            # "." is a climb, the first piece, or a piece touching nothing but the cell it left
+            origin = game.position_of(pending.piece)
+            touching = [n for n in pending.to.neighbors() if n != origin and game.stack_at(n)]
+            if occupied or not touching:
                 return None
-            return "the attachment '.' names a climb but the cell is empty"
+            return "the attachment '.' says the piece touches nothing, but it does"
         match = _ATTACHMENT.match(text)
         if match is None or (match.group(1) and match.group(3)):
             return f"unreadable attachment {text!r}"
@@ -692,3 +705,314 @@ def _parse_column(token: str) -> int | None:
     if letter == "Z":
         return 25 + int(count)
     return None
+
+
+# --- PGN (Mzinga, hivegame.com) ---------------------------------------------------------------
+
+# Result words: UHP's GameState names (Mzinga) and chess-style scores (hivegame.com).
+_RESULTS: dict[str, GameState | None] = {
+    "whitewins": GameState.WHITE_WINS,
+    "blackwins": GameState.BLACK_WINS,
+    "draw": GameState.DRAW,
+    "inprogress": GameState.IN_PROGRESS,
+    "notstarted": GameState.NOT_STARTED,
+    "1-0": GameState.WHITE_WINS,
+    "0-1": GameState.BLACK_WINS,
+    "1/2-1/2": GameState.DRAW,
+    "*": None,
+    "?": None,
+    "": None,
+    "error parsing result": None,  # hivegame.com's converter writes this when it gave up
+}
+_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_NUMBERED_MOVE = re.compile(r"^(\d+)\s*\.+\s*(.*?)$")
+_ROSTER = ("GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result")
+_OPTION_TAGS = {"TournamentOpening": "tournament_opening", "RepetitionDraw": "repetition_draw"}
+
+
+def read_pgn(text: str, source: str = "<string>") -> list[GameRecord]:
+    """Read one or more games of Hive PGN: tag pairs, one numbered ply per line, a result line.
+
+    Ply numbers are not checked (a repeated number is a separate ply, as hivegame.com's test files
+    expect). ``[GameType]`` is required. The result comes from ``[Result]`` (``WhiteWins``… or
+    ``1-0``/``0-1``/``1/2-1/2``) and the result line, which must agree. A ``[Termination]`` tag
+    with one of :data:`TERMINATIONS` says how the game ended off the board; without one (Mzinga
+    and hivegame.com write none), a recorded draw on an unfinished position is read as an agreed
+    draw and a recorded win as a resignation, as for GameString lines. panal's own
+    ``[TournamentOpening]``/``[RepetitionDraw]`` tags ("True"/"False") set rule options, which are
+    otherwise the defaults (hivegame.com's rules: queen allowed on the first turn, threefold
+    repetition draws).
+    """
+    records: list[GameRecord] = []
+    builder = _PgnGame(source, 1)
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if builder.has_body:
+                records.append(builder.finish())
+                builder = _PgnGame(source, len(records) + 1)
+            builder.tag(line, number)
+        elif builder.result_line is not None:
+            raise RecordError(
+                f"unexpected text after the result line: {line!r}", source=source, line=number
+            )
+        elif line.lower() in _RESULTS and line not in ("", "?"):
+            builder.result_line = (line, number)
+        else:
+            match = _NUMBERED_MOVE.match(line)
+            if match is None:
+                raise RecordError(
+                    f"expected a tag pair, a numbered move ('12. wQ -bA1') or a result, "
+                    f"not {line!r}",
+                    source=source,
+                    line=number,
+                )
+            if not match.group(2):
+                raise RecordError(f"ply {match.group(1)} has no move", source=source, line=number)
+            builder.moves.append(match.group(2))
+            builder.move_lines.append(number)
+    if builder.tags or builder.has_body:
+        records.append(builder.finish())
+    if not records:
+        raise RecordError("no game found", source=source)
+    return records
+
+
+class _PgnGame:
+    """The parts of one PGN game as they are read."""
+
+    def __init__(self, source: str, index: int) -> None:
+        self.source = source
+        self.index = index
+        self.tags: dict[str, str] = {}
+        self.tag_lines: dict[str, int] = {}
+        self.moves: list[str] = []
+        self.move_lines: list[int] = []
+        self.result_line: tuple[str, int] | None = None
+        self.first_line: int | None = None
+
+    @property
+    def has_body(self) -> bool:
+        return bool(self.moves) or self.result_line is not None
+
+    def fail(self, reason: str, line: int | None) -> RecordError:
+        return RecordError(reason, source=self.source, line=line, game=self.index)
+
+    def tag(self, line: str, number: int) -> None:
+        match = _TAG.match(line)
+        if match is None:
+            raise self.fail(f'expected a tag pair like [Name "value"], not {line!r}', number)
+        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+        if name in self.tags:
+            raise self.fail(f"the tag {name} appears twice", number)
+        if self.first_line is None:
+            self.first_line = number
+        self.tags[name] = value
+        self.tag_lines[name] = number
+
+    def finish(self) -> GameRecord:
+        if "GameType" not in self.tags:
+            raise self.fail("no [GameType] tag", self.first_line or self.result_or_move_line())
+        try:
+            game_type = GameType.parse(self.tags["GameType"])
+        except GameTypeError as exc:
+            raise self.fail(str(exc), self.tag_lines["GameType"]) from exc
+        result = self.result()
+        record = GameRecord(
+            game_type=game_type,
+            moves=self.moves,
+            headers=dict(self.tags),
+            result=result,
+            source=self.source,
+            options=self.options(),
+            game=self.index,
+            move_lines=self.move_lines,
+        )
+        if "Termination" in self.tags:
+            word = self.tags["Termination"].strip().lower().replace(" ", "_")
+            # PGN allows free text here; only our own words say something we can check
+            record.termination = word if word in TERMINATIONS else None
+        else:
+            record.termination = _ending_off_the_board(record)
+        return record
+
+    def result_or_move_line(self) -> int | None:
+        if self.move_lines:
+            return self.move_lines[0]
+        return self.result_line[1] if self.result_line else None
+
+    def result(self) -> GameState | None:
+        tagged = None
+        if "Result" in self.tags:
+            word = self.tags["Result"].strip().lower()
+            if word not in _RESULTS:
+                raise self.fail(f"unknown result {self.tags['Result']!r}", self.tag_lines["Result"])
+            tagged = _RESULTS[word]
+        if self.result_line is None:
+            return tagged
+        text, number = self.result_line
+        written = _RESULTS[text.lower()]
+        if "Result" in self.tags and written is not tagged and None not in (written, tagged):
+            raise self.fail(
+                f"the result line says {text} but the Result tag says {self.tags['Result']}",
+                number,
+            )
+        return written if written is not None else tagged
+
+    def options(self) -> Options:
+        values = {"tournament_opening": False, "repetition_draw": True}
+        for tag, field_name in _OPTION_TAGS.items():
+            if tag in self.tags:
+                word = self.tags[tag].strip().lower()
+                if word not in ("true", "false"):
+                    raise self.fail(f"{tag} must be True or False", self.tag_lines[tag])
+                values[field_name] = word == "true"
+        return Options(**values)
+
+
+def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
+    """The game as Mzinga-style PGN: tag pairs, one numbered ply per line, the result line.
+
+    ``headers`` add tags (``White``, ``Date``…); a ``Result`` among them is written instead of the
+    position's state (a resignation, say). ``GameType`` always comes from the game; rule options
+    that differ from the defaults are written as ``TournamentOpening``/``RepetitionDraw`` tags.
+    """
+    given = dict(headers or {})
+    given.pop("GameType", None)
+    result = given.pop("Result", None) or str(game.state)
+    if result.strip().lower() not in _RESULTS:
+        raise ValueError(f"unknown result {result!r}")
+    tags: dict[str, str] = {"GameType": str(game.game_type)}
+    for name in _ROSTER[1:-1]:
+        tags[name] = given.pop(name, "")
+    tags["Result"] = result
+    defaults = Options()
+    for tag, field_name in _OPTION_TAGS.items():
+        value = getattr(game.options, field_name)
+        if value != getattr(defaults, field_name):
+            tags[tag] = str(value)
+        given.pop(tag, None)
+    tags.update(given)
+    lines = []
+    for name, value in tags.items():
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            raise ValueError(f"a PGN tag name is letters, digits and '_': {name!r}")
+        if "\n" in value or "\r" in value:
+            raise ValueError(f"the value of tag {name} spans lines")
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        lines.append(f'[{name} "{escaped}"]')
+    lines.append("")
+    lines.extend(f"{ply}. {text}" for ply, text in enumerate(game.move_strings(), 1))
+    lines.append("")
+    lines.append(result)
+    return "\n".join(lines) + "\n"
+
+
+# --- UHP GameString lines (BoardGameArena corpus) ---------------------------------------------
+
+_TURN = re.compile(r"^(white|black)\[\d+\]$", re.IGNORECASE)
+
+
+def read_game_strings(text: str, source: str = "<string>") -> list[GameRecord]:
+    """Read a file of UHP GameStrings, one game a line (blank lines and ``#`` comments skipped).
+
+    The GameState field is the recorded result and the turn field is recomputed. These files
+    have no headers, so a recorded ``Draw`` on an unfinished final position is read as an agreed
+    draw and a recorded win on an unfinished position as a resignation (``termination``); the
+    moves are replayed without rule checks to see whether the position is finished. The options
+    are BoardGameArena's: queen allowed on the first turn, no draw by repetition.
+    """
+    records: list[GameRecord] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        index = len(records) + 1
+        fields = [part.strip() for part in line.split(";")]
+        if len(fields) < 3:
+            raise RecordError(
+                "expected a GameString: GameType;GameState;Turn;moves…",
+                source=source,
+                line=number,
+                game=index,
+            )
+        try:
+            game_type = GameType.parse(fields[0])
+        except GameTypeError as exc:
+            raise RecordError(str(exc), source=source, line=number, game=index) from exc
+        state_word = fields[1].lower()
+        if state_word not in _RESULTS or not state_word.isalpha():
+            raise RecordError(
+                f"unknown game state {fields[1]!r}", source=source, line=number, game=index
+            )
+        if not _TURN.match(fields[2]):
+            raise RecordError(
+                f"bad turn {fields[2]!r}, expected White[n] or Black[n]",
+                source=source,
+                line=number,
+                game=index,
+            )
+        moves = fields[3:]
+        if moves and moves[-1] == "":
+            moves.pop()  # a trailing ';'
+        record = GameRecord(
+            game_type=game_type,
+            moves=moves,
+            result=_RESULTS[state_word],
+            source=source,
+            options=BOARD_GAME_ARENA_OPTIONS,
+            game=index,
+            move_lines=[number] * len(moves),
+        )
+        record.termination = _ending_off_the_board(record)
+        records.append(record)
+    return records
+
+
+def _ending_off_the_board(record: GameRecord) -> str | None:
+    """For records that cannot say how a game ended: a recorded draw on an unfinished position
+    was agreed, a recorded win on an unfinished position was a resignation (or a loss on time)."""
+    if record.result is None or not record.result.is_over or not _ends_unfinished(record):
+        return None
+    return "agreed_draw" if record.result is GameState.DRAW else "resignation"
+
+
+def _ends_unfinished(record: GameRecord) -> bool:
+    """Whether the moves, played without rule checks, leave the game unfinished.
+
+    Only the geometry matters here; ``replay`` judges legality. Moves that do not even parse
+    count as unfinished: the record will fail to replay anyway.
+    """
+    game = Game(record.game_type, options=record.options)
+    try:
+        for text in record.moves:
+            game.push_code(parse_move(game, text, lenient=True))
+    except (ValueError, KeyError, IndexError):
+        # Unchecked moves can leave a nonsensical position; replay() reports the real error.
+        return True
+    return not game.state.is_over
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+def load_records(path: str | Path) -> list[GameRecord]:
+    """Every game in a file: SGF (``.sgf`` or ``(;``), PGN (``.pgn`` or a leading ``[``) or
+    UHP GameString lines."""
+    text = _read_text(path)
+    source = str(path)
+    suffix = Path(path).suffix.lower()
+    start = text.lstrip()
+    if suffix == ".sgf" or (suffix != ".pgn" and start.startswith("(")):
+        return [read_sgf(text, source)]
+    if suffix == ".pgn" or start.startswith("["):
+        return read_pgn(text, source)
+    return read_game_strings(text, source)
+
+
+def iter_records(paths: list[str | Path]) -> Iterator[GameRecord]:
+    """The games of several files in order (a file that cannot be read raises RecordError)."""
+    for path in paths:
+        yield from load_records(path)
