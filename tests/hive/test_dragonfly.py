@@ -60,6 +60,9 @@ def test_no_gates_when_flying_into_a_hole() -> None:
     game = position("Base+D", board)
     # Stepping SW instead from (-1,0) reaches (-2,1), which touches bA2.
     assert destinations(game, "wD") == {(0, 0), (-2, 1)}
+    # With the dragonfly_gates option the step into (0,0) passes between bQ and bA2: refused.
+    gated = position("Base+D", board, dragonfly_gates=True)
+    assert destinations(gated, "wD") == {(-2, 1)}
 
 
 def test_moves_and_carries_from_a_stack() -> None:

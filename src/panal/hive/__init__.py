@@ -7,7 +7,7 @@ Move(wS1, (0, 0))
 >>> game.push("bG1 wS1-")
 Move(bG1, (1, 0))
 >>> len(game.legal_moves())
-18
+24
 >>> str(game)
 'Base+MLP;InProgress;White[2];wS1;bG1 wS1-'
 """

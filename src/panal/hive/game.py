@@ -133,10 +133,13 @@ class Options:
     ``tournament_opening``: no queen on a player's first turn (every reference engine assumes it).
     ``repetition_draw``: the third occurrence of a position (pieces, side to move, frozen piece)
     is a draw.
+    ``dragonfly_gates``: the Dragonfly's sideways step after its jump obeys freedom to move, as a
+    beetle's step does. Off by default: it flies, like the grasshopper it copies.
     """
 
     tournament_opening: bool = False
     repetition_draw: bool = True
+    dragonfly_gates: bool = False
 
 
 # --- Zobrist keys ---------------------------------------------------------------------------
@@ -182,10 +185,11 @@ class Game:
         *,
         tournament_opening: bool = False,
         repetition_draw: bool = True,
+        dragonfly_gates: bool = False,
         options: Options | None = None,
     ) -> None:
         self.game_type = game_type if isinstance(game_type, GameType) else GameType.parse(game_type)
-        self.options = options or Options(tournament_opening, repetition_draw)
+        self.options = options or Options(tournament_opening, repetition_draw, dragonfly_gates)
         self._bugs = tuple(int(b) for b in self.game_type.bugs)
         self._has_pillbug = Bug.PILLBUG in self.game_type.expansions
         self._stacks: dict[int, list[int]] = {}
@@ -456,7 +460,12 @@ class Game:
         dests: set[int] = set()
         try:
             for bug in bugs:
-                dests.update(MOVES_BY_BUG[bug](stacks, cell))
+                if bug == _DRAGONFLY:
+                    dests.update(
+                        movement.dragonfly_moves(stacks, cell, self.options.dragonfly_gates)
+                    )
+                else:
+                    dests.update(MOVES_BY_BUG[bug](stacks, cell))
         finally:
             if lone:
                 stacks[cell] = stack
@@ -477,7 +486,7 @@ class Game:
         else:
             del stack[-2:]
         try:
-            for dest in movement.dragonfly_moves(stacks, cell):
+            for dest in movement.dragonfly_moves(stacks, cell, self.options.dragonfly_gates):
                 if dest not in stacks:
                     found.add(dest << 6 | CARRY_FLAG | dragonfly)
         finally:
@@ -669,5 +678,4 @@ MOVES_BY_BUG = {
     int(Bug.ANT): movement.ant_moves,
     int(Bug.LADYBUG): movement.ladybug_moves,
     _PILLBUG: movement.pillbug_moves,
-    _DRAGONFLY: movement.dragonfly_moves,
 }

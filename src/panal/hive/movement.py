@@ -180,10 +180,11 @@ def pillbug_moves(stacks: Stacks, origin: int) -> list[int]:
     return slides(stacks, origin)
 
 
-def dragonfly_moves(stacks: Stacks, origin: int) -> set[int]:
-    """A grasshopper jump, then one step 60° left or right of the jump; it flies, so no gates.
+def dragonfly_moves(stacks: Stacks, origin: int, gates: bool = False) -> set[int]:
+    """A grasshopper jump, then one step 60° left or right of the jump.
 
-    It may land on any stack; on the ground it must touch the hive.
+    It may land on any stack; on the ground it must touch the hive. It flies, so gates do not
+    apply, unless ``gates`` makes the sideways step obey them as a beetle's step from the ground.
     """
     ends = set()
     for direction, step in enumerate(NEIGHBOR_OFFSETS):
@@ -193,8 +194,14 @@ def dragonfly_moves(stacks: Stacks, origin: int) -> set[int]:
         while cell in stacks:
             cell += step
         for turn in (-1, 1):
-            landing = cell + NEIGHBOR_OFFSETS[(direction + turn) % 6]
-            if landing != origin and (landing in stacks or touches_hive(stacks, landing)):
+            side = (direction + turn) % 6
+            landing = cell + NEIGHBOR_OFFSETS[side]
+            if landing == origin:
+                continue
+            if gates:
+                if height_gate_open(stacks, cell, GATES[side], 0):
+                    ends.add(landing)
+            elif landing in stacks or touches_hive(stacks, landing):
                 ends.add(landing)
     return ends
 
