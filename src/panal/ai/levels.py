@@ -1,0 +1,57 @@
+"""Playing levels: one table shared by the library, the UHP engine and the web platform.
+
+Each level is a search depth limit, a default thinking time, root noise (random score units
+added to each root move, so weaker levels pick among near-equal moves and sometimes worse ones)
+and a blunder rate (the chance of playing a random legal move instead of thinking).
+
+=========  =====  ======  =====  =======  ====================================================
+level      depth  time s  noise  blunder  meant for
+=========  =====  ======  =====  =======  ====================================================
+beginner   1      0.2     150    35%      a first game: grabs obvious wins, misses most else
+easy       1      0.3     60     10%      a casual player; sees one move ahead
+medium     2      1.0     15     0%       a club player; sees the reply to each move
+hard       4      3.0     0      0%       a strong player; 3-4 plies in a few seconds
+expert     -      5.0     0      0%       iterative deepening for 5 s a move
+strongest  -      10.0    0      0%       the whole time budget (default 10 s)
+=========  =====  ======  =====  =======  ====================================================
+
+``depth`` is a ceiling: the search also stops at the time limit, whichever comes first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "get_level"]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    depth: int | None  # None: as deep as time allows
+    time_limit: float  # seconds per move, unless the caller gives one
+    noise: int  # random score units added to each root move
+    blunder_rate: float  # chance of a random legal move instead of a search
+    description: str
+
+
+_LEVELS = (
+    Level("beginner", 1, 0.2, 150, 0.35, "a first game: grabs obvious wins, misses most else"),
+    Level("easy", 1, 0.3, 60, 0.10, "a casual player; sees one move ahead"),
+    Level("medium", 2, 1.0, 15, 0.0, "a club player; sees the reply to each move"),
+    Level("hard", 4, 3.0, 0, 0.0, "a strong player; 3-4 plies in a few seconds"),
+    Level("expert", None, 5.0, 0, 0.0, "iterative deepening for 5 s a move"),
+    Level("strongest", None, 10.0, 0, 0.0, "as deep as the whole time budget allows"),
+)
+LEVELS: tuple[str, ...] = tuple(level.name for level in _LEVELS)
+"""Level names from weakest to strongest."""
+DEFAULT_LEVEL = "medium"
+_BY_NAME = {level.name: level for level in _LEVELS}
+
+
+def get_level(name: str) -> Level:
+    """The :class:`Level` called ``name`` (case-insensitive); ValueError names the choices."""
+    level = _BY_NAME.get(name.strip().lower()) if isinstance(name, str) else None
+    if level is None:
+        raise ValueError(f"unknown level {name!r}; choose one of {', '.join(LEVELS)}")
+    return level

@@ -1,0 +1,399 @@
+"""Game-tree search: iterative-deepening principal-variation search over move codes.
+
+The search plays moves on a private copy of the game with ``push_code``/``pop`` and never builds
+:class:`~panal.hive.game.Move` objects on the way. Pieces of the classic toolbox, each chosen for
+what it buys in Hive:
+
+* a transposition table keyed on the incremental Zobrist hash (``game.hash``), which also carries
+  the best move of the previous iteration to the front of the move list;
+* move ordering: table move, two killer moves per ply, then a static score (moves that fill a
+  cell next to the enemy queen first, moves that free our own queen next) plus a history score;
+* principal-variation search with null windows, and late-move reductions on quiet moves when the
+  search is driven by the clock (``exact_depth`` turns them off so ``depth N`` is exactly N);
+* terminal scores with mate distance (a faster win scores higher), draws 0;
+* a hard deadline checked at every node: an unfinished iteration still counts when it has
+  already found a better root move than the last finished one.
+
+Levels below the strongest add noise to the root scores and, for beginners, outright blunders.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from panal.ai.evaluation import WIN, evaluate
+from panal.hex import NEIGHBOR_OFFSETS
+from panal.hive.game import PASS_CODE, Game, GameState, Move
+
+__all__ = ["SearchResult", "SearchTimeout", "Searcher"]
+
+INFINITY = WIN + 1_000
+MATE_BOUND = WIN - 1_000  # scores above this are wins found by search (mate distance)
+MAX_PLY = 128
+
+_EXACT = 0
+_LOWER = 1  # the score is a lower bound (the search failed high)
+_UPPER = 2  # the score is an upper bound (the search failed low)
+
+_NEIGHBORS = frozenset(NEIGHBOR_OFFSETS)
+_IN_PROGRESS = GameState.IN_PROGRESS
+_DRAW = GameState.DRAW
+_WHITE_WINS = GameState.WHITE_WINS
+
+# Bytes a table entry costs in CPython (key, tuple of four small ints, dict slot), measured.
+_BYTES_PER_ENTRY = 200
+
+
+class SearchTimeout(Exception):
+    """Raised inside the search when the deadline passes; caught by :meth:`Searcher.search`."""
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the move, its score for the side to move, and how hard it looked."""
+
+    move: Move
+    code: int
+    score: int
+    depth: int
+    nodes: int
+    seconds: float
+    pv: list[int] = field(default_factory=list)
+
+    @property
+    def is_win(self) -> bool:
+        return self.score > MATE_BOUND
+
+    @property
+    def is_loss(self) -> bool:
+        return self.score < -MATE_BOUND
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class Searcher:
+    """An alpha-beta searcher with a transposition table that persists between searches.
+
+    Reuse one Searcher across the moves of a game to keep what it learnt; call :meth:`clear`
+    (or use a fresh one) when results must not depend on earlier searches.
+    """
+
+    def __init__(
+        self,
+        hash_size_mb: int = 32,
+        evaluator: Callable[[Game], int] = evaluate,
+    ) -> None:
+        self.evaluate = evaluator
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.hash_size_mb = hash_size_mb
+        self.history: dict[int, int] = {}
+        self.killers: list[list[int]] = [[PASS_CODE, PASS_CODE] for _ in range(MAX_PLY + 1)]
+        self.nodes = 0
+        self.deadline = float("inf")
+        self.reductions = False
+        self._game: Game | None = None
+
+    @property
+    def hash_size_mb(self) -> int:
+        return self._hash_size_mb
+
+    @hash_size_mb.setter
+    def hash_size_mb(self, megabytes: int) -> None:
+        self._hash_size_mb = max(1, int(megabytes))
+        self.max_entries = self._hash_size_mb * 1024 * 1024 // _BYTES_PER_ENTRY
+        if len(self.table) > self.max_entries:
+            self.table.clear()
+
+    def clear(self) -> None:
+        """Forget everything learnt (table, history, killers)."""
+        self.table.clear()
+        self.history.clear()
+        for pair in self.killers:
+            pair[0] = pair[1] = PASS_CODE
+
+    # --- the driver -----------------------------------------------------------------------
+
+    def search(
+        self,
+        game: Game,
+        *,
+        depth: int | None = None,
+        time_limit: float | None = None,
+        noise: int = 0,
+        rng: random.Random | None = None,
+        exact_depth: bool | None = None,
+        on_iteration: Callable[[SearchResult], None] | None = None,
+    ) -> SearchResult:
+        """Search ``game`` (not modified) to ``depth`` plies and/or for ``time_limit`` seconds.
+
+        With neither, the search stops at depth 3. ``noise`` (score units) perturbs the root
+        choice with ``rng``. ``exact_depth`` (default: when no time limit is given) searches
+        every line to the full depth, without reductions.
+        """
+        start = time.perf_counter()
+        if depth is None and time_limit is None:
+            depth = 3
+        max_depth = depth if depth is not None else MAX_PLY - 8
+        self.deadline = start + time_limit if time_limit is not None else float("inf")
+        self.reductions = not (exact_depth if exact_depth is not None else time_limit is None)
+        self.nodes = 0
+        if len(self.table) > self.max_entries:
+            self.table.clear()
+        # Histories fade between searches so old habits do not dominate.
+        self.history = {code: value >> 2 for code, value in self.history.items() if value >= 4}
+
+        position = game.copy()
+        self._game = position
+        codes = list(position.legal_move_codes())
+        if not codes:
+            raise ValueError("the game is over: there is no move to search")
+        rng = rng or random.Random()
+        root = self._order(position, codes, 0, self._table_move(position.hash))
+        best = SearchResult(Move.from_code(root[0]), root[0], 0, 0, 0, 0.0, [root[0]])
+        if len(root) == 1 and time_limit is not None:
+            # A forced move (or a pass): nothing to think about.
+            best.seconds = time.perf_counter() - start
+            return best
+
+        previous_score = 0
+        for iteration in range(1, max_depth + 1):
+            try:
+                code, score, root = self._search_root(position, root, iteration, noise, rng)
+            except SearchTimeout as timeout:
+                partial = timeout.args[0] if timeout.args else None
+                if partial is not None:
+                    code, score = partial
+                    best = SearchResult(
+                        Move.from_code(code), code, score, iteration, self.nodes, 0.0, [code]
+                    )
+                break
+            previous_score = score
+            best = SearchResult(
+                Move.from_code(code),
+                code,
+                score,
+                iteration,
+                self.nodes,
+                time.perf_counter() - start,
+                self._principal_variation(position, code),
+            )
+            if on_iteration is not None:
+                on_iteration(best)
+            if MATE_BOUND < abs(score) < WIN and WIN - abs(score) <= iteration:
+                break  # a forced result is proven; deeper search cannot change it
+            elapsed = time.perf_counter() - start
+            if time_limit is not None and elapsed > time_limit * 0.45:
+                break  # the next iteration would most likely not finish
+        del previous_score
+        best.nodes = self.nodes
+        best.seconds = time.perf_counter() - start
+        assert best.code in game.legal_move_codes(), "the search chose an illegal move"
+        return best
+
+    def _search_root(
+        self,
+        game: Game,
+        root: list[int],
+        depth: int,
+        noise: int,
+        rng: random.Random,
+    ) -> tuple[int, int, list[int]]:
+        """One iteration at the root. Returns (best code, its score, root moves reordered)."""
+        alpha = -INFINITY
+        best_code = root[0]
+        best_score = -INFINITY
+        best_noisy = -INFINITY
+        scored: list[tuple[int, int]] = []
+        push, pop = game.push_code, game.pop
+        for index, code in enumerate(root):
+            push(code)
+            try:
+                if index == 0:
+                    score = -self._negamax(depth - 1, -INFINITY, INFINITY, 1)
+                else:
+                    # Moves that cannot come within the noise of the best are not of interest.
+                    floor = alpha - 2 * noise if noise else alpha
+                    score = -self._negamax(depth - 1, -floor - 1, -floor, 1)
+                    if score > floor:
+                        score = -self._negamax(depth - 1, -INFINITY, -floor, 1)
+            except SearchTimeout:
+                pop()
+                # Keep what this iteration proved: a root move better than the first one.
+                partial = (best_code, best_score) if index > 0 and best_score > -INFINITY else None
+                raise SearchTimeout(partial) from None
+            pop()
+            scored.append((score, code))
+            noisy = score + rng.randint(-noise, noise) if noise else score
+            if noisy > best_noisy or index == 0:
+                best_noisy = noisy
+                best_code = code
+                best_score = score
+            if score > alpha:
+                alpha = score
+        # Next iteration: best first, the rest by this iteration's scores (stable).
+        order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
+        reordered = [best_code] + [scored[i][1] for i in order if scored[i][1] != best_code]
+        self._store(game.hash, depth, _EXACT, best_score, best_code, 0)
+        return best_code, best_score, reordered
+
+    # --- the tree -------------------------------------------------------------------------
+
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if time.perf_counter() > self.deadline:
+            raise SearchTimeout(None)
+        game = self._game
+        assert game is not None
+        state = game._state
+        if state is not _IN_PROGRESS:
+            if state is _DRAW:
+                return 0
+            winner = 0 if state is _WHITE_WINS else 1
+            # The side to move won only when the opponent surrounded their own queen.
+            return WIN - ply if winner == game._ply & 1 else ply - WIN
+
+        key = game._hash
+        entry = self.table.get(key)
+        table_move = PASS_CODE
+        if entry is not None:
+            entry_depth, flag, stored, table_move = entry
+            if entry_depth >= depth:
+                score = stored
+                if stored > MATE_BOUND:
+                    score -= ply
+                elif stored < -MATE_BOUND:
+                    score += ply
+                if flag == _EXACT:
+                    return score
+                if flag == _LOWER and score >= beta:
+                    return score
+                if flag == _UPPER and score <= alpha:
+                    return score
+
+        if depth <= 0:
+            return self.evaluate(game)
+
+        codes = game.legal_move_codes()
+        if len(codes) > 1:
+            codes = self._order(game, codes, ply, table_move)
+        push, pop = game.push_code, game.pop
+        original_alpha = alpha
+        best_score = -INFINITY
+        best_code = codes[0]
+        reductions = self.reductions and depth >= 3
+        for index, code in enumerate(codes):
+            push(code)
+            try:
+                if index == 0:
+                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                else:
+                    reduce = 1 if reductions and index >= 4 else 0
+                    score = -self._negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
+                    if score > alpha and reduce:
+                        score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < score < beta:
+                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                pop()
+            if score > best_score:
+                best_score = score
+                best_code = code
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        self._reward(code, ply, depth)
+                        break
+
+        if best_score <= original_alpha:
+            flag = _UPPER
+        elif best_score >= beta:
+            flag = _LOWER
+        else:
+            flag = _EXACT
+        self._store(key, depth, flag, best_score, best_code, ply)
+        return best_score
+
+    # --- helpers --------------------------------------------------------------------------
+
+    def _store(self, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
+        # Mate scores are stored relative to this node so they stay true wherever it recurs.
+        if score > MATE_BOUND:
+            score += ply
+        elif score < -MATE_BOUND:
+            score -= ply
+        old = self.table.get(key)
+        if old is None or old[0] <= depth or flag == _EXACT:
+            self.table[key] = (depth, flag, score, code)
+
+    def _table_move(self, key: int) -> int:
+        entry = self.table.get(key)
+        return entry[3] if entry is not None else PASS_CODE
+
+    def _reward(self, code: int, ply: int, depth: int) -> None:
+        killers = self.killers[ply]
+        if killers[0] != code:
+            killers[1] = killers[0]
+            killers[0] = code
+        self.history[code] = self.history.get(code, 0) + depth * depth
+
+    def _order(self, game: Game, codes: list[int], ply: int, table_move: int) -> list[int]:
+        """Most promising first: table move, killers, then a static and history score."""
+        cells = game._cell
+        color = game._ply & 1
+        own_queen = cells[color << 4]
+        enemy_queen = cells[(color ^ 1) << 4]
+        history = self.history
+        neighbors = _NEIGHBORS
+        killer_a, killer_b = self.killers[ply] if ply <= MAX_PLY else (PASS_CODE, PASS_CODE)
+        keyed = []
+        for code in codes:
+            if code == PASS_CODE:
+                keyed.append((0, code))
+                continue
+            dest = code >> 6
+            origin = cells[code & 31]
+            score = history.get(code, 0)
+            if enemy_queen >= 0:
+                if dest == enemy_queen:
+                    score += 30_000
+                elif (dest - enemy_queen) in neighbors:
+                    score += 20_000
+                if origin >= 0 and (origin - enemy_queen) in neighbors:
+                    score -= 8_000
+            if own_queen >= 0:
+                if origin >= 0 and (origin - own_queen) in neighbors:
+                    score += 6_000
+                if (dest - own_queen) in neighbors:
+                    score -= 4_000
+            if origin < 0:
+                score -= 1_000  # placements after movements of equal merit
+            if code in (killer_a, killer_b):
+                score += 50_000
+            if code == table_move:
+                score += 1_000_000
+            keyed.append((score, code))
+        keyed.sort(reverse=True)
+        return [code for _, code in keyed]
+
+    def _principal_variation(self, game: Game, first: int, limit: int = 12) -> list[int]:
+        """The expected line, read back from the table."""
+        line = [first]
+        game.push_code(first)
+        try:
+            while len(line) < limit and not game.is_over():
+                code = self._table_move(game.hash)
+                if code == PASS_CODE and game.legal_move_codes() != [PASS_CODE]:
+                    break
+                if code not in game.legal_move_codes():
+                    break
+                line.append(code)
+                game.push_code(code)
+        finally:
+            for _ in line:
+                game.pop()
+        return line
