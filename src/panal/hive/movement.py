@@ -24,14 +24,37 @@ GATES: tuple[tuple[int, int, int], ...] = tuple(
 )
 
 
+_E, _SE, _SW, _W, _NW, _NE = NEIGHBOR_OFFSETS
+
+
+def neighbor_mask(stacks: Stacks, cell: int) -> int:
+    """Bit ``d`` set when the neighbour in direction ``d`` is occupied (unrolled: a hot path)."""
+    return (
+        ((cell + _E) in stacks)
+        | ((cell + _SE) in stacks) << 1
+        | ((cell + _SW) in stacks) << 2
+        | ((cell + _W) in stacks) << 3
+        | ((cell + _NW) in stacks) << 4
+        | ((cell + _NE) in stacks) << 5
+    )
+
+
+def _slide_steps(mask: int) -> tuple[int, ...]:
+    """Offsets of the slides open from a cell whose occupied neighbours are ``mask``."""
+    return tuple(
+        NEIGHBOR_OFFSETS[d]
+        for d in range(6)
+        if not mask >> d & 1 and (mask >> (d - 1) % 6 & 1) != (mask >> (d + 1) % 6 & 1)
+    )
+
+
+# Ground slides depend only on which of the six neighbours are occupied: tabulate all 64 cases.
+SLIDE_STEPS: tuple[tuple[int, ...], ...] = tuple(_slide_steps(mask) for mask in range(64))
+
+
 def slides(stacks: Stacks, cell: int) -> list[int]:
     """Empty neighbours reachable by one ground slide that keeps contact with the hive."""
-    out = []
-    for step, left, right in GATES:
-        target = cell + step
-        if target not in stacks and ((cell + left) in stacks) is not ((cell + right) in stacks):
-            out.append(target)
-    return out
+    return [cell + step for step in SLIDE_STEPS[neighbor_mask(stacks, cell)]]
 
 
 def height_of(stacks: Stacks, cell: int) -> int:
@@ -150,7 +173,8 @@ def ant_moves(stacks: Stacks, origin: int) -> set[int]:
     frontier = [origin]
     while frontier:
         cell = frontier.pop()
-        for target in slides(stacks, cell):
+        for step in SLIDE_STEPS[neighbor_mask(stacks, cell)]:
+            target = cell + step
             if target not in seen:
                 seen.add(target)
                 frontier.append(target)
