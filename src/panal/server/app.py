@@ -1,0 +1,447 @@
+"""The FastAPI application: HTTP API, websockets and the static browser UI.
+
+HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status):
+
+* ``GET  /api/config``                    languages, looks, AI levels, bug names in every look
+* ``POST /api/games``                     new game → id, secret seat token, invitation code
+* ``POST /api/games/{id}/join``           claim an online game's open seat with its invitation
+* ``GET  /api/games/{id}``                the game's state (``Authorization: Bearer <token>``
+                                          adds the caller's seat and legal moves)
+* ``GET  /api/games/{id}/export?format=`` ``gamestring`` or ``pgn``, as a text download
+* ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
+* ``GET  /api/archive``                   finished games, newest first
+
+Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` after every
+change (and on connect, so a reconnect resumes), ``error`` for a refused request, ``pong``.
+The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
+"to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
+``sync``, ``ping``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from panal.hive import names
+from panal.hive.pieces import EXPANSIONS, Bug
+from panal.server.ai_pool import AiRunner, ProcessPoolAi, ai_levels
+from panal.server.hub import Connection, GameHub, LiveGame, RequestError
+from panal.server.records_io import RecordImportError, export_pgn, parse_record
+from panal.server.store import Store
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("panal.server")
+
+MAX_BODY_BYTES = 1_000_000
+MAX_WS_MESSAGE_CHARS = 4096
+WEB_DIR = Path(str(files("panal").joinpath("web")))
+
+Look = Literal["classic", "football"]
+ColorChoice = Literal["white", "black", "random"]
+
+
+class StrictModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NewGameRequest(StrictModel):
+    mode: Literal["ai", "hotseat", "online"]
+    game_type: str = Field("Base", max_length=16)
+    tournament_opening: bool = False
+    repetition_draw: bool = True
+    look: Look = "classic"
+    color: ColorChoice = "white"
+    ai_level: str | None = Field(None, max_length=32)
+
+
+class JoinRequest(StrictModel):
+    invite: str = Field(max_length=64)
+
+
+class ImportRequest(StrictModel):
+    text: str = Field(min_length=1, max_length=MAX_BODY_BYTES // 2)
+    format: Literal["auto", "gamestring", "pgn", "sgf"] = "auto"
+    index: int = Field(1, ge=1, le=100_000)
+    mode: Literal["review", "ai", "hotseat", "online"] = "review"
+    tournament_opening: bool | None = None
+    look: Look = "classic"
+    color: ColorChoice = "white"
+    ai_level: str | None = Field(None, max_length=32)
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes with 413 before anything reads them."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _too_large(scope, receive, send, self.limit)
+                    return
+        seen = 0
+
+        async def limited_receive() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _BodyTooLarge
+            return message
+
+        try:
+            await self.app(scope, limited_receive, send)
+        except _BodyTooLarge:
+            await _too_large(scope, receive, send, self.limit)
+
+
+class _BodyTooLarge(Exception):
+    pass
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    response = JSONResponse(
+        {"error": "too_large", "detail": f"request bodies are limited to {limit} bytes"}, 413
+    )
+    await response(scope, receive, send)
+
+
+def create_app(
+    db_url: str = "sqlite:///panal.sqlite3",
+    *,
+    ai_workers: int | None = None,
+    ai_runner: AiRunner | None = None,
+    levels: tuple[str, ...] | None = None,
+) -> FastAPI:
+    """The web platform on a database. ``ai_runner``/``levels`` replace the AI (tests)."""
+    store = Store(db_url)
+    pool = ProcessPoolAi(ai_workers) if ai_runner is None else None
+    hub = GameHub(store, ai_runner or pool, ai_levels() if levels is None else levels)  # type: ignore[arg-type]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.resume_ai_games()
+        try:
+            yield
+        finally:
+            await hub.close()
+            if pool is not None:
+                pool.shutdown()
+            store.close()
+
+    app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
+    app.state.hub = hub
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+
+    # --- errors: always a 4xx with a code and a sentence -----------------------------------
+
+    @app.exception_handler(RequestError)
+    async def request_error(request: Request, exc: RequestError) -> JSONResponse:
+        body: dict[str, Any] = {"error": exc.code, "detail": exc.message}
+        if exc.rule:
+            body["rule"] = exc.rule
+            body["details"] = exc.details
+        return JSONResponse(body, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for error in exc.errors()[:10]:
+            where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+            problems.append(f"{where or 'body'}: {error.get('msg', 'invalid')}")
+        return JSONResponse(
+            {"error": "bad_request", "detail": "; ".join(problems) or "invalid request"}, 422
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse(
+            {"error": code, "detail": str(exc.detail)}, exc.status_code, headers=exc.headers
+        )
+
+    # --- API -------------------------------------------------------------------------------
+
+    @app.get("/api/config")
+    def config() -> dict[str, Any]:
+        return {
+            "languages": list(names.LANGUAGES),
+            "looks": list(names.LOOKS),
+            "ai_levels": list(hub.levels),
+            "expansions": [bug.letter for bug in EXPANSIONS],
+            "names": {
+                look: {
+                    language: {
+                        "bugs": {bug.letter: names.bug_name(bug, language, look) for bug in Bug},
+                        "colors": [names.color_name(c, language, look) for c in (0, 1)],
+                    }
+                    for language in names.LANGUAGES
+                }
+                for look in names.LOOKS
+            },
+        }
+
+    @app.post("/api/games", status_code=201)
+    def new_game(request: NewGameRequest) -> dict[str, Any]:
+        _, secrets_out = hub.create(
+            game_type=request.game_type,
+            mode=request.mode,
+            tournament_opening=request.tournament_opening,
+            repetition_draw=request.repetition_draw,
+            look=request.look,
+            color=request.color,
+            ai_level=request.ai_level,
+        )
+        return secrets_out
+
+    @app.post("/api/games/{game_id}/join")
+    def join(game_id: str, request: JoinRequest) -> dict[str, Any]:
+        return hub.join(game_id, request.invite)
+
+    @app.get("/api/games/{game_id}")
+    def game_state(
+        game_id: str, authorization: Annotated[str | None, Header(max_length=200)] = None
+    ) -> Response:
+        live = hub.get(game_id)
+        seats = _seats(live, authorization)
+        connection = Connection(send=_no_send, seats=seats)
+        text = live.state_text(connection, live.base_text())
+        hub.release(live)
+        return Response(text, media_type="application/json")
+
+    @app.get("/api/games/{game_id}/export")
+    def export(
+        game_id: str, format: Literal["gamestring", "pgn"] = "gamestring"
+    ) -> PlainTextResponse:
+        live = hub.get(game_id)
+        hub.release(live)
+        if format == "gamestring":
+            text = live.game.game_string() + "\n"
+            suffix = "txt"
+        else:
+            headers = {**live.row.headers, **_pgn_headers(live)}
+            try:
+                text = export_pgn(live.game, headers)
+            except RecordImportError as exc:
+                raise RequestError("unsupported", str(exc), 422) from None
+            suffix = "pgn"
+        return PlainTextResponse(
+            text,
+            headers={"Content-Disposition": f'attachment; filename="panal-{game_id}.{suffix}"'},
+        )
+
+    @app.post("/api/import", status_code=201)
+    def import_record(request: ImportRequest) -> dict[str, Any]:
+        try:
+            imported = parse_record(
+                request.text, request.format, request.index, request.tournament_opening
+            )
+        except RecordImportError as exc:
+            raise RequestError("bad_record", str(exc), 422) from None
+        live, secrets_out = hub.create(
+            game_type=imported.game_type,
+            mode=request.mode,
+            tournament_opening=imported.options.tournament_opening,
+            repetition_draw=imported.options.repetition_draw,
+            look=request.look,
+            color=request.color,
+            ai_level=request.ai_level,
+            moves=imported.moves,
+            headers=imported.headers,
+        )
+        finished_off_board = imported.result not in (None, "InProgress", "NotStarted")
+        if request.mode == "review" and live.row.result is None and finished_off_board:
+            live.row.result = imported.result
+            live.row.end_reason = imported.termination or "record"
+            hub.store.save(live.row)
+        secrets_out["plies"] = live.row.plies
+        hub.release(live)
+        return secrets_out
+
+    @app.get("/api/archive")
+    def archive(
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    ) -> dict[str, Any]:
+        total, rows = hub.store.archive(limit, offset)
+        return {
+            "total": total,
+            "games": [
+                {
+                    "id": row.id,
+                    "game_type": row.game_type,
+                    "mode": row.mode,
+                    "ai_level": row.ai_level,
+                    "ai_color": row.ai_color,
+                    "result": row.result,
+                    "end_reason": row.end_reason,
+                    "plies": row.plies,
+                    "look": row.look,
+                    "white": row.headers.get("White"),
+                    "black": row.headers.get("Black"),
+                    "updated_at": row.updated_at,
+                }
+                for row in rows
+            ],
+        }
+
+    # --- websocket -------------------------------------------------------------------------
+
+    @app.websocket("/ws/games/{game_id}")
+    async def play(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        token = websocket.query_params.get("token")
+        try:
+            live = hub.get(game_id)
+        except RequestError as exc:
+            await websocket.send_text(json.dumps(exc.to_json()))
+            await websocket.close(code=4404, reason=exc.message)
+            return
+        seats = live.seats_for(token[:200]) if token else frozenset()
+        if token and not seats:
+            error = RequestError("bad_token", "this seat token does not belong to this game", 403)
+            await websocket.send_text(json.dumps(error.to_json()))
+            await websocket.close(code=4403, reason=error.message)
+            hub.release(live)
+            return
+        connection = Connection(send=websocket.send_text, seats=seats)
+        live.connections.add(connection)
+        pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
+        live.broadcast()  # the newcomer gets the state; the others see the spectator count
+        try:
+            await _receive_loop(websocket, hub, live, connection, pump)
+        finally:
+            connection.closed = True
+            connection.queue.put_nowait(None)
+            live.connections.discard(connection)
+            with contextlib.suppress(Exception):
+                await pump
+            if live.connections:
+                live.broadcast()
+            hub.release(live)
+
+    # --- the browser UI --------------------------------------------------------------------
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/new", include_in_schema=False)
+    @app.get("/archive", include_in_schema=False)
+    @app.get("/import", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    return app
+
+
+async def _receive_loop(
+    websocket: WebSocket,
+    hub: GameHub,
+    live: LiveGame,
+    connection: Connection,
+    pump: asyncio.Task[None],
+) -> None:
+    while not connection.closed:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            connection.post(_error("bad_request", "send JSON text messages, not binary"))
+            continue
+        if len(text) > MAX_WS_MESSAGE_CHARS:
+            connection.post(_error("too_large", f"messages are limited to {MAX_WS_MESSAGE_CHARS}"))
+            continue
+        try:
+            request = json.loads(text)
+        except ValueError:
+            connection.post(_error("bad_json", "that message is not valid JSON"))
+            continue
+        try:
+            hub.handle(live, connection, request)
+        except RequestError as exc:
+            body = exc.to_json()
+            if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
+                body["id"] = request["id"]
+            connection.post(json.dumps(body, ensure_ascii=False))
+        except Exception:  # a bug must not close the game for everyone: report and go on
+            log.exception("request %r in game %s", text[:200], live.row.id)
+            connection.post(_error("server_error", "the server could not handle that request"))
+        if pump.done():
+            return
+
+
+async def _pump(websocket: WebSocket, connection: Connection) -> None:
+    """Send the connection's queue; a connection dropped for falling behind is closed (1013:
+    try again later), and the browser reconnects and resumes."""
+    await connection.pump()
+    if connection.closed:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1013, reason="too slow: reconnect")
+
+
+def _error(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
+
+
+async def _no_send(text: str) -> None:
+    return None
+
+
+def _seats(live: LiveGame, authorization: str | None) -> frozenset[int]:
+    if not authorization:
+        return frozenset()
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise RequestError("bad_token", "use 'Authorization: Bearer <seat token>'", 401)
+    seats = live.seats_for(token.strip())
+    if not seats:
+        raise RequestError("bad_token", "this seat token does not belong to this game", 403)
+    return seats
+
+
+def _pgn_headers(live: LiveGame) -> dict[str, str]:
+    row = live.row
+    headers = {"Site": "panal", "GameType": row.game_type}
+    if row.mode == "ai":
+        ai = f"panal AI ({row.ai_level})"
+        headers["White" if row.ai_color == 0 else "Black"] = ai
+    if row.result:
+        headers["Result"] = {"WhiteWins": "1-0", "BlackWins": "0-1", "Draw": "1/2-1/2"}.get(
+            row.result, "*"
+        )
+    return headers

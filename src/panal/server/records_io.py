@@ -1,0 +1,106 @@
+"""Import and export of game records for the web platform, through :mod:`panal.hive.records`.
+
+Imports accept a UHP GameString, PGN (Mzinga, hivegame.com) or boardspace.net SGF; every move is
+replayed by the rules engine before a game is created from it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from panal.hive import Game, Options
+
+__all__ = ["ImportedGame", "detect_format", "export_pgn", "parse_record"]
+
+FORMATS = ("auto", "gamestring", "pgn", "sgf")
+
+
+class RecordImportError(ValueError):
+    """A record that cannot be read or replayed; the message says where."""
+
+
+@dataclass
+class ImportedGame:
+    game_type: str
+    moves: list[str]
+    options: Options
+    headers: dict[str, str] = field(default_factory=dict)
+    result: str | None = None
+    termination: str | None = None
+
+
+def detect_format(text: str) -> str:
+    head = text.lstrip()[:2000]
+    if head.startswith("(") or re.search(r"\(\s*;", head):
+        return "sgf"
+    if head.startswith("[") or re.match(r"^\s*1\.", head):
+        return "pgn"
+    if re.match(r"^base", head, re.IGNORECASE):
+        return "gamestring"
+    raise RecordImportError(
+        "this does not look like a GameString (Base…;InProgress;White[1];…), PGN ([Event …]) "
+        "or SGF ((;GM[…]…)): choose the format"
+    )
+
+
+def parse_record(
+    text: str, fmt: str = "auto", index: int = 1, tournament_opening: bool | None = None
+) -> ImportedGame:
+    """Read game number ``index`` (1-based) of a record and replay it with full rules."""
+    from panal.hive import records
+
+    if fmt == "auto":
+        fmt = detect_format(text)
+    try:
+        if fmt == "gamestring":
+            lines = [line for line in text.splitlines() if line.strip()]
+            if not 1 <= index <= len(lines):
+                raise RecordImportError(f"there is no game {index}: the text has {len(lines)}")
+            game = Game.from_game_string(
+                lines[index - 1], lenient=True, tournament_opening=bool(tournament_opening)
+            )
+            return ImportedGame(str(game.game_type), game.move_strings(), game.options)
+        if fmt == "sgf":
+            found = [records.read_sgf(text, source="SGF")]
+        elif fmt == "pgn":
+            read_pgn = getattr(records, "read_pgn", None)
+            if read_pgn is None:
+                raise RecordImportError("PGN import is not available in this version of panal")
+            found = list(read_pgn(text))
+        else:
+            raise RecordImportError(f"unknown format {fmt!r}")
+    except RecordImportError:
+        raise
+    except ValueError as exc:  # GameStringError, RecordError: both name the bad move
+        raise RecordImportError(str(exc)) from None
+    if not 1 <= index <= len(found):
+        raise RecordImportError(f"there is no game {index}: the record holds {len(found)}")
+    record = found[index - 1]
+    options = record.options
+    if tournament_opening is not None:
+        options = Options(tournament_opening, options.repetition_draw)
+        record.options = options
+    try:
+        game = record.replay()
+    except ValueError as exc:
+        raise RecordImportError(str(exc)) from None
+    result = record.result.value if record.result is not None else None
+    return ImportedGame(
+        str(game.game_type),
+        game.move_strings(),
+        options,
+        dict(record.headers),
+        result,
+        record.termination,
+    )
+
+
+def export_pgn(game: Game, headers: dict[str, str]) -> str:
+    from panal.hive import records
+
+    write_pgn: Any = getattr(records, "write_pgn", None)
+    if write_pgn is None:
+        raise RecordImportError("PGN export is not available in this version of panal")
+    return str(write_pgn(game, headers))

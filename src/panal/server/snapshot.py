@@ -1,0 +1,94 @@
+"""A game as JSON for the browser.
+
+The browser never applies rules: it receives the moves played (with where each piece came from
+and went, so it can draw any earlier position by moving pieces), each side's pieces in hand, and,
+for the player to move, the legal moves the rules engine found, to light destinations.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from panal.hive import Color, Game, Move
+from panal.hive.game import PASS_CODE
+
+if TYPE_CHECKING:
+    from panal.server.hub import LiveGame
+
+__all__ = ["history_entry", "legal_moves_json", "public_state"]
+
+
+def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
+    """One played move, computed *before* it is pushed (notation is relative to the position)."""
+    color = int(game.turn)
+    if move.piece is None:
+        return {"ply": ply, "color": color, "move": "pass", "piece": None, "to": None}
+    origin = game.position_of(move.piece)
+    entry: dict[str, Any] = {
+        "ply": ply,
+        "color": color,
+        "move": game.move_string(move),
+        "piece": move.piece.name,
+        "from": list(origin) if origin is not None else None,
+        "to": list(move.to),  # type: ignore[arg-type]
+    }
+    if move.carry:
+        entry["carry"] = True
+    return entry
+
+
+def legal_moves_json(game: Game) -> list[dict[str, Any]]:
+    """The legal moves in the position: MoveString, piece, destination, carry."""
+    out: list[dict[str, Any]] = []
+    for move in game.legal_moves():
+        if move.piece is None:
+            out.append({"move": "pass", "piece": None, "to": None})
+            continue
+        item: dict[str, Any] = {
+            "move": game.move_string(move),
+            "piece": move.piece.name,
+            "to": list(move.to),  # type: ignore[arg-type]
+        }
+        if move.carry:
+            item["carry"] = True
+        out.append(item)
+    return out
+
+
+def public_state(live: LiveGame) -> dict[str, Any]:
+    """What everyone watching the game sees."""
+    row, game = live.row, live.game
+    legal = game.legal_move_codes() if row.result is None and row.mode != "review" else []
+    return {
+        "type": "state",
+        "id": row.id,
+        "game_type": row.game_type,
+        "mode": row.mode,
+        "look": row.look,
+        "options": {
+            "tournament_opening": row.tournament_opening,
+            "repetition_draw": row.repetition_draw,
+        },
+        "ai": {"level": row.ai_level, "color": row.ai_color} if row.mode == "ai" else None,
+        "seats": {
+            "white": row.white_token is not None or row.ai_color == 0,
+            "black": row.black_token is not None or row.ai_color == 1,
+        },
+        "ply": game.ply,
+        "turn": int(game.turn),
+        "turn_number": game.turn_number,
+        "history": live.history,
+        "hands": [
+            [piece.name for piece in game.in_hand(Color.WHITE)],
+            [piece.name for piece in game.in_hand(Color.BLACK)],
+        ],
+        "must_place_queen": game.must_place_queen() and row.result is None,
+        "must_pass": legal == [PASS_CODE],
+        "result": row.result,
+        "end_reason": row.end_reason,
+        "draw_offer": row.draw_offer,
+        "ai_thinking": live.ai_task is not None and live.is_ai_turn and row.result is None,
+        "ai_error": live.ai_error,
+        "spectators": sum(1 for c in live.connections if not c.seats),
+        "headers": row.headers,
+    }
