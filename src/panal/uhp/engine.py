@@ -3,13 +3,26 @@
 Every reply ends with a line ``ok``. Errors are ``err <message>``; a refused move is
 ``invalidmove <reason>``. No input line can crash the engine: whatever a command raises is turned
 into an ``err`` reply and the game is left as it was.
+
+``bestmove time hh:mm:ss`` thinks for at most that long (a margin is kept for the pipe);
+``bestmove depth N`` searches exactly N plies; a bare ``bestmove`` plays at the chosen ``Level``
+with that level's own thinking time. Engine options, as UHP option lines::
+
+    TournamentOpening;bool;True;True
+    RepetitionDraw;bool;True;True
+    Level;enum;strongest;strongest;beginner;easy;medium;hard;expert;strongest
+    HashSizeMB;int;64;64;1;4096
+    Seed;int;0;0;0;2147483647          (0: a new random seed for every move)
+
+The AI runs in this one process on one thread: Python threads would only share one core, and
+the machine's other core belongs to the opponent.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TextIO
 
 from panal import __version__
@@ -17,6 +30,27 @@ from panal.hive import Game, GameStringError, GameType, GameTypeError, Options
 from panal.hive.game import IllegalMoveError, InvalidMoveError
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
+DEFAULT_LEVEL = "strongest"
+DEFAULT_HASH_MB = 64
+MAX_HASH_MB = 4096
+MAX_SEED = 2**31 - 1
+MAX_DEPTH = 64
+# bestmove time: the reply must arrive within the budget +5% +50 ms; keep clear of that edge.
+TIME_SAFETY_FRACTION = 0.96
+TIME_SAFETY_SECONDS = 0.03
+
+
+@dataclass(frozen=True)
+class _IntOption:
+    default: int
+    minimum: int
+    maximum: int
+
+
+@dataclass(frozen=True)
+class _EnumOption:
+    default: str
+    choices: tuple[str, ...]
 
 
 class UhpError(Exception):
@@ -38,8 +72,23 @@ class UhpEngine:
             "validmoves": self.validmoves,
             "undo": self.undo,
             "options": self.options_command,
+            "bestmove": self.bestmove,
         }
-        self.option_names = {"TournamentOpening": "tournament_opening", "RepetitionDraw": "repetition_draw"}
+        self.option_names = {
+            "TournamentOpening": "tournament_opening",
+            "RepetitionDraw": "repetition_draw",
+        }
+        from panal.ai.levels import LEVELS
+
+        self.ai_options: dict[str, _IntOption | _EnumOption] = {
+            "Level": _EnumOption(DEFAULT_LEVEL, LEVELS),
+            "HashSizeMB": _IntOption(DEFAULT_HASH_MB, 1, MAX_HASH_MB),
+            "Seed": _IntOption(0, 0, MAX_SEED),
+        }
+        self.ai_values: dict[str, int | str] = {
+            name: option.default for name, option in self.ai_options.items()
+        }
+        self._searcher: object | None = None  # created on the first bestmove (lazy import)
 
     # --- protocol -------------------------------------------------------------------------
 
@@ -124,26 +173,87 @@ class UhpEngine:
     def options_command(self, args: str) -> list[str]:
         words = args.split()
         if not words:
-            return [self._describe(name) for name in self.option_names]
+            return [self._describe(name) for name in (*self.option_names, *self.ai_options)]
         action = words[0].lower()
         if action == "get" and len(words) == 2:
             return [self._describe(self._option_name(words[1]))]
         if action == "set" and len(words) == 3:
             name = self._option_name(words[1])
-            value = _parse_bool(words[2])
-            self._set_option(self.option_names[name], value)
+            if name in self.ai_options:
+                self._set_ai_option(name, words[2])
+            else:
+                self._set_option(self.option_names[name], _parse_bool(words[2]))
             return [self._describe(name)]
         raise UhpError("usage: options | options get <name> | options set <name> <value>")
+
+    def bestmove(self, args: str) -> list[str]:
+        """``bestmove``, ``bestmove time hh:mm:ss`` or ``bestmove depth N``."""
+        from panal.ai import Searcher, think
+
+        game = self._current()
+        if game.is_over():
+            raise UhpError("the game is over: there is no best move")
+        words = args.split()
+        time_limit: float | None = None
+        depth: int | None = None
+        if len(words) == 2 and words[0].lower() == "time":
+            budget = _parse_duration(words[1])
+            time_limit = max(0.01, budget * TIME_SAFETY_FRACTION - TIME_SAFETY_SECONDS)
+        elif len(words) == 2 and words[0].lower() == "depth":
+            depth = _parse_depth(words[1])
+        elif words:
+            raise UhpError("usage: bestmove | bestmove time hh:mm:ss | bestmove depth N")
+        if not isinstance(self._searcher, Searcher):
+            self._searcher = Searcher(int(self.ai_values["HashSizeMB"]))
+        searcher = self._searcher
+        searcher.hash_size_mb = int(self.ai_values["HashSizeMB"])
+        level = str(self.ai_values["Level"])
+        seed = int(self.ai_values["Seed"]) or None
+        if time_limit is not None:
+            # The clock is the limit; the level's own depth ceiling still applies.
+            from panal.ai.levels import get_level
+
+            depth = get_level(level).depth
+        result = think(
+            game, level, time_limit=time_limit, depth=depth, seed=seed, searcher=searcher
+        )
+        if result.code not in game.legal_move_codes():  # never an illegal move
+            raise UhpError("internal error: the AI chose an illegal move")
+        return [game.move_string(result.code)]
 
     # --- options --------------------------------------------------------------------------
 
     def _option_name(self, text: str) -> str:
-        for name in self.option_names:
+        names = (*self.option_names, *self.ai_options)
+        for name in names:
             if name.lower() == text.lower():
                 return name
-        raise UhpError(f"unknown option {text!r}; known: {', '.join(self.option_names)}")
+        raise UhpError(f"unknown option {text!r}; known: {', '.join(names)}")
+
+    def _set_ai_option(self, name: str, text: str) -> None:
+        option = self.ai_options[name]
+        if isinstance(option, _EnumOption):
+            for choice in option.choices:
+                if choice.lower() == text.lower():
+                    self.ai_values[name] = choice
+                    return
+            raise UhpError(f"{name} must be one of {', '.join(option.choices)}, not {text!r}")
+        try:
+            number = int(text)
+        except ValueError:
+            raise UhpError(f"{name} takes a whole number, not {text!r}") from None
+        if not option.minimum <= number <= option.maximum:
+            raise UhpError(f"{name} must be between {option.minimum} and {option.maximum}")
+        self.ai_values[name] = number
 
     def _describe(self, name: str) -> str:
+        option = self.ai_options.get(name)
+        if isinstance(option, _EnumOption):
+            choices = ";".join(option.choices)
+            return f"{name};enum;{self.ai_values[name]};{option.default};{choices}"
+        if isinstance(option, _IntOption):
+            value = self.ai_values[name]
+            return f"{name};int;{value};{option.default};{option.minimum};{option.maximum}"
         value = getattr(self.options, self.option_names[name])
         default = getattr(Options(tournament_opening=True), self.option_names[name])
         return f"{name};bool;{value};{default}"
@@ -169,6 +279,32 @@ def _parse_bool(text: str) -> bool:
     if lowered in ("false", "0", "no", "off"):
         return False
     raise UhpError(f"expected True or False, not {text!r}")
+
+
+def _parse_duration(text: str) -> float:
+    """``hh:mm:ss`` (seconds may have a fraction) → seconds."""
+    parts = text.split(":")
+    try:
+        if len(parts) != 3:
+            raise ValueError
+        hours, minutes = int(parts[0]), int(parts[1])
+        seconds = float(parts[2])
+    except ValueError:
+        raise UhpError(f"expected a time as hh:mm:ss, not {text!r}") from None
+    total = hours * 3600 + minutes * 60 + seconds
+    if not (hours >= 0 and minutes >= 0 and seconds >= 0 and total <= 24 * 3600):
+        raise UhpError(f"the time must be between 00:00:00 and 24:00:00, not {text!r}")
+    return total
+
+
+def _parse_depth(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise UhpError(f"expected a depth in plies, not {text!r}") from None
+    if not 1 <= depth <= MAX_DEPTH:
+        raise UhpError(f"the depth must be between 1 and {MAX_DEPTH}")
+    return depth
 
 
 def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
