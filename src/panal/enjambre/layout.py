@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+# fmt: off
 DEFAULT_LAYOUT: dict[str, Any] = {
     "name": "Enjambre Tácticas, reconstructed from rulebook 003",
     "radius": 6,
@@ -34,7 +35,7 @@ DEFAULT_LAYOUT: dict[str, Any] = {
             [4, 1], [3, 2], [2, 3], [1, 4],
             [5, 1], [4, 2], [3, 3], [2, 4], [1, 5],
         ],
-    },  # fmt: skip
+    },
     "colours": ["orange", "blue", "green", "red", "purple", "yellow"],
     "clockwise": 1,
     "seats": {
@@ -46,3 +47,4 @@ DEFAULT_LAYOUT: dict[str, Any] = {
     },
     "tiles_per_player": 10,
 }
+# fmt: on

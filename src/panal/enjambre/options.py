@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-__all__ = ["ELIMINATION_POINTS", "Options"]
+__all__ = ["ELIMINATION_POINTS", "OPTION_HELP", "Options"]
 
 # Advanced rule: victory points for the players who eliminated most tiles, by player count.
 # The rulebook gives 3/1 for 3-4 players and 4/2/1 for 5-6; two players are not covered, and
@@ -21,31 +21,38 @@ ELIMINATION_POINTS: dict[int, tuple[int, ...]] = {
     6: (4, 2, 1),
 }
 
+OPTION_HELP: dict[str, str] = {
+    "rounds": "number of rounds (advanced rule: fewer for quick games, more for slow ones)",
+    "elimination_points": "advanced rule: victory points to the top eliminators "
+    "(3/1 with 3-4 players, 4/2/1 with 5-6) instead of the elimination tiebreak",
+    "scout_extra_step": "advanced rule: using the scout adds one step to what it has left",
+    "colmena_combat": "advanced rule: tiles can be eliminated in the colmena in the last "
+    "two rounds",
+    "must_move_one": "advanced rule: every player must move at least one tile per turn",
+    "must_move_all": "advanced rule: every player must move every tile they have on the board",
+    "linked_dark_cells": "advanced rule: the dark cells between zones are joined, so one dark "
+    "cell to any other is a single step",
+    "eliminated_visible": "easier version: everyone may look at the eliminated tiles' numbers",
+    "memory_play": "players no longer see even their own numbers after setup",
+    "queen_exit_anywhere": "a tile leaving its own colmena cell may land on any cell next to "
+    "the colmena",
+}
+
 
 @dataclass(frozen=True)
 class Options:
-    """Rule switches. ``Options()`` is the basic game of the rulebook."""
+    """Rule switches (see :data:`OPTION_HELP`). ``Options()`` is the basic game."""
 
     rounds: int = 10
-    """Number of rounds (advanced rule: adjust the rounds to the players' style)."""
     elimination_points: bool = False
-    """Advanced rule: victory points to the top eliminators instead of the elimination tiebreak."""
     scout_extra_step: bool = False
-    """Advanced rule: activating the scout adds one step to what the scout has left."""
     colmena_combat: bool = False
-    """Advanced rule: tiles can be eliminated in the colmena during the last two rounds."""
     must_move_one: bool = False
-    """Advanced rule: every player must move at least one tile per turn."""
     must_move_all: bool = False
-    """Advanced rule: every player must move every tile they have on the board."""
     linked_dark_cells: bool = False
-    """Advanced rule: the dark cells between zones are joined; one dark cell to another is a step."""
     eliminated_visible: bool = False
-    """Easier version (rulebook section 14): everyone may look at the eliminated tiles."""
     memory_play: bool = False
-    """Players do not see even their own numbers after setup (the rulebook's physical game)."""
     queen_exit_anywhere: bool = False
-    """A tile leaving its own colmena cell may land on any cell adjacent to the colmena."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.rounds, int) or isinstance(self.rounds, bool) or self.rounds < 1:
@@ -64,7 +71,3 @@ class Options:
         if unknown:
             raise ValueError(f"unknown options: {', '.join(sorted(unknown))}")
         return cls(**data)
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [field.name for field in fields(cls)]

@@ -50,9 +50,7 @@ def elimination_points(eliminations: Sequence[int]) -> tuple[int, ...]:
     table = ELIMINATION_POINTS[len(eliminations)]
     distinct = sorted({e for e in eliminations if e > 0}, reverse=True)
     rank = {count: index for index, count in enumerate(distinct)}
-    return tuple(
-        table[rank[e]] if e > 0 and rank[e] < len(table) else 0 for e in eliminations
-    )
+    return tuple(table[rank[e]] if e > 0 and rank[e] < len(table) else 0 for e in eliminations)
 
 
 def score_game(

@@ -117,6 +117,20 @@ class PublicState:
         self.eliminated = []
         self.eliminations = [0] * players
 
+    def placement_tiles(self, player: int, cells: Sequence[Hex]) -> dict[int, int]:
+        """Tile id -> number for a placement (``cells[k]`` holds number ``k + 1``).
+
+        Ids follow the order of the zone's cells, so an id reveals a position, never a number.
+        """
+        order = {cell: index for index, cell in enumerate(self.zone(player))}
+        by_cell = sorted(
+            ((cell, number) for number, cell in enumerate(cells, start=1)),
+            key=lambda item: order[item[0]],
+        )
+        return {
+            tile: number for tile, (_, number) in zip(self.tiles_of(player), by_cell, strict=True)
+        }
+
     def frozen_copy(self, hide_positions_of: AbstractSet[int] = frozenset()) -> PublicState:
         """An immutable snapshot; ``hide_positions_of`` players' tiles are left off the board."""
         copy = object.__new__(PublicState)
@@ -234,7 +248,7 @@ class PublicState:
                     seen.add(cell)
                     yield cell, "dark"
 
-    def _target_problem(
+    def target_problem(
         self, mover: int, origin: Hex, target: Hex, steps_left: int, start: Hex
     ) -> tuple[str | None, str]:
         """Why ``mover`` may not step to ``target`` (or None), and what occupies ``target``."""
@@ -270,7 +284,7 @@ class PublicState:
     def _can_continue(self, mover: int, origin: Hex, steps_left: int, start: Hex) -> bool:
         player = self.owner(mover)
         for cell, _ in self.candidate_cells(player, origin):
-            if self._target_problem(mover, origin, cell, steps_left, start)[0] is None:
+            if self.target_problem(mover, origin, cell, steps_left, start)[0] is None:
                 return True
         return False
 
@@ -295,7 +309,7 @@ class PublicState:
         player = self.owner(tile)
         targets = []
         for cell, via in self.candidate_cells(player, origin):
-            problem, occupant = self._target_problem(tile, origin, cell, steps_left, start)
+            problem, occupant = self.target_problem(tile, origin, cell, steps_left, start)
             if problem is None:
                 targets.append(StepTarget(cell, via, occupant))
         return targets
@@ -307,7 +321,7 @@ class PublicState:
         origin, steps_left, start = found
         player = self.owner(tile)
         return any(
-            self._target_problem(tile, origin, cell, steps_left, start)[0] is None
+            self.target_problem(tile, origin, cell, steps_left, start)[0] is None
             for cell, _ in self.candidate_cells(player, origin)
         )
 
@@ -411,7 +425,7 @@ class PublicState:
                 f"{self._name(target)} is not one step from {self._name(origin)} (a step goes to "
                 "an adjacent cell, or across the colmena between two cells next to it)"
             )
-        problem, _ = self._target_problem(tile, origin, target, steps_left, start)
+        problem, _ = self.target_problem(tile, origin, target, steps_left, start)
         return problem
 
     def _scout_problem(self, player: int, action: Scout) -> str | None:
@@ -437,9 +451,12 @@ class PublicState:
                         f"every tile must move each turn (advanced rule): the tile on "
                         f"{self._name(cell)} has not moved and can"
                     )
-        if self.options.must_move_one and not self.moved_this_turn():
-            if any(self.has_legal_step(t) for t in self.tiles_on_board(player)):
-                return "you must move at least one tile this turn (advanced rule)"
+        if (
+            self.options.must_move_one
+            and not self.moved_this_turn()
+            and any(self.has_legal_step(t) for t in self.tiles_on_board(player))
+        ):
+            return "you must move at least one tile this turn (advanced rule)"
         return None
 
     def legal_actions(self, player: int | None = None) -> list[Action]:

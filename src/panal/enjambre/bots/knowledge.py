@@ -1,0 +1,184 @@
+"""What a bot can infer from its observation, and movement helpers shared by the bots.
+
+* :class:`Knowledge`: every number the viewer knows (own setup, everything shown so far) and, for
+  the rest, the numbers each player still has unaccounted for. An unknown tile of player ``q`` is
+  equally likely to hold any number of ``q``'s pool; :meth:`Knowledge.sample` draws a complete
+  assignment consistent with the observation.
+* :class:`Geometry`: step distances on the board (adjacency, the colmena crossing, linked dark
+  cells), computed once per board and options.
+* :func:`tile_paths`: every way one tile can move this turn, found with the engine's own rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from panal.hex import Hex
+
+from ..board import Board
+from ..observation import Observation
+from ..state import PublicState
+
+__all__ = ["Geometry", "Knowledge", "Path", "geometry_for", "tile_paths"]
+
+
+class Knowledge:
+    """Known numbers and, per player, the pool of numbers not yet tied to a tile."""
+
+    def __init__(
+        self, state: PublicState, known: Mapping[int, int], viewer: int | None = None
+    ) -> None:
+        self.state = state
+        self.viewer = viewer
+        self.known = dict(known)
+        count = state.tiles_per_player
+        self.pools: list[tuple[int, ...]] = []
+        self.unknown: list[tuple[int, ...]] = []
+        for player in range(state.players):
+            tiles = state.tiles_of(player)
+            taken = {self.known[t] for t in tiles if t in self.known}
+            self.pools.append(tuple(n for n in range(1, count + 1) if n not in taken))
+            self.unknown.append(tuple(t for t in tiles if t not in self.known))
+
+    @classmethod
+    def from_observation(
+        cls, observation: Observation, own_numbers: Mapping[int, int]
+    ) -> Knowledge:
+        known = dict(observation.revealed)
+        known.update(own_numbers)
+        known.update(observation.numbers)
+        return cls(observation.state, known, observation.viewer)
+
+    def options(self, tile: int) -> tuple[int, ...]:
+        number = self.known.get(tile)
+        if number is not None:
+            return (number,)
+        return self.pools[self.state.owner(tile)]
+
+    def p_above(self, tile: int, number: int) -> float:
+        options = self.options(tile)
+        return sum(1 for n in options if n > number) / len(options) if options else 0.0
+
+    def p_at_least(self, tile: int, number: int) -> float:
+        options = self.options(tile)
+        return sum(1 for n in options if n >= number) / len(options) if options else 0.0
+
+    def p_equal(self, tile: int, number: int) -> float:
+        options = self.options(tile)
+        return sum(1 for n in options if n == number) / len(options) if options else 0.0
+
+    def expected(self, tile: int) -> float:
+        options = self.options(tile)
+        return sum(options) / len(options) if options else 0.0
+
+    def sample(self, rng: random.Random) -> list[int]:
+        """One complete assignment of numbers consistent with everything the viewer knows."""
+        numbers = [0] * len(self.state.tile_cell)
+        for tile, number in self.known.items():
+            numbers[tile] = number
+        for player in range(self.state.players):
+            pool = list(self.pools[player])
+            rng.shuffle(pool)
+            for tile, number in zip(self.unknown[player], pool, strict=False):
+                numbers[tile] = number
+        return numbers
+
+
+class Geometry:
+    """Shortest step counts between cells, for a board and the options that change adjacency.
+
+    Colmena cells are dead ends: a tile may enter only its own colour's cell, so paths never
+    cross them (crossing the colmena is the one-step move between cells next to it).
+    """
+
+    def __init__(self, board: Board, linked_dark: bool, queen_exit_anywhere: bool) -> None:
+        self.board = board
+        links: dict[Hex, list[Hex]] = {}
+        for cell in board.cells:
+            if cell == board.centre:
+                continue
+            targets = [n for n in board.neighbours[cell] if n != board.centre]
+            if cell in board.colmena_adjacent or (
+                queen_exit_anywhere and cell in board.colmena_owner
+            ):
+                targets += [c for c in board.colmena_adjacent_order if c != cell]
+            if linked_dark and cell in board.dark:
+                targets += [c for c in board.dark_order if c != cell]
+            links[cell] = list(dict.fromkeys(targets))
+        self.links = links
+        self.distance: dict[Hex, dict[Hex, int]] = {cell: self._bfs(cell) for cell in links}
+
+    def _bfs(self, source: Hex) -> dict[Hex, int]:
+        colmena = self.board.colmena_owner
+        seen = {source: 0}
+        queue = deque([source])
+        while queue:
+            cell = queue.popleft()
+            if cell in colmena and cell != source:
+                continue
+            for nxt in self.links[cell]:
+                if nxt not in seen:
+                    seen[nxt] = seen[cell] + 1
+                    queue.append(nxt)
+        return seen
+
+    def within(self, source: Hex, steps: int) -> list[Hex]:
+        return [c for c, d in self.distance[source].items() if 0 < d <= steps]
+
+
+@cache
+def _geometry(board: Board, linked_dark: bool, queen_exit_anywhere: bool) -> Geometry:
+    return Geometry(board, linked_dark, queen_exit_anywhere)
+
+
+def geometry_for(state: PublicState) -> Geometry:
+    options = state.options
+    return _geometry(state.board, options.linked_dark_cells, options.queen_exit_anywhere)
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """One way to move ``tile`` now: successive step targets; ``attack`` is the enemy at the end."""
+
+    tile: int
+    cells: tuple[Hex, ...]
+    attack: int | None
+
+    @property
+    def end(self) -> Hex:
+        return self.cells[-1]
+
+
+def tile_paths(state: PublicState, tile: int) -> list[Path]:
+    """Every distinct destination (stop or attack) of ``tile`` this turn, by a shortest path."""
+    found = state.steps_for(tile)
+    if found is None:
+        return []
+    origin, steps_left, start = found
+    player = state.owner(tile)
+    best: dict[tuple[Hex, bool], Path] = {}
+
+    def explore(cell: Hex, steps: int, so_far: tuple[Hex, ...]) -> None:
+        for target, _ in state.candidate_cells(player, cell):
+            problem, holder = state.target_problem(tile, cell, target, steps, start)
+            if problem is not None:
+                continue
+            cells = (*so_far, target)
+            if holder == "enemy":
+                key = (target, True)
+                if key not in best or len(best[key].cells) > len(cells):
+                    best[key] = Path(tile, cells, state.occupant[target])
+                continue
+            if holder == "empty":
+                key = (target, False)
+                if key not in best or len(best[key].cells) > len(cells):
+                    best[key] = Path(tile, cells, None)
+            if steps > 1:
+                explore(target, steps - 1, cells)
+
+    explore(origin, steps_left, ())
+    return list(best.values())

@@ -1,0 +1,165 @@
+"""``panal enjambre``: play in the terminal, or run tournaments between bots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import fields
+from typing import Any, TextIO
+
+from .bots import BOTS
+from .options import OPTION_HELP, Options
+
+__all__ = ["register"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "enjambre",
+        help="Enjambre Tácticas: play against bots or run bot tournaments",
+        description="Enjambre Tácticas (rulebook 003): hidden numbered tiles for 2-6 players.",
+    )
+    commands = parser.add_subparsers(dest="enjambre_command", metavar="COMMAND", required=True)
+
+    play = commands.add_parser("play", help="play one game in the terminal against bots")
+    play.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    play.add_argument(
+        "--bots",
+        default=None,
+        help="comma-separated bots for the other seats, e.g. heuristic,search,random "
+        f"(choices: {', '.join(BOTS)}; default: heuristic for every seat)",
+    )
+    play.add_argument("--seat", type=int, default=0, help="your seat, 0 = first clockwise")
+    play.add_argument("--seed", type=int, default=None, help="seed for a reproducible game")
+    play.add_argument("--no-color", action="store_true", help="plain text, no ANSI colours")
+    _add_option_arguments(play)
+    play.set_defaults(handler=_play)
+
+    tournament = commands.add_parser("tournament", help="play bots against each other")
+    tournament.add_argument("--players", type=int, default=4, help="2 to 6 (default 4)")
+    tournament.add_argument(
+        "--bots",
+        required=True,
+        help=f"comma-separated bots, one per seat (choices: {', '.join(BOTS)})",
+    )
+    tournament.add_argument("--games", type=int, default=40, help="number of games (default 40)")
+    tournament.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    tournament.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    tournament.add_argument("--json", action="store_true", help="print the results as JSON")
+    _add_option_arguments(tournament)
+    tournament.set_defaults(handler=_tournament)
+
+
+def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("rule options (advanced rules of the rulebook)")
+    group.add_argument("--rounds", type=int, default=10, help="number of rounds (default 10)")
+    for field in fields(Options):
+        if field.name == "rounds":
+            continue
+        flag = "--" + field.name.replace("_", "-")
+        group.add_argument(
+            flag, action="store_true", dest=field.name, help=OPTION_HELP.get(field.name)
+        )
+
+
+def _options(args: argparse.Namespace) -> Options:
+    values: dict[str, Any] = {"rounds": args.rounds}
+    for field in fields(Options):
+        if field.name != "rounds":
+            values[field.name] = bool(getattr(args, field.name))
+    return Options(**values)
+
+
+def _bot_list(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOTS)}")
+    return names
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .terminal import play_terminal
+
+    try:
+        options = _options(args)
+        if not 2 <= args.players <= 6:
+            raise ValueError("--players must be between 2 and 6")
+        bots = _bot_list(args.bots) if args.bots else ["heuristic"] * (args.players - 1)
+        if len(bots) != args.players - 1:
+            raise ValueError(
+                f"--players {args.players} needs {args.players - 1} bots in --bots "
+                f"(you take the remaining seat), got {len(bots)}"
+            )
+        return play_terminal(
+            args.players,
+            bots,
+            seat=args.seat,
+            seed=args.seed,
+            options=options,
+            out=sys.stdout,
+            colour=False if args.no_color else None,
+        )
+    except ValueError as exc:
+        print(f"panal enjambre play: error: {exc}", file=sys.stderr)
+        return 2
+
+
+class ProgressBar:
+    """A progress bar on stderr: redrawn in place on a terminal, a few lines otherwise."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.start = time.monotonic()
+        self.tty = bool(getattr(stream, "isatty", None) and stream.isatty())
+        self._last_tenth = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // total
+        elapsed = time.monotonic() - self.start
+        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games {elapsed:.0f}s"
+        if self.tty:
+            self.stream.write("\r" + line + ("\n" if done == total else ""))
+        else:
+            tenth = 10 * done // total
+            if tenth == self._last_tenth:
+                return
+            self._last_tenth = tenth
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from .runner import run_tournament
+
+    try:
+        options = _options(args)
+        bots = _bot_list(args.bots)
+        if len(bots) != args.players:
+            raise ValueError(
+                f"--players {args.players} needs {args.players} bots in --bots, got {len(bots)}"
+            )
+        if args.games < 1:
+            raise ValueError("--games must be at least 1")
+    except ValueError as exc:
+        print(f"panal enjambre tournament: error: {exc}", file=sys.stderr)
+        return 2
+    result = run_tournament(
+        bots,
+        games=args.games,
+        seed=args.seed,
+        options=options,
+        jobs=max(1, args.jobs),
+        progress=ProgressBar(sys.stderr),
+    )
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    else:
+        print(
+            f"{args.players} players, {args.games} games, seed {args.seed}, bots {','.join(bots)}"
+        )
+        print(result.table())
+    return 0

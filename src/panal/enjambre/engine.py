@@ -1,0 +1,469 @@
+"""The referee: holds the secret numbers, applies actions, and hands out observations.
+
+Only :class:`Game` knows every number. Players (human or bot) get :class:`Observation` objects
+built by :meth:`Game.observe`, which copy the public state and add the numbers that player may
+see. An action is validated completely before anything changes, so an illegal action raises
+:class:`IllegalActionError` and leaves the game untouched.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from panal.hex import Hex
+
+from .actions import (
+    Action,
+    Combat,
+    Displace,
+    Displaced,
+    EndTurn,
+    Event,
+    GameEnded,
+    IllegalActionError,
+    Moved,
+    MoveFinished,
+    Place,
+    Placed,
+    Scout,
+    Scouted,
+    Step,
+    TurnEnded,
+    action_from_dict,
+    action_to_dict,
+)
+from .board import Board, default_board
+from .observation import Observation
+from .options import Options
+from .scoring import GameResult, score_game
+from .state import Phase, PublicState
+
+__all__ = ["Game", "GameLog"]
+
+
+@dataclass
+class GameLog:
+    """Everything needed to replay a game: its set-up and every action taken, in order."""
+
+    players: int
+    options: Options
+    seed: int
+    first_player: int
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "options": self.options.to_dict(),
+            "seed": self.seed,
+            "first_player": self.first_player,
+            "actions": [[player, action_to_dict(a)] for player, a in self.actions],
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameLog:
+        return cls(
+            players=int(data["players"]),
+            options=Options.from_dict(dict(data["options"])),
+            seed=int(data["seed"]),
+            first_player=int(data["first_player"]),
+            actions=[(int(p), action_from_dict(a)) for p, a in data["actions"]],
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameLog:
+        return cls.from_dict(json.loads(text))
+
+
+class Game:
+    """One game of Enjambre Tácticas."""
+
+    def __init__(
+        self,
+        players: int,
+        *,
+        options: Options | None = None,
+        seed: int | None = None,
+        first_player: int | None = None,
+        board: Board | None = None,
+    ) -> None:
+        board = board or default_board()
+        options = options or Options()
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**63)
+        rng = random.Random(seed)
+        sectors = board.seats_for(players, rng)  # validates the player count
+        if first_player is None:
+            first_player = rng.randrange(players)  # "se sortea quien empieza"
+        elif not 0 <= first_player < players:
+            raise ValueError(f"first player must be a seat from 0 to {players - 1}")
+        self.state = PublicState(board, options, sectors, first_player)
+        self.numbers: list[int] = [0] * len(self.state.tile_cell)
+        self.shown: set[int] = set()
+        self.revealed: dict[int, int] = {}
+        self.history: list[Event] = []
+        self.log = GameLog(players, options, seed, first_player)
+        self.result: GameResult | None = None
+        self._placements: dict[int, tuple[Hex, ...]] = {}
+
+    # ----------------------------------------------------------------------------- queries
+
+    @property
+    def players(self) -> int:
+        return self.state.players
+
+    @property
+    def options(self) -> Options:
+        return self.state.options
+
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase is Phase.OVER
+
+    @property
+    def to_move(self) -> int | None:
+        return self.state.to_move
+
+    def number(self, tile: int) -> int:
+        """The secret number of ``tile`` (referee only; never give this to a player)."""
+        return self.numbers[tile]
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions of the player to move (empty during setup: see :meth:`why_illegal`)."""
+        return self.state.legal_actions()
+
+    def why_illegal(self, player: int, action: Action) -> str | None:
+        return self.state.why_illegal(player, action)
+
+    def observe(self, player: int) -> Observation:
+        """What ``player`` may see now. Shares nothing mutable with the game."""
+        state = self.state
+        if not 0 <= player < state.players:
+            raise ValueError(f"there is no player {player}")
+        setup = state.phase is Phase.SETUP
+        hidden = frozenset(p for p in range(state.players) if p != player) if setup else frozenset()
+        visible: dict[int, int] = {}
+        if (setup or not state.options.memory_play) and state.placed[player]:
+            for tile in state.tiles_of(player):
+                visible[tile] = self.numbers[tile]
+        for tile in self.shown:
+            visible[tile] = self.numbers[tile]
+        return Observation(
+            viewer=player,
+            state=state.frozen_copy(hide_positions_of=hidden),
+            numbers=visible,
+            shown=frozenset(self.shown),
+            revealed=dict(self.revealed),
+            history=tuple(self.history),
+            result=self.result,
+        )
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole truth as plain data (for comparing replays)."""
+        state = self.state
+        return {
+            "phase": str(state.phase),
+            "round": state.round,
+            "turn_player": state.turn_player,
+            "sectors": list(state.sectors),
+            "first_player": state.first_player,
+            "numbers": list(self.numbers),
+            "tile_cell": [None if c is None else list(c) for c in state.tile_cell],
+            "marked": sorted(state.marked),
+            "active": state.active,
+            "active_steps": state.active_steps,
+            "scout_used": state.scout_used,
+            "shown": sorted(self.shown),
+            "eliminated": [list(e) for e in state.eliminated],
+            "eliminations": list(state.eliminations),
+            "history": [repr(e) for e in self.history],
+            "result": None if self.result is None else self.result.to_dict(),
+        }
+
+    # ----------------------------------------------------------------------------- actions
+
+    def apply(self, player: int, action: Action) -> None:
+        """Apply ``action`` for ``player`` or raise :class:`IllegalActionError` changing nothing."""
+        problem = self.state.why_illegal(player, action)
+        if problem is not None:
+            raise IllegalActionError(problem)
+        self.log.actions.append((player, action))
+        match action:
+            case Place():
+                self._place(player, action)
+            case Step():
+                self._step(player, action)
+            case Scout():
+                self._scout(player, action)
+            case Displace():
+                self._displace(player, action)
+            case EndTurn():
+                self._end_turn(player)
+
+    def _event(self, event_type: type[Event], **fields: Any) -> None:
+        state = self.state
+        self.history.append(event_type(round=state.round, player=state.turn_player, **fields))
+
+    def _place(self, player: int, action: Place) -> None:
+        state = self.state
+        numbers = state.placement_tiles(player, action.cells)
+        for tile, number in numbers.items():
+            cell = action.cells[number - 1]
+            self.numbers[tile] = number
+            state.tile_cell[tile] = cell  # type: ignore[index]
+            state.occupant[cell] = tile  # type: ignore[index]
+        state.placed[player] = True  # type: ignore[index]
+        self._placements[player] = action.cells
+        self._event(Placed)
+        if all(state.placed):
+            state.phase = Phase.PLAY
+            state.turn_player = state.first_player
+        else:
+            state.turn_player = state.next_player(player)
+
+    def _finish_move(self, tile: int) -> None:
+        state = self.state
+        state.marked.add(tile)  # type: ignore[attr-defined]
+        state.active = None
+        state.active_start = None
+        state.active_steps = 0
+        self._event(MoveFinished, tile=tile)
+
+    def _step(self, player: int, action: Step) -> None:
+        state = self.state
+        tile, target = action.tile, action.target
+        if tile != state.active:
+            if state.active is not None:
+                self._finish_move(state.active)
+            cell = state.tile_cell[tile]
+            assert cell is not None
+            state.active = tile
+            state.active_start = cell
+            state.active_steps = state.base_steps(player, cell) + state.bonus.pop(tile, 0)  # type: ignore[attr-defined]
+        origin = state.tile_cell[tile]
+        assert origin is not None
+        via = next(v for c, v in state.candidate_cells(player, origin) if c == target)
+        occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
+        if occupant.get(origin) == tile:
+            del occupant[origin]
+        state.active_steps -= 1
+        self._event(Moved, tile=tile, origin=origin, target=target, via=via)
+        holder = occupant.get(target)
+        if holder is None:
+            occupant[target] = tile
+            state.tile_cell[tile] = target  # type: ignore[index]
+        elif state.owner(holder) == player:
+            state.tile_cell[tile] = target  # type: ignore[index]  # passing over its own tile
+        else:
+            self._combat(player, tile, holder, target)
+        if state.active == tile and state.active_steps == 0 and not state.is_floating():
+            self._finish_move(tile)
+
+    def _eliminate(self, tile: int, by_player: int) -> None:
+        state = self.state
+        cell = state.tile_cell[tile]
+        occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
+        if cell is not None and occupant.get(cell) == tile:
+            del occupant[cell]
+        state.tile_cell[tile] = None  # type: ignore[index]
+        state.eliminated.append((tile, by_player, state.round))  # type: ignore[attr-defined]
+        state.eliminations[by_player] += 1  # type: ignore[index]
+        self.shown.discard(tile)
+
+    def _combat(self, player: int, attacker: int, defender: int, cell: Hex) -> None:
+        state = self.state
+        a_number, d_number = self.numbers[attacker], self.numbers[defender]
+        for tile in (attacker, defender):
+            self.shown.add(tile)
+            self.revealed[tile] = self.numbers[tile]
+        defender_owner = state.owner(defender)
+        eliminated: list[int] = []
+        relocated_to: Hex | None = None
+        if a_number <= d_number:  # the attacker loses, or both go on a tie
+            eliminated.append(attacker)
+        if d_number <= a_number:
+            eliminated.append(defender)
+        if defender in eliminated:
+            self._eliminate(defender, player)
+        if attacker in eliminated:
+            self._eliminate(attacker, defender_owner)
+            state.marked.add(attacker)  # type: ignore[attr-defined]
+            state.active = None
+            state.active_start = None
+            state.active_steps = 0
+        elif cell in state.board.colmena_owner:
+            relocated_to = self._relocate_to_own_colmena(player, attacker)
+        else:
+            state.occupant[cell] = attacker  # type: ignore[index]
+            state.tile_cell[attacker] = cell  # type: ignore[index]
+        self._event(
+            Combat,
+            cell=cell,
+            attacker=attacker,
+            defender=defender,
+            attacker_number=a_number,
+            defender_number=d_number,
+            eliminated=tuple(eliminated),
+            relocated_to=relocated_to,
+        )
+        if relocated_to is not None:
+            self._finish_move(attacker)
+
+    def _relocate_to_own_colmena(self, player: int, tile: int) -> Hex:
+        """Advanced colmena combat: a winner on a foreign colmena cell goes to its own one."""
+        state = self.state
+        home = state.colmena_cell(player)
+        occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
+        pushed = occupant.get(home)
+        occupant[home] = tile
+        state.tile_cell[tile] = home  # type: ignore[index]
+        if pushed is not None and pushed != tile:
+            state.tile_cell[pushed] = None  # type: ignore[index]
+            state.displacing = pushed
+            state.displace_options = self._nearest_empty(home)
+        return home
+
+    def _nearest_empty(self, origin: Hex) -> tuple[Hex, ...]:
+        board, occupant = self.state.board, self.state.occupant
+        free = [
+            cell
+            for cell in board.cells
+            if cell not in occupant and cell != board.centre and cell not in board.colmena_owner
+        ]
+        nearest = min(origin.distance(cell) for cell in free)
+        return tuple(sorted(cell for cell in free if origin.distance(cell) == nearest))
+
+    def _displace(self, player: int, action: Displace) -> None:
+        state = self.state
+        tile = state.displacing
+        assert tile is not None
+        state.occupant[action.target] = tile  # type: ignore[index]
+        state.tile_cell[tile] = action.target  # type: ignore[index]
+        state.displacing = None
+        state.displace_options = ()
+        self._event(Displaced, tile=tile, origin=state.colmena_cell(player), target=action.target)
+
+    def _scout(self, player: int, action: Scout) -> None:
+        state = self.state
+        tile = action.tile
+        number = self.numbers[tile]
+        state.scout_used = True
+        self.revealed[tile] = number
+        revealed: list[tuple[int, int]] = []
+        if number == 1:
+            self.shown.add(tile)
+            cell = state.tile_cell[tile]
+            assert cell is not None
+            for neighbour in state.board.neighbours[cell]:
+                holder = state.occupant.get(neighbour)
+                if holder is not None and state.owner(holder) != player:
+                    revealed.append((holder, self.numbers[holder]))
+                    self.shown.add(holder)
+                    self.revealed[holder] = self.numbers[holder]
+            if state.options.scout_extra_step:
+                if tile == state.active:
+                    state.active_steps += 1
+                elif tile not in state.marked:
+                    bonus: dict[int, int] = state.bonus  # type: ignore[assignment]
+                    bonus[tile] = bonus.get(tile, 0) + 1
+        # A tile that is not the 1 is flipped back at once: everyone saw it, nothing else happens.
+        self._event(
+            Scouted, tile=tile, number=number, success=number == 1, revealed=tuple(revealed)
+        )
+
+    def _end_turn(self, player: int) -> None:
+        state = self.state
+        if state.active is not None:
+            self._finish_move(state.active)
+        self._event(TurnEnded)
+        self.shown.clear()
+        state.marked.clear()  # type: ignore[attr-defined]
+        state.bonus.clear()  # type: ignore[attr-defined]
+        state.scout_used = False
+        following = state.next_player(player)
+        if following == state.first_player:
+            if state.round == state.options.rounds:
+                self._finish_game()
+                return
+            state.round += 1
+        state.turn_player = following
+
+    def _finish_game(self) -> None:
+        state = self.state
+        state.phase = Phase.OVER
+        queens: list[tuple[int, int, int]] = []
+        queen_numbers: list[int | None] = []
+        for player in range(state.players):
+            tile = state.occupant.get(state.colmena_cell(player))
+            if tile is None:
+                queen_numbers.append(None)
+                continue
+            number = self.numbers[tile]
+            queens.append((player, tile, number))
+            queen_numbers.append(number)
+            self.shown.add(tile)
+            self.revealed[tile] = number
+        self.result = score_game(
+            queen_numbers,
+            [len(state.tiles_on_board(p)) for p in range(state.players)],
+            state.eliminations,
+            use_elimination_points=state.options.elimination_points,
+        )
+        self._event(GameEnded, queens=tuple(queens), scores=self.result.scores)
+
+    # ----------------------------------------------------------------------------- replay & sims
+
+    @classmethod
+    def replay(cls, log: GameLog, board: Board | None = None) -> Game:
+        """Rebuild a game from its log; raises :class:`IllegalActionError` on a corrupt log."""
+        game = cls(
+            log.players,
+            options=log.options,
+            seed=log.seed,
+            first_player=log.first_player,
+            board=board,
+        )
+        for player, action in log.actions:
+            game.apply(player, action)
+        return game
+
+    @classmethod
+    def from_public(
+        cls,
+        state: PublicState,
+        numbers: Sequence[int],
+        *,
+        shown: frozenset[int] = frozenset(),
+        revealed: Mapping[int, int] | None = None,
+    ) -> Game:
+        """A private game starting from a public state with assumed numbers (a bot's sample).
+
+        Search bots use this to play out guesses; it never touches the real game.
+        """
+        if len(numbers) != len(state.tile_cell):
+            raise ValueError("one number per tile is needed")
+        game = object.__new__(cls)
+        game.state = state.mutable_copy()
+        game.numbers = list(numbers)
+        game.shown = set(shown)
+        game.revealed = dict(revealed or {})
+        game.history = []
+        game.log = GameLog(state.players, state.options, 0, state.first_player)
+        game.result = None
+        game._placements = {}
+        return game
