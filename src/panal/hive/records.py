@@ -694,7 +694,7 @@ def _sgf_piece(token: str, color: Color) -> Piece | None:
 def _parse_column(token: str) -> int | None:
     """``A``..``Z`` = 0..25; past the edges ``1A``, ``2A``… = -1, -2… and ``1Z``… = 26…"""
     token = token.strip().upper()
-    match = re.fullmatch(r"(\d*)([A-Z])", token)
+    match = re.fullmatch(r"(\d{0,4})([A-Z])", token)
     if match is None:
         return None
     count, letter = match.groups()
@@ -899,7 +899,7 @@ def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
     for name, value in tags.items():
         if not re.fullmatch(r"[A-Za-z0-9_]+", name):
             raise ValueError(f"a PGN tag name is letters, digits and '_': {name!r}")
-        if "\n" in value or "\r" in value:
+        if len(f"[{value}]".splitlines()) != 1:
             raise ValueError(f"the value of tag {name} spans lines")
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         lines.append(f'[{name} "{escaped}"]')
