@@ -388,6 +388,15 @@ def test_pgn_results() -> None:
     assert "forfeit" in TERMINATIONS
 
 
+def test_check_result_termination_must_fit_the_result() -> None:
+    record = GameRecord(Game().game_type, ["wS1"], result=GameState.DRAW, termination="resignation")
+    assert record.check_result(record.replay()) == (
+        "the record says Draw, which a resignation cannot give"
+    )
+    record.termination = "agreed_draw"
+    assert record.check_result(record.replay()) is None
+
+
 def test_pgn_duplicated_numbers_are_separate_plies() -> None:
     (record,) = read_pgn('[GameType "Base"]\n\n1. wS1\n1. bS1 wS1-\n2. wQ -wS1\n')
     assert record.moves == ["wS1", "bS1 wS1-", "wQ -wS1"]

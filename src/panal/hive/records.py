@@ -17,7 +17,6 @@ line, never an unrelated exception. The formats are described in docs/rules.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -161,7 +160,7 @@ class GameRecord:
                 "and the record does not say how the game ended"
             )
         if recorded not in _TERMINATION_RESULTS.get(self.termination, ()):
-            return f"the record says {recorded} by {self.termination}, which cannot be"
+            return f"the record says {recorded}, which a {self.termination} cannot give"
         return None
 
 
@@ -342,10 +341,16 @@ def read_sgf(text: str, source: str = "<string>") -> GameRecord:
     The moves are replayed as they are read, so an illegal move raises :class:`RecordError`
     here. Each destination comes from boardspace's grid coordinates, relative to the first
     piece; the MoveString is then written by the engine, and boardspace's own attachment text
-    is only checked against it. The result is read, in order of preference, from a resignation
-    or accepted draw, from RE[] naming a winner or a draw (in any of boardspace's languages);
-    ``termination`` says how an unfinished game ended. ``result`` is None when the file does
-    not say (2013 files have no RE[]).
+    is only checked against it.
+
+    The result comes from a resignation or an accepted draw, else from RE[] naming a winner or
+    a draw (in any of boardspace's languages); ``result`` is None when the file does not say
+    (2013 files have no RE[]). ``termination`` says how an unfinished game ended: a resignation,
+    an accepted draw, a recorded draw whose final position occurred before (boardspace's draw
+    by repetition), or a recorded win without a resignation ("forfeit": time or absence). A
+    recorded draw on an unfinished, unrepeated position has no termination, so
+    :meth:`GameRecord.check_result` reports it. The options are boardspace's
+    (:data:`BOARDSPACE_OPTIONS`).
     """
     nodes = _scan_sgf(text, source)
     header: dict[str, _Property] = {}
@@ -356,8 +361,8 @@ def read_sgf(text: str, source: str = "<string>") -> GameRecord:
             if prop.name in ("P0", "P1"):
                 match = _ACTION.match(prop.value)
                 if match:
-                    seq, command, rest = match.groups()
-                    del seq  # boardspace's running action counter; not a move number
+                    # the leading number is boardspace's action counter, not a move number
+                    _, command, rest = match.groups()
                     player = int(prop.name[1])
                     actions.append(_Action(player, command.lower(), rest.split(), prop.line))
                 else:
@@ -519,16 +524,8 @@ class _SgfConverter:
         self.result: GameState | None = None
         self.termination: str | None = None
 
-    def fail(
-        self, reason: str, action: _Action, *, ply: bool = False, move: str | None = None
-    ) -> RecordError:
-        return RecordError(
-            reason,
-            source=self.source,
-            line=action.line,
-            ply=self.game.ply + 1 if ply else None,
-            move=move,
-        )
+    def fail(self, reason: str, action: _Action) -> RecordError:
+        return RecordError(reason, source=self.source, line=action.line)
 
     def act(self, action: _Action) -> None:
         if self.ended:
@@ -1010,9 +1007,3 @@ def load_records(path: str | Path) -> list[GameRecord]:
     if suffix == ".pgn" or start.startswith("["):
         return read_pgn(text, source)
     return read_game_strings(text, source)
-
-
-def iter_records(paths: list[str | Path]) -> Iterator[GameRecord]:
-    """The games of several files in order (a file that cannot be read raises RecordError)."""
-    for path in paths:
-        yield from load_records(path)
