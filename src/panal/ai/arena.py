@@ -152,7 +152,7 @@ def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float, floa
         centre = (score + z * z / (2 * games)) / (1 + z * z / games)
         half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
         half /= 1 + z * z / games
-        low, high = centre - half, centre + half
+        low, high = (centre - half, 1.0) if score == 1.0 else (0.0, centre + half)
     else:
         variance = (
             wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2
