@@ -77,10 +77,20 @@ def serve_command(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        ws="websockets",
+        ws=_websocket_protocol(),
         ws_max_size=64 * 1024,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=3,
     )
     return 0
+
+
+def _websocket_protocol() -> str:
+    """uvicorn's sans-I/O websockets protocol where this uvicorn has it (the older one is
+    deprecated), else the classic one."""
+    import importlib.util
+
+    if importlib.util.find_spec("uvicorn.protocols.websockets.websockets_sansio_impl"):
+        return "websockets-sansio"
+    return "websockets"

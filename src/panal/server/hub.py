@@ -252,7 +252,7 @@ class GameHub:
             if not self.levels:
                 raise RequestError("no_ai", "the AI is not available on this server", 409)
             if ai_level is None:
-                ai_level = self.levels[len(self.levels) // 2]
+                ai_level = "medium" if "medium" in self.levels else self.levels[0]
             if ai_level not in self.levels:
                 raise RequestError(
                     "bad_level", f"unknown AI level {ai_level!r}; one of {', '.join(self.levels)}"

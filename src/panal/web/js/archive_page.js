@@ -1,0 +1,61 @@
+// The archive: finished games (and imported records), newest first, each replayable.
+
+import { api } from "./api.js";
+import { describeError, getLanguage, onChange, t } from "./i18n.js";
+import { escapeHtml } from "./home_page.js";
+
+const PAGE_SIZE = 50;
+
+export function showArchivePage(root) {
+  let games = [];
+  let total = 0;
+  let error = "";
+
+  async function load() {
+    try {
+      const page = await api(`/api/archive?limit=${PAGE_SIZE}&offset=${games.length}`);
+      games = games.concat(page.games);
+      total = page.total;
+    } catch (failure) {
+      error = describeError({ code: failure.code, message: failure.detail });
+    }
+    render();
+  }
+
+  function describe(game) {
+    const level = game.ai_level ? t(`level.${game.ai_level}`) : "";
+    let text = `${game.game_type} · ${t(`mode.${game.mode}`, { level })}`;
+    if (game.white || game.black) text += ` · ${escapeHtml(game.white || "?")} – ${escapeHtml(game.black || "?")}`;
+    return text;
+  }
+
+  function render() {
+    const date = new Intl.DateTimeFormat(getLanguage(), { dateStyle: "medium", timeStyle: "short" });
+    const rows = games
+      .map((game) => {
+        const result = game.result ? `${t(`result.${game.result}`)}${game.end_reason ? ` — ${t(`reason.${game.end_reason}`)}` : ""}` : "—";
+        return `<tr><td>${describe(game)}</td><td data-result="${game.result || ""}">${result}</td><td>${game.plies}</td>
+          <td>${date.format(new Date(game.updated_at * 1000))}</td>
+          <td><a href="/game/${game.id}?watch=1" data-link>${t("archive.open")}</a></td></tr>`;
+      })
+      .join("");
+    root.innerHTML = `
+      <section class="archive-page">
+        <h1>${t("archive.title")}</h1>
+        ${error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : ""}
+        ${games.length
+          ? `<table class="archive"><thead><tr><th>${t("archive.game")}</th><th>${t("archive.result")}</th><th>${t("archive.moves")}</th>
+              <th>${t("archive.date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+          : `<p>${t("archive.empty")}</p>`}
+        ${games.length < total ? `<button type="button" data-action="more">${t("archive.more")}</button>` : ""}
+      </section>`;
+  }
+
+  root.addEventListener("click", (event) => {
+    if (event.target.closest("[data-action=more]")) load();
+  });
+  const unsubscribe = onChange(render);
+  render();
+  load();
+  return unsubscribe;
+}

@@ -1,0 +1,664 @@
+// The game page: board, pieces in hand, move list, controls. Everything shown comes from the
+// server's state; a move is sent to the server, which checks it and answers with the new state
+// (or with the rule it breaks, shown in the reader's language).
+
+import { api, saveSeatToken, seatToken } from "./api.js";
+import { Board } from "./board.js";
+import { GameClient } from "./client.js";
+import { bugName, colorName, describeError, getLook, onChange, pieceName, setLook, t } from "./i18n.js";
+import { pieceSvg } from "./pieces.js";
+import { cellKey, handsAt, stacksAt } from "./position.js";
+
+const COLORS = ["white", "black"];
+
+export async function showGamePage(root, gameId, navigate) {
+  const page = new GamePage(root, gameId, navigate);
+  await page.start();
+  return () => page.stop();
+}
+
+class GamePage {
+  constructor(root, gameId, navigate) {
+    this.root = root;
+    this.gameId = gameId;
+    this.navigate = navigate;
+    this.state = null;
+    this.viewPly = null; // null: follow the game; a number: looking back at that ply
+    this.selected = null;
+    this.carryChoice = null;
+    this.notice = null; // {text, kind}
+    this.connection = "connecting";
+    this.confirmResign = false;
+    this.resultClosed = false;
+    this.lookFromGame = false;
+  }
+
+  async start() {
+    const params = new URLSearchParams(location.search);
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    if (fragment.get("token")) {
+      saveSeatToken(this.gameId, fragment.get("token"));
+      this.fragmentToken = fragment.get("token");
+    }
+    let token = params.has("watch") ? null : this.fragmentToken || seatToken(this.gameId);
+    const invite = params.get("invite");
+    if (invite && !token) {
+      try {
+        const joined = await api(`/api/games/${encodeURIComponent(this.gameId)}/join`, {
+          method: "POST",
+          body: { invite },
+        });
+        saveSeatToken(this.gameId, joined.token);
+        token = joined.token;
+      } catch (error) {
+        this.notice = { text: describeError({ code: error.code, message: error.detail }), kind: "error" };
+      }
+    }
+    if (invite || fragment.get("token")) history.replaceState(null, "", `/game/${this.gameId}${params.has("watch") ? "?watch=1" : ""}`);
+    this.token = token;
+    this.renderFrame();
+    this.client = new GameClient(this.gameId, token, {
+      onState: (state) => this.receive(state),
+      onError: (error) => this.showError(error),
+      onStatus: (status, code) => this.connectionChanged(status, code),
+    });
+    this.unsubscribe = onChange(() => this.renderAll());
+    this.keyHandler = (event) => this.onKey(event);
+    document.addEventListener("keydown", this.keyHandler);
+  }
+
+  stop() {
+    this.client?.close();
+    this.unsubscribe?.();
+    document.removeEventListener("keydown", this.keyHandler);
+  }
+
+  // --- state from the server -------------------------------------------------------------
+
+  receive(state) {
+    const previous = this.state;
+    this.state = state;
+    if (!this.lookFromGame) {
+      this.lookFromGame = true;
+      setLook(state.look);
+    }
+    if (previous && state.ply !== previous.ply) {
+      this.selected = null;
+      this.carryChoice = null;
+      if (this.viewPly === previous.ply) this.viewPly = null;
+      if (state.ply > previous.ply) this.announceMove(state.history[state.ply - 1]);
+      if (this.notice?.kind === "error") this.notice = null;
+    }
+    if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
+    if (!state.result) this.resultClosed = false;
+    if (!this.legalPieces().has(this.selected)) this.selected = null;
+    this.renderAll();
+  }
+
+  showError(error) {
+    this.notice = { text: describeError(error), kind: "error" };
+    this.renderPanels();
+  }
+
+  connectionChanged(status, code) {
+    this.connection = status;
+    if (status === "closed" && code === 4404) this.notice = { text: t("game.unknown"), kind: "error" };
+    if (status === "closed" && code === 4403) this.notice = { text: describeError({ code: "bad_token" }), kind: "error" };
+    this.renderPanels();
+  }
+
+  // --- what the viewer may do ------------------------------------------------------------
+
+  seats() {
+    return new Set((this.state?.you || []).map((name) => COLORS.indexOf(name)));
+  }
+
+  isLive() {
+    return this.viewPly === null || this.viewPly === this.state.ply;
+  }
+
+  legalMoves() {
+    return this.isLive() ? this.state.legal || [] : [];
+  }
+
+  legalPieces() {
+    return new Set(this.legalMoves().map((move) => move.piece).filter(Boolean));
+  }
+
+  myTurn() {
+    return Boolean(this.state?.legal);
+  }
+
+  send(message) {
+    if (!this.client.send(message)) this.showError({ code: "network" });
+  }
+
+  // --- board callbacks -------------------------------------------------------------------
+
+  pick(piece) {
+    if (!this.legalPieces().has(piece)) return;
+    this.selected = this.selected === piece ? null : piece;
+    this.carryChoice = null;
+    this.renderBoard();
+    this.renderHands();
+    if (this.selected) {
+      const count = this.destinations().size;
+      this.announce(t("game.selected", { piece: pieceName(piece, true), n: count }));
+      const first = this.root.querySelector(".board [data-dest]");
+      if (this.keyboardPick && first) first.focus();
+    }
+  }
+
+  destinations() {
+    const result = new Map();
+    if (!this.selected) return result;
+    for (const move of this.legalMoves()) {
+      if (move.piece !== this.selected) continue;
+      const key = cellKey(...move.to);
+      const entry = result.get(key) || {};
+      entry[move.carry ? "carry" : "plain"] = move;
+      result.set(key, entry);
+    }
+    return result;
+  }
+
+  target(q, r) {
+    if (!this.selected || !this.isLive()) return;
+    const options = this.destinations().get(cellKey(q, r));
+    if (!options) {
+      // Not lit: ask the server anyway, so the player learns which rule forbids it.
+      this.send({ type: "move", piece: this.selected, to: [q, r], ply: this.state.ply });
+      return;
+    }
+    if (options.plain && options.carry) {
+      this.carryChoice = options;
+      this.renderPanels();
+      this.root.querySelector("[data-action=carry-yes]")?.focus();
+      return;
+    }
+    this.play((options.plain || options.carry).move);
+  }
+
+  play(moveString) {
+    this.send({ type: "move", move: moveString, ply: this.state.ply });
+    this.selected = null;
+    this.carryChoice = null;
+  }
+
+  drop(piece, q, r) {
+    if (q === null) {
+      this.selected = null;
+      this.renderBoard();
+      this.renderHands();
+      return;
+    }
+    this.selected = piece;
+    this.target(q, r);
+  }
+
+  // --- rendering -------------------------------------------------------------------------
+
+  renderFrame() {
+    this.root.innerHTML = `
+      <section class="game-page">
+        <div class="game-top">
+          <h1 class="game-title"></h1>
+          <p class="status" role="status" aria-live="polite"></p>
+        </div>
+        <div class="game-layout">
+          <div class="hands">
+            <section class="hand" data-hand="top"></section>
+            <section class="hand" data-hand="bottom"></section>
+          </div>
+          <div class="board-area">
+            <div class="board-holder"></div>
+            <div class="zoom-controls">
+              <button type="button" data-action="zoom-in"></button>
+              <button type="button" data-action="zoom-out"></button>
+              <button type="button" data-action="fit"></button>
+            </div>
+            <div class="banners"></div>
+            <div class="result-overlay" hidden></div>
+          </div>
+          <aside class="side-panel"></aside>
+        </div>
+        <div class="sr-only" aria-live="polite" data-announcer></div>
+      </section>`;
+    this.board = new Board(this.root.querySelector(".board-holder"), {
+      onPiece: (piece, info) => {
+        if (info?.drag) {
+          this.selected = piece;
+          this.renderBoard();
+          this.renderHands();
+        } else {
+          this.keyboardPick = Boolean(info?.keyboard);
+          this.pick(piece);
+        }
+      },
+      onCell: (q, r) => this.target(q, r),
+      onDrop: (piece, q, r) => this.drop(piece, q, r),
+      describeCell: (key, stack) => this.describeStack(stack),
+    });
+    this.root.addEventListener("click", (event) => this.onClick(event));
+    this.root.addEventListener("pointerdown", (event) => {
+      const handPiece = event.target.closest(".hand [data-piece]");
+      if (handPiece && !handPiece.disabled && event.button === 0) this.board.startPiecePointer(event, handPiece.dataset.piece);
+    });
+    this.root.addEventListener("submit", (event) => {
+      if (event.target.matches("form.type-move")) {
+        event.preventDefault();
+        const input = event.target.querySelector("input");
+        const text = input.value.trim();
+        if (text) {
+          this.send({ type: "move", move: text, ply: this.state?.ply });
+          input.value = "";
+        }
+      }
+    });
+  }
+
+  renderAll() {
+    if (!this.state) {
+      this.renderPanels();
+      return;
+    }
+    this.renderBoard();
+    this.renderHands();
+    this.renderPanels();
+  }
+
+  viewedPly() {
+    return this.viewPly === null ? this.state.ply : this.viewPly;
+  }
+
+  renderBoard() {
+    const state = this.state;
+    if (!state) return;
+    const ply = this.viewedPly();
+    const stacks = stacksAt(state.history, ply);
+    const destinations = new Map();
+    for (const [key, options] of this.destinations()) {
+      const move = (options.plain || options.carry).move;
+      const label = t(state.hands.flat().includes(this.selected) ? "game.placeTo" : "game.moveTo", {
+        piece: pieceName(this.selected, true),
+        where: move,
+      });
+      destinations.set(key, label);
+    }
+    const last = ply > 0 ? state.history[ply - 1] : null;
+    this.board.setLabel(t("game.board"));
+    this.board.render({
+      stacks,
+      look: getLook(),
+      selectable: this.legalPieces(),
+      selected: this.selected,
+      destinations,
+      lastMove: last && last.piece ? { from: last.from, to: last.to } : null,
+    });
+    for (const [action, key] of [
+      ["zoom-in", "game.zoomIn"],
+      ["zoom-out", "game.zoomOut"],
+      ["fit", "game.fit"],
+    ]) {
+      const button = this.root.querySelector(`[data-action=${action}]`);
+      button.setAttribute("aria-label", t(key));
+      button.title = t(key);
+      button.textContent = { "zoom-in": "+", "zoom-out": "−", fit: "⤢" }[action];
+    }
+  }
+
+  describeStack(stack) {
+    const top = pieceName(stack[stack.length - 1], true);
+    if (stack.length === 1) return top;
+    return t("game.stackOf", { piece: top, n: stack.length });
+  }
+
+  renderHands() {
+    const state = this.state;
+    if (!state) return;
+    const hands = handsAt(state, this.viewedPly());
+    const seats = this.seats();
+    // The viewer's own side at the bottom; spectators and hot-seat see White at the bottom.
+    const bottom = seats.size === 1 ? [...seats][0] : 0;
+    const selectable = this.legalPieces();
+    for (const [slot, color] of [
+      ["bottom", bottom],
+      ["top", 1 - bottom],
+    ]) {
+      const element = this.root.querySelector(`[data-hand=${slot}]`);
+      const groups = new Map();
+      for (const piece of hands[color]) {
+        const letter = piece[1].toUpperCase();
+        if (!groups.has(letter)) groups.set(letter, []);
+        groups.get(letter).push(piece);
+      }
+      const turnMark = !state.result && state.turn === color ? " to-move" : "";
+      const items = [...groups.entries()].map(([letter, pieces]) => {
+        const piece = pieces[0];
+        const canPick = selectable.has(piece);
+        const label = `${bugName(letter)} ×${pieces.length} (${colorName(color)})`;
+        return `<li><button type="button" class="hand-piece${this.selected === piece ? " selected" : ""}" data-piece="${piece}" ${canPick ? "" : "disabled"} aria-label="${label}" aria-pressed="${this.selected === piece}" title="${bugName(letter)}">
+            ${pieceSvg(piece, getLook(), 46)}<span class="count">${pieces.length}</span><span class="hand-name">${bugName(letter)}</span></button></li>`;
+      });
+      element.className = `hand${turnMark}`;
+      element.setAttribute("aria-label", t("game.hand", { color: colorName(color) }));
+      element.innerHTML = `<h2>${t("game.hand", { color: colorName(color) })}</h2>
+        ${items.length ? `<ul>${items.join("")}</ul>` : `<p class="empty-hand">${t("game.handEmpty")}</p>`}`;
+    }
+  }
+
+  statusText() {
+    const state = this.state;
+    if (!state) return "";
+    if (state.result) return this.resultText();
+    const turnColor = colorName(state.turn);
+    if (state.mode === "review") return t("game.turn", { color: turnColor });
+    if (state.ai_thinking) return t("game.aiThinking", { color: turnColor });
+    const seats = this.seats();
+    if (state.mode === "online" && (!state.seats.white || !state.seats.black)) return t("game.waitingJoin");
+    if (seats.has(state.turn)) return t("game.yourTurn", { color: turnColor });
+    if (seats.size) return t("game.opponentTurn", { color: turnColor });
+    return `${t("game.spectating")} · ${t("game.turn", { color: turnColor })}`;
+  }
+
+  resultText() {
+    const state = this.state;
+    const result = t(`result.${state.result}`);
+    const reason = state.end_reason ? t(`reason.${state.end_reason}`) : "";
+    return reason ? `${result} — ${reason}` : result;
+  }
+
+  titleText() {
+    const state = this.state;
+    if (!state) return "";
+    let mode = t(`mode.${state.mode}`, { level: state.ai ? t(`level.${state.ai.level}`) : "" });
+    if (state.headers?.White || state.headers?.Black) mode += ` · ${state.headers.White || "?"} – ${state.headers.Black || "?"}`;
+    return `${colorName(0)} – ${colorName(1)} · ${state.game_type} · ${mode}`;
+  }
+
+  renderPanels() {
+    const state = this.state;
+    this.root.querySelector(".game-title").textContent = this.titleText();
+    const status = this.root.querySelector(".status");
+    status.textContent = this.statusText();
+    status.className = `status${state?.result ? " over" : ""}`;
+    document.title = state ? `${this.statusText()} · panal` : "panal";
+    this.renderBanners();
+    this.renderSide();
+    this.renderResult();
+  }
+
+  renderBanners() {
+    const state = this.state;
+    const parts = [];
+    if (this.connection === "reconnecting") parts.push(`<p class="banner warn" data-banner="reconnecting">${t("game.reconnecting")}</p>`);
+    if (this.notice) parts.push(`<p class="banner ${this.notice.kind}" role="alert" data-banner="notice">${escapeHtml(this.notice.text)}</p>`);
+    if (state && !state.result && state.mode !== "review") {
+      const mine = this.seats().has(state.turn);
+      if (!this.isLive()) {
+        parts.push(`<p class="banner info" data-banner="viewing">${t("game.viewing", { ply: this.viewPly, total: state.ply })}
+          <button type="button" data-action="last">${t("game.backToGame")}</button></p>`);
+      } else if (state.must_pass) {
+        parts.push(`<p class="banner warn" data-banner="pass">${t("game.mustPass", { color: colorName(state.turn) })}
+          ${mine && this.myTurn() ? `<button type="button" data-action="pass">${t("game.pass")}</button>` : ""}</p>`);
+      } else if (state.must_place_queen && mine) {
+        parts.push(`<p class="banner warn" data-banner="queen">${t("game.queenReminder")}</p>`);
+      } else if (mine && state.turn_number === 3 && state.hands[state.turn].some((p) => p[1] === "Q")) {
+        parts.push(`<p class="banner info" data-banner="queen-soon">${t("game.queenSoon")}</p>`);
+      }
+      if (state.draw_offer !== null && state.draw_offer !== undefined) {
+        const offerer = colorName(state.draw_offer);
+        if (this.seats().has(1 - state.draw_offer)) {
+          parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOffered", { color: offerer })}
+            <button type="button" data-action="accept-draw">${t("game.acceptDraw")}</button>
+            <button type="button" data-action="decline-draw">${t("game.declineDraw")}</button></p>`);
+        } else if (this.seats().has(state.draw_offer)) {
+          parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOfferSent")}</p>`);
+        } else {
+          parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOffered", { color: offerer })}</p>`);
+        }
+      }
+      if (state.ai_error) parts.push(`<p class="banner error">${escapeHtml(t("game.aiError", { message: state.ai_error }))}</p>`);
+    }
+    if (this.carryChoice) {
+      parts.push(`<p class="banner info" data-banner="carry">${t("game.carry")}
+        <button type="button" data-action="carry-yes">${t("game.carryYes")}</button>
+        <button type="button" data-action="carry-no">${t("game.carryNo")}</button></p>`);
+    }
+    this.root.querySelector(".banners").innerHTML = parts.join("");
+  }
+
+  renderResult() {
+    const overlay = this.root.querySelector(".result-overlay");
+    const state = this.state;
+    if (!state?.result || this.resultClosed || state.mode === "review") {
+      overlay.hidden = true;
+      return;
+    }
+    overlay.hidden = false;
+    overlay.innerHTML = `<div class="result-card" role="alertdialog" aria-labelledby="result-title">
+        <h2 id="result-title" data-result="${state.result}">${t(`result.${state.result}`)}</h2>
+        <p>${state.end_reason ? t(`reason.${state.end_reason}`) : ""}</p>
+        <div class="result-actions">
+          <button type="button" data-action="review">${t("game.review")}</button>
+          <a class="button" href="/new" data-link>${t("game.newGame")}</a>
+        </div></div>`;
+  }
+
+  renderSide() {
+    const side = this.root.querySelector(".side-panel");
+    const state = this.state;
+    if (!state) {
+      side.innerHTML = "";
+      return;
+    }
+    const ply = this.viewedPly();
+    const rows = [];
+    for (let i = 0; i < state.history.length; i += 2) {
+      const cells = [state.history[i], state.history[i + 1]].map((entry) => {
+        if (!entry) return "<span></span>";
+        const current = entry.ply === ply ? ' aria-current="step" class="move current"' : ' class="move"';
+        const text = entry.move === "pass" ? `<em>${t("game.pass").toLowerCase()}</em>` : escapeHtml(entry.move);
+        return `<button type="button" data-ply="${entry.ply}"${current}>${text}</button>`;
+      });
+      rows.push(`<li><span class="move-number">${i / 2 + 1}.</span>${cells.join("")}</li>`);
+    }
+    const seats = this.seats();
+    const seated = seats.size > 0;
+    const playing = seated && !state.result && state.mode !== "review";
+    const humanMoves = state.history.some((entry) => !state.ai || entry.color !== state.ai.color);
+    const undoable =
+      seated && ["ai", "hotseat"].includes(state.mode) && humanMoves && (!state.result || ["surrounded", "repetition"].includes(state.end_reason));
+    const controls = [];
+    if (undoable) controls.push(`<button type="button" data-action="undo">${t("game.undo")}</button>`);
+    if (playing && state.mode !== "ai" && state.draw_offer === null)
+      controls.push(`<button type="button" data-action="offer-draw">${t("game.offerDraw")}</button>`);
+    if (playing) {
+      controls.push(
+        this.confirmResign
+          ? `<span class="confirm">${t("game.resignConfirm")}
+              <button type="button" data-action="resign-yes">${t("game.yes")}</button>
+              <button type="button" data-action="resign-no">${t("game.no")}</button></span>`
+          : `<button type="button" data-action="resign">${t("game.resign")}</button>`,
+      );
+    }
+    const origin = location.origin;
+    const links = [];
+    if (state.invite) links.push(linkRow("invite", t("game.invite"), `${origin}/game/${state.id}?invite=${state.invite}`));
+    links.push(linkRow("watch", t("game.watch"), `${origin}/game/${state.id}?watch=1`));
+    if (this.token && state.mode === "online") links.push(linkRow("private", t("game.private"), `${origin}/game/${state.id}#token=${this.token}`));
+    const spectators = state.spectators ? `<p class="spectators">${t("game.spectators", { n: state.spectators })}</p>` : "";
+    const typing = this.myTurn()
+      ? `<form class="type-move"><label>${t("game.typeMove")}
+           <input name="move" autocomplete="off" spellcheck="false" maxlength="64" placeholder="wA1 bQ-" aria-describedby="type-move-help"></label>
+           <button type="submit">${t("game.play")}</button>
+           <small id="type-move-help">${t("game.typeMoveHelp")}</small></form>`
+      : "";
+    const typed = side.querySelector("form.type-move input");
+    const keepTyping = typed && document.activeElement === typed ? typed.value : null;
+    side.innerHTML = `
+      <section class="moves-panel" aria-labelledby="moves-title">
+        <h2 id="moves-title">${t("game.moves")}</h2>
+        <div class="move-nav">
+          <button type="button" data-action="first" aria-label="${t("game.first")}" title="${t("game.first")}">«</button>
+          <button type="button" data-action="back" aria-label="${t("game.back")}" title="${t("game.back")}">◀</button>
+          <button type="button" data-action="forward" aria-label="${t("game.forward")}" title="${t("game.forward")}">▶</button>
+          <button type="button" data-action="last" aria-label="${t("game.last")}" title="${t("game.last")}">»</button>
+        </div>
+        ${rows.length ? `<ol class="move-list">${rows.join("")}</ol>` : `<p>${t("game.noMoves")}</p>`}
+      </section>
+      ${controls.length ? `<div class="controls">${controls.join("")}</div>` : ""}
+      ${typing}
+      ${spectators}
+      <section class="export">
+        <h2>${t("game.export")}</h2>
+        <a class="button" data-export="gamestring" href="/api/games/${state.id}/export?format=gamestring" download>${t("game.gameString")}</a>
+        <a class="button" data-export="pgn" href="/api/games/${state.id}/export?format=pgn" download>${t("game.pgn")}</a>
+      </section>
+      <section class="links">${links.join("")}</section>`;
+    if (keepTyping !== null) {
+      const input = side.querySelector("form.type-move input");
+      if (input) {
+        input.value = keepTyping;
+        input.focus();
+      }
+    }
+    side.querySelector(".move-list .current")?.scrollIntoView({ block: "nearest" });
+  }
+
+  // --- actions ---------------------------------------------------------------------------
+
+  onClick(event) {
+    const handPiece = event.target.closest(".hand [data-piece]");
+    if (handPiece && !handPiece.disabled) {
+      this.keyboardPick = event.detail === 0; // Enter or Space on the button
+      this.pick(handPiece.dataset.piece);
+      return;
+    }
+    const plyButton = event.target.closest("[data-ply]");
+    if (plyButton) {
+      this.goTo(Number(plyButton.dataset.ply));
+      return;
+    }
+    const copy = event.target.closest("[data-copy]");
+    if (copy) {
+      const input = copy.parentElement.querySelector("input");
+      navigator.clipboard?.writeText(input.value).catch(() => {});
+      input.select();
+      copy.textContent = t("game.copied");
+      return;
+    }
+    const action = event.target.closest("[data-action]")?.dataset.action;
+    if (!action) return;
+    const state = this.state;
+    switch (action) {
+      case "zoom-in":
+        this.board.zoom(1.25);
+        break;
+      case "zoom-out":
+        this.board.zoom(1 / 1.25);
+        break;
+      case "fit":
+        this.board.resetView();
+        break;
+      case "first":
+        this.goTo(0);
+        break;
+      case "back":
+        this.goTo(this.viewedPly() - 1);
+        break;
+      case "forward":
+        this.goTo(this.viewedPly() + 1);
+        break;
+      case "last":
+        this.goTo(state.ply);
+        break;
+      case "pass":
+        this.play("pass");
+        break;
+      case "undo":
+        this.send({ type: "undo" });
+        break;
+      case "offer-draw":
+        this.send({ type: "offer_draw" });
+        break;
+      case "accept-draw":
+        this.send({ type: "accept_draw" });
+        break;
+      case "decline-draw":
+        this.send({ type: "decline_draw" });
+        break;
+      case "resign":
+        this.confirmResign = true;
+        this.renderSide();
+        this.root.querySelector("[data-action=resign-yes]")?.focus();
+        break;
+      case "resign-yes":
+        this.confirmResign = false;
+        this.send({ type: "resign" });
+        break;
+      case "resign-no":
+        this.confirmResign = false;
+        this.renderSide();
+        break;
+      case "carry-yes":
+        this.play(this.carryChoice.carry.move);
+        break;
+      case "carry-no":
+        this.play(this.carryChoice.plain.move);
+        break;
+      case "review":
+        this.resultClosed = true;
+        this.renderResult();
+        break;
+      default:
+        break;
+    }
+  }
+
+  goTo(ply) {
+    if (!this.state) return;
+    const bounded = Math.max(0, Math.min(ply, this.state.ply));
+    this.viewPly = bounded === this.state.ply ? null : bounded;
+    this.selected = null;
+    this.renderAll();
+  }
+
+  onKey(event) {
+    if (event.target.closest?.("input, textarea, select")) return;
+    if (event.key === "Escape") {
+      this.selected = null;
+      this.carryChoice = null;
+      this.confirmResign = false;
+      this.renderAll();
+      return;
+    }
+    if (!this.state || event.target.closest?.(".board [data-cell]")) return;
+    const moves = { ArrowLeft: -1, ArrowRight: 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      this.goTo(this.viewedPly() + moves[event.key]);
+    } else if (event.key === "Home") this.goTo(0);
+    else if (event.key === "End") this.goTo(this.state.ply);
+  }
+
+  announceMove(entry) {
+    if (!entry) return;
+    const color = colorName(entry.color);
+    this.announce(entry.piece ? t("game.played", { color, move: `${pieceName(entry.piece)} (${entry.move})` }) : t("game.passed", { color }));
+  }
+
+  announce(text) {
+    const announcer = this.root.querySelector("[data-announcer]");
+    if (announcer) announcer.textContent = text;
+  }
+}
+
+function linkRow(kind, label, url) {
+  return `<div class="link-row" data-link-kind="${kind}"><label>${label}<input readonly value="${escapeHtml(url)}"></label>
+    <button type="button" data-copy>${t("game.copy")}</button></div>`;
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
