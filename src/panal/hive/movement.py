@@ -79,9 +79,27 @@ def height_gate_open(stacks: Stacks, cell: int, gate: tuple[int, int, int], leve
     return min(left_height, right_height) <= max(level, target_height)
 
 
+_EMPTY: list[int] = []
+# Per direction: (step, index of the anticlockwise gate cell, index of the clockwise one).
+_STEP_AND_GATE_INDEXES = tuple((NEIGHBOR_OFFSETS[d], d - 1, (d + 1) % 6) for d in range(6))
+
+
 def climbs(stacks: Stacks, cell: int, level: int) -> list[int]:
-    """Neighbours (empty or occupied) one beetle step away from ``level`` at ``cell``."""
-    return [cell + gate[0] for gate in GATES if height_gate_open(stacks, cell, gate, level)]
+    """Neighbours (empty or occupied) one beetle step away from ``level`` at ``cell``.
+
+    The same test as ``height_gate_open`` for all six directions, reading each height once.
+    """
+    get = stacks.get
+    heights = [len(get(cell + step, _EMPTY)) for step in NEIGHBOR_OFFSETS]
+    out = []
+    for d, (step, left, right) in enumerate(_STEP_AND_GATE_INDEXES):
+        target, left_height, right_height = heights[d], heights[left], heights[right]
+        if level == 0 and target == 0:
+            if (left_height == 0) is not (right_height == 0):
+                out.append(cell + step)
+        elif min(left_height, right_height) <= max(level, target):
+            out.append(cell + step)
+    return out
 
 
 def touches_hive(stacks: Stacks, cell: int) -> bool:
