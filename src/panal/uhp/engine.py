@@ -6,7 +6,8 @@ into an ``err`` reply and the game is left as it was.
 
 ``bestmove time hh:mm:ss`` thinks for at most that long (a margin is kept for the pipe);
 ``bestmove depth N`` searches exactly N plies; a bare ``bestmove`` plays at the chosen ``Level``
-with that level's own thinking time. Engine options, as UHP option lines::
+with that level's own thinking time. ``perft N`` (as in Mzinga) counts leaf positions for the
+move-generator comparisons of third-party tools. Engine options, as UHP option lines::
 
     TournamentOpening;bool;True;True
     RepetitionDraw;bool;True;True
@@ -21,6 +22,7 @@ the machine's other core belongs to the opponent.
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TextIO
@@ -35,6 +37,7 @@ DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
 MAX_SEED = 2**31 - 1
 MAX_DEPTH = 64
+MAX_PERFT_DEPTH = 8
 # bestmove time: the reply must arrive within the budget +5% +50 ms; keep clear of that edge.
 TIME_SAFETY_FRACTION = 0.96
 TIME_SAFETY_SECONDS = 0.03
@@ -73,6 +76,7 @@ class UhpEngine:
             "undo": self.undo,
             "options": self.options_command,
             "bestmove": self.bestmove,
+            "perft": self.perft,
         }
         self.option_names = {
             "TournamentOpening": "tournament_opening",
@@ -185,6 +189,19 @@ class UhpEngine:
                 self._set_option(self.option_names[name], _parse_bool(words[2]))
             return [self._describe(name)]
         raise UhpError("usage: options | options get <name> | options set <name> <value>")
+
+    def perft(self, args: str) -> list[str]:
+        """``perft N`` (an extension, as in Mzinga): ``depth count seconds`` for 1..N."""
+        game = self._current()
+        depth = _parse_depth(args) if args else 1
+        if depth > MAX_PERFT_DEPTH:
+            raise UhpError(f"perft depth is at most {MAX_PERFT_DEPTH}")
+        lines = []
+        for current in range(1, depth + 1):
+            started = time.perf_counter()
+            count = game.copy().perft(current)
+            lines.append(f"{current} {count} {time.perf_counter() - started:.3f}")
+        return lines
 
     def bestmove(self, args: str) -> list[str]:
         """``bestmove``, ``bestmove time hh:mm:ss`` or ``bestmove depth N``."""
