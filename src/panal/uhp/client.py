@@ -225,11 +225,12 @@ class UhpEngine:
             self._writer.close()
             return None
         try:
-            return await asyncio.wait_for(self.process.wait(), timeout)
+            code = await asyncio.wait_for(self.process.wait(), timeout)
         except TimeoutError:
             return await self.kill()
-        finally:
-            await self._stop_stderr()
+        await self._stop_stderr()
+        self._close_transport()
+        return code
 
     async def kill(self) -> int | None:
         """Stop the engine at once."""
@@ -242,7 +243,15 @@ class UhpEngine:
                 self.process.kill()
         code = await self.process.wait()
         await self._stop_stderr()
+        self._close_transport()
         return code
+
+    def _close_transport(self) -> None:
+        with contextlib.suppress(Exception):
+            self._writer.close()
+        transport = getattr(self.process, "_transport", None)
+        if transport is not None:
+            transport.close()
 
     @property
     def returncode(self) -> int | None:
@@ -291,7 +300,11 @@ class UhpEngine:
         return self._single(await self.command("pass"), "pass")
 
     async def validmoves(self) -> list[str]:
-        line = self._single(await self.command("validmoves"), "validmoves")
+        """The legal moves (``["pass"]`` when forced; empty once the game is over)."""
+        lines = await self.command("validmoves")
+        if not lines:
+            return []
+        line = self._single(lines, "validmoves")
         return [move for move in line.split(";") if move]
 
     async def bestmove(
@@ -421,9 +434,7 @@ class SimpleEngine:
             future = asyncio.run_coroutine_threadsafe(UhpEngine.popen(command, **kwargs), loop)
             engine = future.result()
         except BaseException:
-            loop.call_soon_threadsafe(loop.stop)
-            thread.join()
-            loop.close()
+            _stop_loop(loop, thread)
             raise
         return cls(engine, loop, thread)
 
@@ -483,9 +494,7 @@ class SimpleEngine:
         try:
             return self._run(self.engine.quit())
         finally:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join()
-            self._loop.close()
+            _stop_loop(self._loop, self._thread)
 
     close = quit
 
@@ -494,3 +503,12 @@ class SimpleEngine:
 
     def __exit__(self, *exc: object) -> None:
         self.quit()
+
+
+def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """Let pending transport callbacks run, then stop and close the helper loop."""
+    with contextlib.suppress(Exception):
+        asyncio.run_coroutine_threadsafe(asyncio.sleep(0.01), loop).result(timeout=5)
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join()
+    loop.close()
