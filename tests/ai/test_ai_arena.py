@@ -99,6 +99,8 @@ def test_command_line_json(tmp_path: Path) -> None:
             "panal uhp",
             "--option",
             "2:Level=easy",
+            "--name",
+            "1:randy",
             "--games",
             "2",
             "--time",
@@ -118,7 +120,7 @@ def test_command_line_json(tmp_path: Path) -> None:
     )
     data = json.loads(result.stdout)
     assert data["games"] == 2
-    assert data["names"][1] == "panal uhp [Level=easy]"
+    assert data["names"] == ["randy", "panal uhp [Level=easy]"]
     assert "2/2 games" in result.stderr  # the progress bar
     assert (tmp_path / "games.txt").exists()
 

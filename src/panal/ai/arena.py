@@ -133,7 +133,7 @@ class MatchSummary:
 def _signed(value: float) -> str:
     if math.isinf(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.0f}"
+    return f"{value + 0.0:+.0f}"
 
 
 def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:

@@ -89,7 +89,9 @@ def _run(args: argparse.Namespace) -> int:
         GameType.parse(args.game_type)
         time_per_move = None if args.depth is not None else parse_time(args.time)
         options = _indexed(args.option, "--option")
-        names_given = _indexed([f"{n.partition(':')[0]}:{n}" for n in args.name], "--name")
+        names_given = _indexed(
+            [f"{n.partition(':')[0]}:name={n.partition(':')[2]}" for n in args.name], "--name"
+        )
     except (ValueError, GameTypeError) as exc:
         print(f"panal arena: {exc}", file=sys.stderr)
         return 2
@@ -99,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
     names = []
     for index, command in enumerate(args.engine):
         given = names_given[index]
-        label = next(iter(given.values())).partition(":")[2] if given else command
+        label = given.get("name") or command
         if not given and options[index]:
             label += " [" + ", ".join(f"{k}={v}" for k, v in options[index].items()) + "]"
         names.append(label)

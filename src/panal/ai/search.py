@@ -168,8 +168,10 @@ class Searcher:
                 partial = timeout.args[0] if timeout.args else None
                 if partial is not None:
                     code, score = partial
+                    # The move comes from the unfinished iteration; the depth is the last
+                    # one completed.
                     best = SearchResult(
-                        Move.from_code(code), code, score, iteration, self.nodes, 0.0, [code]
+                        Move.from_code(code), code, score, iteration - 1, self.nodes, 0.0, [code]
                     )
                 break
             previous_score = score

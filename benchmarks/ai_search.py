@@ -1,0 +1,82 @@
+"""AI search speed: nodes per second and depth reached in 1 s from 50 real mid-game positions.
+
+    python benchmarks/ai_search.py                 # 50 positions, 1 s each (about a minute)
+    python benchmarks/ai_search.py --seconds 0.5 --positions 20
+
+Positions: ply 20, 25, 30, 35, 40 (whichever exist, in turn) of the first BoardGameArena games
+(Base+MLP) in ../shared/corpus. Each search starts from an empty transposition table. A node is
+one call of the search (interior or leaf), the usual count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import Counter
+from pathlib import Path
+
+from panal.ai import Searcher
+from panal.hive import Game
+
+BGA = (
+    Path(__file__).resolve().parents[2]
+    / "shared/corpus/alpha-hive-bga-uhp/bga_base_mlp_renumbered.uhp.txt"
+)
+PLIES = (20, 25, 30, 35, 40)
+
+
+def midgame_positions(count: int) -> list[Game]:
+    """Positions at ply 20-40 of the first games, one per game, cycling through PLIES."""
+    positions: list[Game] = []
+    for line in BGA.read_text().splitlines():
+        moves = line.split(";")[3:]
+        target = PLIES[len(positions) % len(PLIES)]
+        if len(moves) <= target:
+            continue
+        game = Game("Base+MLP", tournament_opening=False, repetition_draw=False)
+        for move in moves[:target]:
+            game.push(move)
+        if not game.is_over() and game.legal_move_codes() != [-1]:
+            positions.append(game)
+        if len(positions) == count:
+            break
+    return positions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=1.0)
+    args = parser.parse_args()
+    if not BGA.exists():
+        print(f"missing {BGA}", file=sys.stderr)
+        return 1
+    positions = midgame_positions(args.positions)
+    rates = []
+    depths: Counter[int] = Counter()
+    overshoot = []
+    moves = []
+    for game in positions:
+        result = Searcher().search(game, time_limit=args.seconds)
+        rates.append(result.nodes_per_second)
+        depths[result.depth] += 1
+        overshoot.append(result.seconds - args.seconds)
+        moves.append(len(game.legal_move_codes()))
+    print(
+        f"{len(positions)} positions (Base+MLP, ply {PLIES[0]}-{PLIES[-1]}), {args.seconds} s each"
+    )
+    print(f"  legal moves per position: mean {statistics.mean(moves):.0f}")
+    print(
+        f"  nodes/s: mean {statistics.mean(rates):,.0f}  median {statistics.median(rates):,.0f}"
+        f"  min {min(rates):,.0f}  max {max(rates):,.0f}"
+    )
+    spread = ", ".join(f"depth {d}: {n}" for d, n in sorted(depths.items()))
+    mean_depth = sum(d * n for d, n in depths.items()) / len(positions)
+    print(f"  depth completed: {spread}; mean {mean_depth:.2f}")
+    print(f"  time used beyond the limit: max {max(overshoot) * 1000:+.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
