@@ -257,7 +257,7 @@ class Game:
             state.active_steps = state.base_steps(player, cell) + state.bonus.pop(tile, 0)  # type: ignore[attr-defined]
         origin = state.tile_cell[tile]
         assert origin is not None
-        via = next(v for c, v in state.candidate_cells(player, origin) if c == target)
+        via = state.candidate_cells(player, origin)[target]
         occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
         if occupant.get(origin) == tile:
             del occupant[origin]

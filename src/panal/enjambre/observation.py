@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import NamedTuple
 
 from panal.hex import Hex
 
@@ -23,8 +24,7 @@ from .state import Phase, PublicState, StepTarget
 __all__ = ["EliminatedTile", "Observation", "TileView"]
 
 
-@dataclass(frozen=True)
-class TileView:
+class TileView(NamedTuple):
     """A tile on the board as the viewer sees it (``number`` is None when face down to them)."""
 
     id: int
@@ -35,8 +35,9 @@ class TileView:
     shown: bool
 
 
-@dataclass(frozen=True)
-class EliminatedTile:
+class EliminatedTile(NamedTuple):
+    """An eliminated tile; ``by`` is the player who keeps it (the one who eliminated it)."""
+
     id: int
     owner: int
     by: int

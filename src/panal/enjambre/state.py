@@ -12,10 +12,11 @@ number.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from types import MappingProxyType
 
 from panal.hex import Hex
@@ -226,27 +227,12 @@ class PublicState:
 
     # ----------------------------------------------------------------------------- movement
 
-    def candidate_cells(self, player: int, origin: Hex) -> Iterator[tuple[Hex, str]]:
-        """Cells one step away from ``origin`` before occupancy rules, with how they are reached."""
-        board = self.board
-        seen = {origin}
-        for cell in board.neighbours[origin]:
-            if cell != board.centre:
-                seen.add(cell)
-                yield cell, "step"
-        through_colmena = origin in board.colmena_adjacent or (
-            self.options.queen_exit_anywhere and origin == self.colmena_cell(player)
-        )
-        if through_colmena:
-            for cell in board.colmena_adjacent_order:
-                if cell not in seen:
-                    seen.add(cell)
-                    yield cell, "colmena"
-        if self.options.linked_dark_cells and origin in board.dark:
-            for cell in board.dark_order:
-                if cell not in seen:
-                    seen.add(cell)
-                    yield cell, "dark"
+    def candidate_cells(self, player: int, origin: Hex) -> Mapping[Hex, str]:
+        """Cells one step away from ``origin`` before occupancy rules, with how they are reached
+        (``"step"``, ``"colmena"`` across the colmena, or ``"dark"`` along linked dark cells)."""
+        options = self.options
+        own = self.colmena_cell(player) if options.queen_exit_anywhere else None
+        return _candidates(self.board, options.linked_dark_cells, own, origin)
 
     def target_problem(
         self, mover: int, origin: Hex, target: Hex, steps_left: int, start: Hex
@@ -283,7 +269,7 @@ class PublicState:
 
     def _can_continue(self, mover: int, origin: Hex, steps_left: int, start: Hex) -> bool:
         player = self.owner(mover)
-        for cell, _ in self.candidate_cells(player, origin):
+        for cell in self.candidate_cells(player, origin):
             if self.target_problem(mover, origin, cell, steps_left, start)[0] is None:
                 return True
         return False
@@ -308,7 +294,7 @@ class PublicState:
         origin, steps_left, start = found
         player = self.owner(tile)
         targets = []
-        for cell, via in self.candidate_cells(player, origin):
+        for cell, via in self.candidate_cells(player, origin).items():
             problem, occupant = self.target_problem(tile, origin, cell, steps_left, start)
             if problem is None:
                 targets.append(StepTarget(cell, via, occupant))
@@ -322,7 +308,7 @@ class PublicState:
         player = self.owner(tile)
         return any(
             self.target_problem(tile, origin, cell, steps_left, start)[0] is None
-            for cell, _ in self.candidate_cells(player, origin)
+            for cell in self.candidate_cells(player, origin)
         )
 
     # ----------------------------------------------------------------------------- legality
@@ -419,8 +405,7 @@ class PublicState:
             return f"{tuple(target)} is outside the board"
         if target == self.board.centre:
             return "the centre of the colmena is never stopped on"
-        candidates = {cell for cell, _ in self.candidate_cells(player, origin)}
-        if target not in candidates:
+        if target not in self.candidate_cells(player, origin):
             return (
                 f"{self._name(target)} is not one step from {self._name(origin)} (a step goes to "
                 "an adjacent cell, or across the colmena between two cells next to it)"
@@ -480,3 +465,23 @@ class PublicState:
         if self._end_problem(player) is None:
             actions.append(EndTurn())
         return actions
+
+
+@lru_cache(maxsize=4096)
+def _candidates(
+    board: Board, linked_dark: bool, own_colmena: Hex | None, origin: Hex
+) -> Mapping[Hex, str]:
+    """One-step neighbourhoods never change during a game, so they are computed once."""
+    found: dict[Hex, str] = {}
+    for cell in board.neighbours[origin]:
+        if cell != board.centre:
+            found[cell] = "step"
+    if origin in board.colmena_adjacent or origin == own_colmena:
+        for cell in board.colmena_adjacent_order:
+            if cell != origin and cell not in found:
+                found[cell] = "colmena"
+    if linked_dark and origin in board.dark:
+        for cell in board.dark_order:
+            if cell != origin and cell not in found:
+                found[cell] = "dark"
+    return MappingProxyType(found)

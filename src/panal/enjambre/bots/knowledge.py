@@ -163,7 +163,7 @@ def tile_paths(state: PublicState, tile: int) -> list[Path]:
     best: dict[tuple[Hex, bool], Path] = {}
 
     def explore(cell: Hex, steps: int, so_far: tuple[Hex, ...]) -> None:
-        for target, _ in state.candidate_cells(player, cell):
+        for target in state.candidate_cells(player, cell):
             problem, holder = state.target_problem(tile, cell, target, steps, start)
             if problem is not None:
                 continue
