@@ -140,7 +140,10 @@ def create_app(
     ai_runner: AiRunner | None = None,
     levels: tuple[str, ...] | None = None,
 ) -> FastAPI:
-    """The web platform on a database. ``ai_runner``/``levels`` replace the AI (tests)."""
+    """The web platform on a database. ``ai_runner``/``levels`` replace the AI (tests).
+
+    Every route is ``async``: games change only on the event loop, one step at a time (FastAPI
+    would run plain functions in a thread pool, next to the websockets)."""
     store = Store(db_url)
     pool = ProcessPoolAi(ai_workers) if ai_runner is None else None
     hub = GameHub(store, ai_runner or pool, ai_levels() if levels is None else levels)  # type: ignore[arg-type]
@@ -190,7 +193,7 @@ def create_app(
     # --- API -------------------------------------------------------------------------------
 
     @app.get("/api/config")
-    def config() -> dict[str, Any]:
+    async def config() -> dict[str, Any]:
         return {
             "languages": list(names.LANGUAGES),
             "looks": list(names.LOOKS),
@@ -209,7 +212,7 @@ def create_app(
         }
 
     @app.post("/api/games", status_code=201)
-    def new_game(request: NewGameRequest) -> dict[str, Any]:
+    async def new_game(request: NewGameRequest) -> dict[str, Any]:
         _, secrets_out = hub.create(
             game_type=request.game_type,
             mode=request.mode,
@@ -222,11 +225,11 @@ def create_app(
         return secrets_out
 
     @app.post("/api/games/{game_id}/join")
-    def join(game_id: str, request: JoinRequest) -> dict[str, Any]:
+    async def join(game_id: str, request: JoinRequest) -> dict[str, Any]:
         return hub.join(game_id, request.invite)
 
     @app.get("/api/games/{game_id}")
-    def game_state(
+    async def game_state(
         game_id: str, authorization: Annotated[str | None, Header(max_length=200)] = None
     ) -> Response:
         live = hub.get(game_id)
@@ -237,7 +240,7 @@ def create_app(
         return Response(text, media_type="application/json")
 
     @app.get("/api/games/{game_id}/export")
-    def export(
+    async def export(
         game_id: str, format: Literal["gamestring", "pgn"] = "gamestring"
     ) -> PlainTextResponse:
         live = hub.get(game_id)
@@ -258,7 +261,7 @@ def create_app(
         )
 
     @app.post("/api/import", status_code=201)
-    def import_record(request: ImportRequest) -> dict[str, Any]:
+    async def import_record(request: ImportRequest) -> dict[str, Any]:
         try:
             imported = parse_record(
                 request.text, request.format, request.index, request.tournament_opening
@@ -286,7 +289,7 @@ def create_app(
         return secrets_out
 
     @app.get("/api/archive")
-    def archive(
+    async def archive(
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> dict[str, Any]:
@@ -355,11 +358,11 @@ def create_app(
     @app.get("/new", include_in_schema=False)
     @app.get("/archive", include_in_schema=False)
     @app.get("/import", include_in_schema=False)
-    def index() -> FileResponse:
+    async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    def game_page(game_id: str) -> FileResponse:
+    async def game_page(game_id: str) -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return app

@@ -1,0 +1,111 @@
+"""Helpers shared by the server tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+# A real game (BoardGameArena) where Black has no legal move after 11 plies and must pass.
+FORCED_PASS = (
+    "Base+MLP;InProgress;White[1];wL;bB1 wL/;wQ wL\\;bQ \\bB1;wA1 -wL;bQ -bB1;wA1 bB1/;"
+    "bQ -wL;wA2 wQ-;bQ -wQ;wA2 /bQ"
+)
+
+
+def receive_state(ws: Any, until: Callable[[dict[str, Any]], bool] = lambda s: True) -> dict:
+    """The next ``state`` message satisfying ``until`` (errors fail the test)."""
+    for _ in range(50):
+        message = ws.receive_json()
+        if message["type"] == "error":
+            raise AssertionError(f"unexpected error: {message}")
+        if message["type"] == "state" and until(message):
+            return message
+    raise AssertionError("no matching state")
+
+
+def receive_error(ws: Any) -> dict[str, Any]:
+    """The next ``error`` message (states in between are skipped)."""
+    for _ in range(50):
+        message = ws.receive_json()
+        if message["type"] == "error":
+            return message
+    raise AssertionError("no error message")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ServerProcess:
+    """A real ``panal serve`` (uvicorn) in a subprocess, on a free port."""
+
+    def __init__(self, db_path: Path, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+        self.db_path = db_path
+        self.log_path = log_path
+        self.extra_args = extra_args
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 30.0) -> None:
+        log = self.log_path.open("ab")
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from panal.cli import main; sys.exit(main())",
+                "serve",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db_path),
+                *self.extra_args,
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"panal serve exited: {self.log_path.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/api/config", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"panal serve did not start: {self.log_path.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs, as in a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(10)
