@@ -14,15 +14,27 @@ DEFAULT_PORT = 8000
 DEFAULT_DB_FILE = "panal.sqlite3"
 
 
+DESCRIPTION = (
+    "Serve the Hive web platform. Games are stored in an SQLite file "
+    f"(./{DEFAULT_DB_FILE} by default) or in PostgreSQL given by URL."
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     serve = subparsers.add_parser(
-        "serve",
-        help="play Hive in the browser (web platform)",
-        description=(
-            "Serve the Hive web platform. Games are stored in an SQLite file "
-            f"(./{DEFAULT_DB_FILE} by default) or in PostgreSQL given by URL."
-        ),
+        "serve", help="play Hive in the browser (web platform)", description=DESCRIPTION
     )
+    add_arguments(serve)
+
+
+def build_serve_parser() -> argparse.ArgumentParser:
+    """The ``serve`` options on their own (for tests and embedding)."""
+    parser = argparse.ArgumentParser(prog="panal serve", description=DESCRIPTION)
+    add_arguments(parser)
+    return parser
+
+
+def add_arguments(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--host", default=DEFAULT_HOST, help=f"address to bind ({DEFAULT_HOST})")
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port ({DEFAULT_PORT})")
     serve.add_argument(

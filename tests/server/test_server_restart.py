@@ -1,0 +1,59 @@
+"""A real ``panal serve`` (uvicorn) killed with SIGKILL and started again loses nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from tests.server.helpers import ServerProcess
+
+
+def next_state(ws: ClientConnection, ply: int) -> dict[str, Any]:
+    while True:
+        message = json.loads(ws.recv(timeout=10))
+        assert message["type"] != "error", message
+        if message["type"] == "state" and message["ply"] == ply:
+            return message
+
+
+def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "games.sqlite3", tmp_path / "serve.log")
+    server.start()
+    try:
+        created = httpx.post(f"{server.url}/api/games", json={"mode": "online"}).json()
+        joined = httpx.post(
+            f"{server.url}/api/games/{created['id']}/join", json={"invite": created["invite"]}
+        ).json()
+        white_url = f"{server.ws_url}/ws/games/{created['id']}?token={created['token']}"
+        black_url = f"{server.ws_url}/ws/games/{created['id']}?token={joined['token']}"
+        with connect(white_url) as white, connect(black_url) as black:
+            for ply, (ws, move) in enumerate(
+                [(white, "wS1"), (black, "bS1 wS1-"), (white, "wQ -wS1")], 1
+            ):
+                ws.send(json.dumps({"type": "move", "move": move}))
+                next_state(white, ply)
+                next_state(black, ply)
+            black.send(json.dumps({"type": "offer_draw"}))
+            while json.loads(white.recv(timeout=10)).get("draw_offer") != 1:
+                pass
+            server.kill()
+
+        server.start()
+        with connect(black_url) as black:
+            state = next_state(black, 3)
+            assert [e["move"] for e in state["history"]] == ["wS1", "bS1 wS1-", "wQ -wS1"]
+            assert state["draw_offer"] == 1
+            assert state["you"] == ["black"]
+            black.send(json.dumps({"type": "move", "move": "bQ bS1-"}))
+            assert next_state(black, 4)["turn"] == 0
+        server.kill()
+
+        server.start()
+        exported = httpx.get(f"{server.url}/api/games/{created['id']}/export").text
+        assert exported.strip() == "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
+    finally:
+        server.stop()
