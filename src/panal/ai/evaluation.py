@@ -24,7 +24,7 @@ from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 if TYPE_CHECKING:
     from panal.hive.game import Game
 
-__all__ = ["WIN", "Weights", "evaluate"]
+__all__ = ["WIN", "Weights", "evaluate", "pinned_cells"]
 
 WIN = 1_000_000
 """The score of a won position; a win found ``n`` plies ahead scores ``WIN - n``."""
@@ -94,11 +94,31 @@ def _can_slide(stacks: dict[int, list[int]], cell: int) -> bool:
     return False
 
 
+# Pinned cells depend only on which cells are occupied, and the leaves of a search share few
+# shapes (placing any of several pieces on one cell gives one shape), so they are cached by shape.
+_PINNED_BY_SHAPE: dict[frozenset[int], set[int]] = {}
+_PINNED_CACHE_LIMIT = 200_000
+
+
+def pinned_cells(stacks: dict[int, list[int]]) -> set[int]:
+    """Cells whose piece the one-hive rule pins (articulation points), cached by hive shape.
+
+    The returned set is shared: do not modify it.
+    """
+    shape = frozenset(stacks)
+    pinned = _PINNED_BY_SHAPE.get(shape)
+    if pinned is None:
+        if len(_PINNED_BY_SHAPE) >= _PINNED_CACHE_LIMIT:
+            _PINNED_BY_SHAPE.clear()
+        pinned = _PINNED_BY_SHAPE[shape] = articulation_points(stacks)
+    return pinned
+
+
 def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
     """The static score of ``game`` for the player to move (positive: good for them)."""
     stacks = game._stacks
     cells = game._cell
-    pinned = articulation_points(stacks)
+    pinned = pinned_cells(stacks)
     mobile_value = weights.mobile
     bug_of = BUG_OF
     scores = [0, 0]

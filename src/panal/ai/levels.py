@@ -10,8 +10,8 @@ level      depth  time s  noise  blunder  meant for
 beginner   1      0.2     150    35%      a first game: grabs obvious wins, misses most else
 easy       1      0.3     60     10%      a casual player; sees one move ahead
 medium     2      1.0     15     0%       a club player; sees the reply to each move
-hard       4      3.0     0      0%       a strong player; 3-4 plies in a few seconds
-expert     -      5.0     0      0%       iterative deepening for 5 s a move
+hard       3      3.0     0      0%       a strong player; three plies, pruned by the clock
+expert     5      5.0     0      0%       up to five plies in 5 s a move
 strongest  -      10.0    0      0%       the whole time budget (default 10 s)
 =========  =====  ======  =====  =======  ====================================================
 
@@ -39,8 +39,8 @@ _LEVELS = (
     Level("beginner", 1, 0.2, 150, 0.35, "a first game: grabs obvious wins, misses most else"),
     Level("easy", 1, 0.3, 60, 0.10, "a casual player; sees one move ahead"),
     Level("medium", 2, 1.0, 15, 0.0, "a club player; sees the reply to each move"),
-    Level("hard", 4, 3.0, 0, 0.0, "a strong player; 3-4 plies in a few seconds"),
-    Level("expert", None, 5.0, 0, 0.0, "iterative deepening for 5 s a move"),
+    Level("hard", 3, 3.0, 0, 0.0, "a strong player; three plies, pruned by the clock"),
+    Level("expert", 5, 5.0, 0, 0.0, "up to five plies in 5 s a move"),
     Level("strongest", None, 10.0, 0, 0.0, "as deep as the whole time budget allows"),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in _LEVELS)

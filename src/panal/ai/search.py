@@ -92,6 +92,7 @@ class Searcher:
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.hash_size_mb = hash_size_mb
         self.history: dict[int, int] = {}
+        self.scores: dict[int, int] = {}  # static evaluations by position hash
         self.killers: list[list[int]] = [[PASS_CODE, PASS_CODE] for _ in range(MAX_PLY + 1)]
         self.nodes = 0
         self.deadline = float("inf")
@@ -112,6 +113,7 @@ class Searcher:
     def clear(self) -> None:
         """Forget everything learnt (table, history, killers)."""
         self.table.clear()
+        self.scores.clear()
         self.history.clear()
         for pair in self.killers:
             pair[0] = pair[1] = PASS_CODE
@@ -144,6 +146,8 @@ class Searcher:
         self.nodes = 0
         if len(self.table) > self.max_entries:
             self.table.clear()
+        if len(self.scores) > self.max_entries:
+            self.scores.clear()
         # Histories fade between searches so old habits do not dominate.
         self.history = {code: value >> 2 for code, value in self.history.items() if value >= 4}
 
@@ -160,7 +164,6 @@ class Searcher:
             best.seconds = time.perf_counter() - start
             return best
 
-        previous_score = 0
         for iteration in range(1, max_depth + 1):
             try:
                 code, score, root = self._search_root(position, root, iteration, noise, rng)
@@ -174,7 +177,6 @@ class Searcher:
                         Move.from_code(code), code, score, iteration - 1, self.nodes, 0.0, [code]
                     )
                 break
-            previous_score = score
             best = SearchResult(
                 Move.from_code(code),
                 code,
@@ -191,7 +193,6 @@ class Searcher:
             elapsed = time.perf_counter() - start
             if time_limit is not None and elapsed > time_limit * 0.45:
                 break  # the next iteration would most likely not finish
-        del previous_score
         best.nodes = self.nodes
         best.seconds = time.perf_counter() - start
         assert best.code in game.legal_move_codes(), "the search chose an illegal move"
@@ -278,7 +279,10 @@ class Searcher:
                     return score
 
         if depth <= 0:
-            return self.evaluate(game)
+            score = self.scores.get(key)
+            if score is None:
+                score = self.scores[key] = self.evaluate(game)
+            return score
 
         codes = game.legal_move_codes()
         if len(codes) > 1:
