@@ -210,15 +210,17 @@ class GamePage {
             <section class="hand" data-hand="top"></section>
             <section class="hand" data-hand="bottom"></section>
           </div>
-          <div class="board-area">
-            <div class="board-holder"></div>
-            <div class="zoom-controls">
-              <button type="button" data-action="zoom-in"></button>
-              <button type="button" data-action="zoom-out"></button>
-              <button type="button" data-action="fit"></button>
-            </div>
+          <div class="board-column">
             <div class="banners"></div>
-            <div class="result-overlay" hidden></div>
+            <div class="board-area">
+              <div class="board-holder"></div>
+              <div class="zoom-controls">
+                <button type="button" data-action="zoom-in"></button>
+                <button type="button" data-action="zoom-out"></button>
+                <button type="button" data-action="fit"></button>
+              </div>
+              <div class="result-overlay" hidden></div>
+            </div>
           </div>
           <aside class="side-panel"></aside>
         </div>

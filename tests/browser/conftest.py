@@ -1,0 +1,93 @@
+"""Browser tests: Playwright drives Debian's Chromium against a real ``panal serve``.
+
+Never downloads a browser: Chromium comes from the system (``apt-get install chromium``).
+Screenshots go to ``test-artifacts/browser/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.server.helpers import ServerProcess
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        if os.environ.get("CI"):
+            pytest.fail("Chromium is missing: apt-get install chromium")
+        pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    directory = tmp_path_factory.mktemp("browser-server")
+    process = ServerProcess(
+        directory / "games.sqlite3", directory / "serve.log", ("--ai-workers", "1")
+    )
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS
+
+
+@pytest.fixture
+def open_page(browser: Any, server: ServerProcess) -> Iterator[Any]:
+    """``open_page(path, locale="en-US")`` → a page in a fresh browser context."""
+    contexts: list[Any] = []
+    errors: list[str] = []
+
+    def open_(path: str = "/", locale: str = "en-US") -> Any:
+        context = browser.new_context(locale=locale, viewport={"width": 1366, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(20_000)
+        page.goto(server.url + path)
+        page.wait_for_selector("body[data-ready]")
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"

@@ -1,0 +1,64 @@
+"""Driving the game page like a player: pick a piece, then a lit cell."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+
+def game_id(page: Any) -> str:
+    page.wait_for_url("**/game/*")
+    return page.url.rstrip("/").split("/game/")[1].split("?")[0].split("#")[0]
+
+
+def seat_token(page: Any, game: str) -> str | None:
+    return page.evaluate(f"localStorage.getItem('panal.token.{game}')")
+
+
+def game_state(base_url: str, game: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx.get(f"{base_url}/api/games/{game}", headers=headers).json()
+
+
+def wait_for_ply(page: Any, ply: int) -> None:
+    """Until the move list shows ``ply`` moves (or the game ended)."""
+    page.wait_for_function(
+        """(ply) => document.querySelector(`.move-list [data-ply="${ply}"]`)
+                 || !document.querySelector('.result-overlay').hidden""",
+        arg=ply,
+    )
+
+
+def click_move(page: Any, move: dict[str, Any], hands: list[list[str]]) -> None:
+    """Play ``move`` (an entry of the state's legal moves) by click-click."""
+    piece = move["piece"]
+    if piece is None:
+        page.click("[data-action=pass]")
+        return
+    in_hand = any(piece in hand for hand in hands)
+    if in_hand:
+        page.click(f".hand button[data-piece={piece}]")
+    else:
+        page.click(f".board .cell.selectable[data-piece={piece}]")
+    key = f"{move['to'][0]},{move['to'][1]}"
+    page.click(f'.board [data-cell="{key}"][data-dest]')
+
+
+def drag_move(page: Any, move: dict[str, Any], hands: list[list[str]]) -> None:
+    """Play ``move`` by drag-and-drop."""
+    piece = move["piece"]
+    in_hand = any(piece in hand for hand in hands)
+    source = (
+        page.locator(f".hand button[data-piece={piece}]")
+        if in_hand
+        else page.locator(f".board .cell.selectable[data-piece={piece}]")
+    )
+    box = source.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    key = f"{move['to'][0]},{move['to'][1]}"
+    page.mouse.move(box["x"] + box["width"] / 2 + 20, box["y"] + box["height"] / 2 + 10, steps=4)
+    target = page.locator(f'.board [data-cell="{key}"][data-dest]').bounding_box()
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
+    page.mouse.up()
