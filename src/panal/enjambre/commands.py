@@ -99,6 +99,7 @@ def _play(args: argparse.Namespace) -> int:
             seat=args.seat,
             seed=args.seed,
             options=options,
+            read=lambda prompt: input(prompt),
             out=sys.stdout,
             colour=False if args.no_color else None,
         )

@@ -182,7 +182,7 @@ def play_terminal(
     out: TextIO,
     colour: bool | None = None,
 ) -> int:
-    """Run one game with a human at ``seat``; returns a process exit code."""
+    """Run one game with a human at ``seat``; returns a process exit code (0, also on quit)."""
     if len(bot_names) != players - 1:
         raise ValueError(f"{players} players need {players - 1} bots, got {len(bot_names)}")
     if not 0 <= seat < players:
@@ -204,6 +204,7 @@ def play_terminal(
     say(f"Enjambre Tácticas: {players} players, seed {game.log.seed}. You are "
         f"{state.colour(seat)}; {state.colour(state.first_player)} starts. Type help.")  # fmt: skip
     printed = 0
+    drawn_for: tuple[Phase, int, int] | None = None  # the turn whose board was last drawn
     while not game.over:
         player = game.to_move
         assert player is not None
@@ -212,19 +213,20 @@ def play_terminal(
             continue
         observation = game.observe(seat)
         printed = _print_events(observation, printed, say)
-        if observation.phase is Phase.SETUP:
-            zone = " ".join(observation.board.label(c) for c in state.zone(seat))
+        turn = (observation.phase, observation.round, len(observation.history))
+        if drawn_for is None or drawn_for[:2] != turn[:2] or _new_turn(observation, drawn_for):
             say(render_board(observation, colour=use_colour))
-            say(f"Setup: your zone is {zone}. Use place (ten cells for 1..10) or auto.")
-        elif not (observation.state.marked or observation.state.active is not None
-                  or observation.state.scout_used):  # fmt: skip
-            say(render_board(observation, colour=use_colour))
-            say(render_status(observation, colour=use_colour))
+            if observation.phase is Phase.SETUP:
+                zone = " ".join(observation.board.label(c) for c in state.zone(seat))
+                say(f"Setup: your zone is {zone}. Use place (ten cells for 1..10) or auto.")
+            else:
+                say(render_status(observation, colour=use_colour))
+            drawn_for = turn
         try:
             line = read(f"[{state.colour(seat)}] > ")
         except EOFError:
             say("bye")
-            return 1
+            return 0
         try:
             parsed = parse_command(line, observation)
         except CommandError as exc:
@@ -232,7 +234,7 @@ def play_terminal(
             continue
         if parsed.info == "quit":
             say("bye")
-            return 1
+            return 0
         if parsed.info is not None:
             _show_info(parsed, observation, say, use_colour)
             continue
@@ -253,6 +255,13 @@ def play_terminal(
     say(render_board(final, colour=use_colour))
     say(render_status(final, colour=use_colour))
     return 0
+
+
+def _new_turn(observation: Observation, drawn_for: tuple[Phase, int, int]) -> bool:
+    """Whether a turn of the viewer has started since the board was last drawn."""
+    from .actions import TurnEnded
+
+    return any(isinstance(e, TurnEnded) for e in observation.history[drawn_for[2] :])
 
 
 def _print_events(observation: Observation, printed: int, say: Callable[[str], None]) -> int:
