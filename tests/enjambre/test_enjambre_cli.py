@@ -17,14 +17,15 @@ from panal.enjambre.terminal import CommandError, parse_command, play_terminal
 ORANGE, RED = 0, 1
 
 
+def cli(command: str) -> int:
+    return main(command.split())
+
+
 # --------------------------------------------------------------------------------- tournament
 
 
 def test_tournament_prints_wins_average_score_and_place(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
-        "enjambre tournament --players 4 --bots heuristic,random,random,random "
-        "--games 4 --seed 1".split()
-    )
+    code = cli("enjambre tournament --players 4 --bots heuristic,random,random,random --games 4")
     out, err = capsys.readouterr()
     assert code == 0
     assert "avg score" in out and "avg place" in out and "wins" in out
@@ -85,9 +86,9 @@ def test_tournament_rejects_bad_arguments(
 
 
 def test_tournament_accepts_rule_options(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(
+    code = cli(
         "enjambre tournament --players 2 --bots heuristic,random --games 2 --rounds 3 "
-        "--colmena-combat --memory-play --json".split()
+        "--colmena-combat --memory-play --json"
     )
     options = json.loads(capsys.readouterr().out)["options"]
     assert code == 0 and options["rounds"] == 3
@@ -196,10 +197,10 @@ def test_play_command_line(
 ) -> None:
     answers = iter(["auto", "quit"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
-    assert main("enjambre play --players 2 --bots random --seed 2 --no-color".split()) == 0
+    assert cli("enjambre play --players 2 --bots random --seed 2 --no-color") == 0
     out = capsys.readouterr().out
     assert "You are orange" in out and "\x1b[" not in out
-    assert main("enjambre play --players 4 --bots random".split()) == 2
+    assert cli("enjambre play --players 4 --bots random") == 2
     assert "needs 3 bots" in capsys.readouterr().err
 
 
