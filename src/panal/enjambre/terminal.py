@@ -54,7 +54,7 @@ def _cells(observation: Observation, words: Sequence[str]) -> list[Hex]:
     return [observation.board.parse_label(word) for word in words]
 
 
-def parse_command(text: str, observation: Observation) -> Parsed:
+def parse_command(text: str, observation: Observation, rng: random.Random | None = None) -> Parsed:
     """Turn a line into actions for ``observation``'s player, checking them without applying.
 
     Raises :class:`CommandError` with a specific message for anything malformed or illegal.
@@ -74,7 +74,7 @@ def parse_command(text: str, observation: Observation) -> Parsed:
             if len(args) != 1:
                 raise CommandError("usage: moves A (the cell of one of your tiles)")
             return Parsed(info="moves", cell=_cells(observation, args)[0])
-        actions = _parse_actions(verb, args, observation)
+        actions = _parse_actions(verb, args, observation, rng or random.Random())
     except ValueError as exc:
         raise CommandError(str(exc)) from exc
     _check(actions, observation)
@@ -96,7 +96,9 @@ def _own_tile_at(observation: Observation, cell: Hex) -> int:
     return tile
 
 
-def _parse_actions(verb: str, args: list[str], observation: Observation) -> list[Action]:
+def _parse_actions(
+    verb: str, args: list[str], observation: Observation, rng: random.Random
+) -> list[Action]:
     count = observation.board.tiles_per_player
     if verb == "place":
         if len(args) != count:
@@ -106,7 +108,7 @@ def _parse_actions(verb: str, args: list[str], observation: Observation) -> list
         if args:
             raise CommandError("auto takes no arguments")
         zone = list(observation.state.zone(observation.viewer))
-        return [Place(tuple(random.Random().sample(zone, count)))]
+        return [Place(tuple(rng.sample(zone, count)))]
     if verb in ("move", "m"):
         if len(args) < 2:
             raise CommandError("usage: move A B [C] (from A, one step to B, then to C)")
@@ -228,7 +230,7 @@ def play_terminal(
             say("bye")
             return 0
         try:
-            parsed = parse_command(line, observation)
+            parsed = parse_command(line, observation, rng)
         except CommandError as exc:
             say(f"! {exc}")
             continue
