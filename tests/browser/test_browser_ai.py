@@ -18,10 +18,11 @@ from tests.browser.helpers import (
 from tests.browser.strategy import choose_losing_move
 from tests.server.helpers import ServerProcess
 
+pytestmark = pytest.mark.browser
+
 pytest.importorskip("panal.ai")
 
 
-@pytest.mark.slow
 def test_whole_game_against_the_ai(open_page: Any, server: ServerProcess, artifacts: Path) -> None:
     page = open_page("/new")
     page.check("input[name=mode][value=ai]")

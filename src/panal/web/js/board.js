@@ -59,6 +59,7 @@ export class Board {
       );
     }
     // Stacks: bottom pieces first, each level shifted; the top piece carries the interactions.
+    const badges = [];
     const ordered = [...occupied.entries()].sort(([a], [b]) => {
       const pa = parseKey(a);
       const pb = parseKey(b);
@@ -90,9 +91,10 @@ export class Board {
       });
       const topShift = `translate(${STACK_SHIFT.x * (stack.length - 1)} ${STACK_SHIFT.y * (stack.length - 1)})`;
       if (stack.length > 1) {
-        parts.push(
-          `<g class="height-badge" transform="${topShift}"><circle cx="19" cy="-19" r="8"/>` +
-            `<text x="19" y="-15.5">${stack.length}</text></g>`,
+        // Drawn last, above the last-move ring, so the height always shows.
+        badges.push(
+          `<g class="height-badge" transform="translate(${x.toFixed(2)} ${y.toFixed(2)}) ${topShift}" aria-hidden="true">` +
+            `<circle cx="19" cy="-19" r="8"/><text x="19" y="-15.5">${stack.length}</text></g>`,
         );
       }
       if (lit) parts.push(`<g transform="${topShift}"><polygon class="dest-ring" points="${hexPoints(HEX_SIZE - 3)}"/></g>`);
@@ -114,7 +116,7 @@ export class Board {
         );
       }
     }
-    this.layer.innerHTML = parts.join("");
+    this.layer.innerHTML = parts.join("") + badges.join("");
     if (!this.userMovedView) this.fit();
   }
 

@@ -1,0 +1,95 @@
+"""Languages picked from the browser and switchable; the football look and its names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.helpers import game_id, wait_for_ply
+
+pytestmark = pytest.mark.browser
+
+
+def test_language_from_the_browser_and_switching(open_page: Any, artifacts: Path) -> None:
+    page = open_page("/new", locale="pt-BR")
+    assert page.inner_text("[data-nav=new]") == "Novo jogo"
+    assert page.inner_text("form.new-game button[type=submit]") == "Começar"
+    assert page.evaluate("document.documentElement.lang") == "pt"
+    page.screenshot(path=str(artifacts / "language-pt.png"))
+
+    page.select_option("select[name=language]", "es")
+    assert page.inner_text("[data-nav=new]") == "Nueva partida"
+    assert page.inner_text("form.new-game button[type=submit]") == "Empezar"
+    assert "Hormiga" in page.inner_text(".legend")
+    page.select_option("select[name=language]", "en")
+    assert page.inner_text("[data-nav=archive]") == "Archive"
+    assert "Soldier Ant" in page.inner_text(".legend")
+
+    # The choice is remembered, and a game page switches at once.
+    page.select_option("select[name=language]", "es")
+    page.check("input[name=mode][value=hotseat]")
+    page.click("button[data-action=start]")
+    game_id(page)
+    page.wait_for_selector(".hand button[data-piece=wQ]")
+    assert page.inner_text(".status") == "Tu turno (Blancas)"
+    page.select_option("select[name=language]", "pt")
+    assert page.inner_text(".status") == "A tua vez (Brancas)"
+    assert page.inner_text(".moves-panel h2") == "Jogadas"
+    page.reload()
+    page.wait_for_selector(".hand button[data-piece=wQ]")
+    assert page.inner_text(".status") == "A tua vez (Brancas)"
+
+
+def test_english_has_no_untranslated_keys(open_page: Any) -> None:
+    page = open_page("/new")
+    missing = page.evaluate(
+        """async () => {
+            const i18n = await import('/static/js/i18n.js');
+            const out = [];
+            for (const lang of ['es', 'pt'])
+                for (const key of i18n.allKeys())
+                    if (!i18n.hasKey(lang, key)) out.push(lang + ':' + key);
+            return out;
+        }"""
+    )
+    assert missing == []
+    rule_keys = page.evaluate("async () => (await import('/static/js/i18n.js')).ruleKeys()")
+    from panal.hive.rules import Rule
+
+    assert sorted(rule_keys) == sorted(rule.key for rule in Rule)
+
+
+def test_football_look_shows_its_names(open_page: Any, artifacts: Path) -> None:
+    page = open_page("/new", locale="es-ES")
+    page.select_option("select[name=look]", "football")
+    legend = page.inner_text(".legend")
+    for name in ("Escudo", "Muro", "Rayo", "Balón", "Bota", "Escudo Imperial", "Acho Pimentón"):
+        assert name in legend
+    assert "Grana" in legend and "Blanco" in legend
+    page.screenshot(path=str(artifacts / "football-legend.png"))
+
+    page.check("input[name=mode][value=hotseat]")
+    page.check("input[name=expansion][value=D]")
+    page.click("button[data-action=start]")
+    game_id(page)
+    page.wait_for_selector(".hand button[data-piece=wQ]")
+    assert page.inner_text(".status") == "Tu turno (Grana)"
+    hand = page.inner_text(".hand.to-move")
+    for name in ("Escudo", "Muro", "Rayo", "Balón", "Bota", "Portero", "Extremo"):
+        assert name in hand
+    assert page.get_attribute(".hand button[data-piece=wQ]", "aria-label") == "Escudo ×1 (Grana)"
+
+    # Three turns each without the Escudo: the reminder, in the football names.
+    moves = ["wS1", "bS1 wS1-", "wS2 -wS1", "bS2 bS1-", "wB1 -wS2", "bB1 bS2-"]
+    for ply, move in enumerate(moves, 1):
+        page.fill("form.type-move input", move)
+        page.keyboard.press("Enter")
+        wait_for_ply(page, ply)
+    page.wait_for_selector("[data-banner=queen]")
+    assert page.inner_text("[data-banner=queen]") == "Hay que poner Escudo en este turno."
+    page.click(".hand button[data-piece=wQ]")
+    page.screenshot(path=str(artifacts / "football-game.png"))
+    page.select_option("select[name=language]", "en")
+    assert page.inner_text("[data-banner=queen]") == "The Crest must be placed this turn."
