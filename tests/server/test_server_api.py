@@ -83,10 +83,20 @@ def test_export_gamestring_and_pgn(client: TestClient) -> None:
     text = client.get(f"/api/games/{created['id']}/export").text
     assert text.strip() == "Base;InProgress;Black[2];wS1;bG1 wS1-;wQ -wS1"
     pgn = client.get(f"/api/games/{created['id']}/export", params={"format": "pgn"})
-    if pgn.status_code == 422:
-        pytest.skip("PGN export is not in panal.hive.records yet")
     assert pgn.status_code == 200
-    assert "wQ -wS1" in pgn.text
+    assert '[GameType "Base"]' in pgn.text
+    assert "3. wQ -wS1" in pgn.text
+    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+        receive_state(ws)
+        ws.send_json({"type": "resign"})
+        receive_state(ws, lambda s: s["result"] is not None)
+    pgn = client.get(f"/api/games/{created['id']}/export", params={"format": "pgn"}).text
+    assert '[Result "WhiteWins"]' in pgn  # Black resigned
+    # The exported PGN imports back to the same moves.
+    again = client.post("/api/import", json={"text": pgn}).json()
+    state = client.get(f"/api/games/{again['id']}").json()
+    assert [e["move"] for e in state["history"]] == ["wS1", "bG1 wS1-", "wQ -wS1"]
+    assert state["result"] == "WhiteWins"
 
 
 def test_import_gamestring_to_replay_and_to_continue(client: TestClient) -> None:
@@ -117,8 +127,6 @@ def test_import_pgn(client: TestClient) -> None:
         "1. wS1\n2. bG1 wS1-\n3. wQ -wS1\n*\n"
     )
     response = client.post("/api/import", json={"text": pgn})
-    if response.status_code == 422 and "not available" in response.json()["detail"]:
-        pytest.skip("PGN import is not in panal.hive.records yet")
     assert response.status_code == 201, response.text
     state = client.get(f"/api/games/{response.json()['id']}").json()
     assert state["ply"] == 3

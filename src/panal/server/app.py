@@ -444,7 +444,5 @@ def _pgn_headers(live: LiveGame) -> dict[str, str]:
         ai = f"panal AI ({row.ai_level})"
         headers["White" if row.ai_color == 0 else "Black"] = ai
     if row.result:
-        headers["Result"] = {"WhiteWins": "1-0", "BlackWins": "0-1", "Draw": "1/2-1/2"}.get(
-            row.result, "*"
-        )
+        headers["Result"] = row.result  # a resignation or an agreed draw, not only the board's
     return headers

@@ -7,8 +7,7 @@ replayed by the rules engine before a game is created from it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from panal.hive import Game, Options
 
@@ -65,10 +64,7 @@ def parse_record(
         if fmt == "sgf":
             found = [records.read_sgf(text, source="SGF")]
         elif fmt == "pgn":
-            read_pgn = getattr(records, "read_pgn", None)
-            if read_pgn is None:
-                raise RecordImportError("PGN import is not available in this version of panal")
-            found = list(read_pgn(text))
+            found = list(records.read_pgn(text, source="PGN"))
         else:
             raise RecordImportError(f"unknown format {fmt!r}")
     except RecordImportError:
@@ -80,7 +76,7 @@ def parse_record(
     record = found[index - 1]
     options = record.options
     if tournament_opening is not None:
-        options = Options(tournament_opening, options.repetition_draw)
+        options = replace(options, tournament_opening=tournament_opening)
         record.options = options
     try:
         game = record.replay()
@@ -98,9 +94,16 @@ def parse_record(
 
 
 def export_pgn(game: Game, headers: dict[str, str]) -> str:
+    """PGN as Mzinga writes it; tags an imported record brought that PGN cannot hold are
+    dropped rather than refused."""
     from panal.hive import records
 
-    write_pgn: Any = getattr(records, "write_pgn", None)
-    if write_pgn is None:
-        raise RecordImportError("PGN export is not available in this version of panal")
-    return str(write_pgn(game, headers))
+    usable = {
+        name: value
+        for name, value in headers.items()
+        if re.fullmatch(r"[A-Za-z0-9_]+", name) and "\n" not in value and "\r" not in value
+    }
+    try:
+        return records.write_pgn(game, usable)
+    except ValueError as exc:
+        raise RecordImportError(f"cannot write this game as PGN: {exc}") from None
