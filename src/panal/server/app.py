@@ -338,6 +338,7 @@ def create_app(
         live.connections.add(connection)
         pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
         live.broadcast()  # the newcomer gets the state; the others see the spectator count
+        hub.schedule_ai(live)  # retries a failed AI move when a player comes back
         try:
             await _receive_loop(websocket, hub, live, connection, pump)
         finally:
