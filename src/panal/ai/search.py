@@ -34,11 +34,14 @@ INFINITY = WIN + 1_000
 MATE_BOUND = WIN - 1_000  # scores above this are wins found by search (mate distance)
 MAX_PLY = 128
 
+FUTILITY_MARGIN = 150  # score units per remaining ply
+NULL_REDUCTION = 2
+
 _EXACT = 0
 _LOWER = 1  # the score is a lower bound (the search failed high)
 _UPPER = 2  # the score is an upper bound (the search failed low)
 
-_NEIGHBORS = frozenset(NEIGHBOR_OFFSETS)
+_EMPTY: frozenset[int] = frozenset()
 _IN_PROGRESS = GameState.IN_PROGRESS
 _DRAW = GameState.DRAW
 _WHITE_WINS = GameState.WHITE_WINS
@@ -96,7 +99,7 @@ class Searcher:
         self.killers: list[list[int]] = [[PASS_CODE, PASS_CODE] for _ in range(MAX_PLY + 1)]
         self.nodes = 0
         self.deadline = float("inf")
-        self.reductions = False
+        self.selective = False  # reductions and pruning (off for exact-depth searches)
         self._game: Game | None = None
 
     @property
@@ -142,7 +145,7 @@ class Searcher:
             depth = 3
         max_depth = depth if depth is not None else MAX_PLY - 8
         self.deadline = start + time_limit if time_limit is not None else float("inf")
-        self.reductions = not (exact_depth if exact_depth is not None else time_limit is None)
+        self.selective = not (exact_depth if exact_depth is not None else time_limit is None)
         self.nodes = 0
         if len(self.table) > self.max_entries:
             self.table.clear()
@@ -246,7 +249,7 @@ class Searcher:
 
     # --- the tree -------------------------------------------------------------------------
 
-    def _negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True) -> int:
         self.nodes += 1
         if time.perf_counter() > self.deadline:
             raise SearchTimeout(None)
@@ -284,6 +287,26 @@ class Searcher:
                 score = self.scores[key] = self.evaluate(game)
             return score
 
+        if self.selective and beta < MATE_BOUND and alpha > -MATE_BOUND:
+            static = self.scores.get(key)
+            if static is None:
+                static = self.scores[key] = self.evaluate(game)
+            # Reverse futility: far above beta near the horizon, one move will not undo it.
+            if depth <= 2 and static - FUTILITY_MARGIN * depth >= beta:
+                return static
+            # Null move: if passing still holds beta, a real move surely would. Not when our
+            # queen is nearly surrounded: there a pass can hide a threat (zugzwang-like).
+            if null_ok and depth >= 3 and static >= beta and self._queen_safe(game):
+                game.push_code(PASS_CODE)
+                try:
+                    score = -self._negamax(
+                        depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1, False
+                    )
+                finally:
+                    game.pop()
+                if score >= beta:
+                    return score
+
         codes = game.legal_move_codes()
         if len(codes) > 1:
             codes = self._order(game, codes, ply, table_move)
@@ -291,7 +314,7 @@ class Searcher:
         original_alpha = alpha
         best_score = -INFINITY
         best_code = codes[0]
-        reductions = self.reductions and depth >= 3
+        reductions = self.selective and depth >= 3
         for index, code in enumerate(codes):
             push(code)
             try:
@@ -326,6 +349,15 @@ class Searcher:
 
     # --- helpers --------------------------------------------------------------------------
 
+    @staticmethod
+    def _queen_safe(game: Game) -> bool:
+        """The side to move's queen is placed and has at most three neighbours."""
+        cell = game._cell[(game._ply & 1) << 4]
+        if cell < 0:
+            return False
+        stacks = game._stacks
+        return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS) <= 3
+
     def _store(self, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
         # Mate scores are stored relative to this node so they stay true wherever it recurs.
         if score > MATE_BOUND:
@@ -348,43 +380,47 @@ class Searcher:
         self.history[code] = self.history.get(code, 0) + depth * depth
 
     def _order(self, game: Game, codes: list[int], ply: int, table_move: int) -> list[int]:
-        """Most promising first: table move, killers, then a static and history score."""
+        """Most promising first: table move, killers, then a static and history score.
+
+        The static score favours filling a cell beside the enemy queen (or climbing on it),
+        freeing our own queen, and keeping attackers where they are.
+        """
         cells = game._cell
         color = game._ply & 1
         own_queen = cells[color << 4]
         enemy_queen = cells[(color ^ 1) << 4]
-        history = self.history
-        neighbors = _NEIGHBORS
-        killer_a, killer_b = self.killers[ply] if ply <= MAX_PLY else (PASS_CODE, PASS_CODE)
+        own_ring = {own_queen + step for step in NEIGHBOR_OFFSETS} if own_queen >= 0 else _EMPTY
+        enemy_ring = (
+            {enemy_queen + step for step in NEIGHBOR_OFFSETS} if enemy_queen >= 0 else _EMPTY
+        )
+        history = self.history.get
         keyed = []
+        append = keyed.append
         for code in codes:
-            if code == PASS_CODE:
-                keyed.append((0, code))
-                continue
             dest = code >> 6
             origin = cells[code & 31]
-            score = history.get(code, 0)
-            if enemy_queen >= 0:
-                if dest == enemy_queen:
-                    score += 30_000
-                elif (dest - enemy_queen) in neighbors:
-                    score += 20_000
-                if origin >= 0 and (origin - enemy_queen) in neighbors:
-                    score -= 8_000
-            if own_queen >= 0:
-                if origin >= 0 and (origin - own_queen) in neighbors:
-                    score += 6_000
-                if (dest - own_queen) in neighbors:
-                    score -= 4_000
+            score = history(code, 0)
+            if dest in enemy_ring:
+                score += 20_000
+            elif dest == enemy_queen:
+                score += 30_000
+            if origin in enemy_ring:
+                score -= 8_000
+            if origin in own_ring:
+                score += 6_000
+            if dest in own_ring:
+                score -= 4_000
             if origin < 0:
                 score -= 1_000  # placements after movements of equal merit
-            if code in (killer_a, killer_b):
-                score += 50_000
-            if code == table_move:
-                score += 1_000_000
-            keyed.append((score, code))
+            append((score, code))
         keyed.sort(reverse=True)
-        return [code for _, code in keyed]
+        ordered = [code for _, code in keyed]
+        # Killers, then the table move, go to the front when they are legal here.
+        for first in (*self.killers[ply], table_move) if ply <= MAX_PLY else (table_move,):
+            if first != PASS_CODE and first in codes:
+                ordered.remove(first)
+                ordered.insert(0, first)
+        return ordered
 
     def _principal_variation(self, game: Game, first: int, limit: int = 12) -> list[int]:
         """The expected line, read back from the table."""
