@@ -127,7 +127,9 @@ class LiveGame:
     version: int = 0
     ai_task: asyncio.Task[None] | None = None
     ai_error: str | None = None
-    _legal_cache: tuple[int, list[dict[str, Any]]] | None = None
+    # The legal moves, serialized once per position. Kept as one string rather than a list of
+    # dicts: thousands of long-lived small objects would make every full GC pause much longer.
+    _legal_cache: tuple[int, str] | None = None
 
     @property
     def is_finished(self) -> bool:
@@ -150,9 +152,10 @@ class LiveGame:
         (color,) = seats
         return color
 
-    def legal_json(self) -> list[dict[str, Any]]:
+    def legal_json(self) -> str:
         if self._legal_cache is None or self._legal_cache[0] != self.version:
-            self._legal_cache = (self.version, legal_moves_json(self.game))
+            legal = json.dumps(legal_moves_json(self.game), separators=(",", ":"))
+            self._legal_cache = (self.version, legal)
         return self._legal_cache[1]
 
     def may_move(self, seats: frozenset[int]) -> bool:
@@ -171,11 +174,12 @@ class LiveGame:
         """``base`` (the shared state, serialized once) plus what only this connection sees."""
         seats = connection.seats if connection else frozenset()
         extra: dict[str, Any] = {"you": [COLOR_NAMES[c] for c in sorted(seats)]}
-        if seats and self.may_move(seats):
-            extra["legal"] = self.legal_json()
         if seats and self.row.mode == "online" and self.row.invite_code:
             extra["invite"] = self.row.invite_code
-        return base[:-1] + "," + json.dumps(extra, separators=(",", ":"))[1:]
+        text = base[:-1] + "," + json.dumps(extra, separators=(",", ":"))[1:]
+        if seats and self.may_move(seats):
+            text = text[:-1] + ',"legal":' + self.legal_json() + "}"
+        return text
 
     def base_text(self) -> str:
         state = public_state(self)

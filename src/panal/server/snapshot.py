@@ -29,8 +29,9 @@ def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
         "color": color,
         "move": game.move_string(move),
         "piece": move.piece.name,
-        "from": list(origin) if origin is not None else None,
-        "to": list(move.to),  # type: ignore[arg-type]
+        # Tuples of ints (JSON arrays): the garbage collector stops tracking them.
+        "from": tuple(origin) if origin is not None else None,
+        "to": tuple(move.to),  # type: ignore[arg-type]
     }
     if move.carry:
         entry["carry"] = True
