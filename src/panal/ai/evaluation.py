@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from panal.hex import NEIGHBOR_OFFSETS
+from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
 from panal.hive.movement import GATES, articulation_points
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 
@@ -82,6 +82,10 @@ class Weights:
     covered_own_piece = 12  # each own piece buried under a stack
     pillbug_guard = 30  # own pillbug (uncovered) beside own queen
     tempo = 6  # having the move
+    # A free piece that could fill a cell around the enemy queen soon (an ant anywhere, a
+    # climber within two cells, a spider or grasshopper within three), by how many of the
+    # queen's cells are already filled: the closer to surrounded, the more each one counts.
+    threat_by_filled = (0, 3, 6, 10, 18, 32, 0)
 
 
 def _can_slide(stacks: dict[int, list[int]], cell: int) -> bool:
@@ -126,6 +130,7 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
     # Per colour: own pieces beside own queen that could step away (they relieve pressure).
     queen_helpers = [0, 0]
     attackers = [0, 0]
+    threats = [0, 0]  # free pieces not yet beside the enemy queen that could get there soon
 
     for cell, stack in stacks.items():
         top = stack[-1]
@@ -171,8 +176,15 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
                 queen_helpers[color] += 1
             if bug == _PILLBUG and height == 1:
                 scores[color] += weights.pillbug_guard
-        if enemy_queen >= 0 and mobile and (cell - enemy_queen) in _NEIGHBOR_SET:
-            attackers[color] += 1
+        if enemy_queen >= 0 and mobile:
+            offset = cell - enemy_queen
+            if offset in _NEIGHBOR_SET:
+                attackers[color] += 1
+            elif height > 1 or bug == _ANT:
+                if bug == _ANT or offset in _WITHIN_TWO:
+                    threats[color] += 1
+            elif offset in _REACH_BY_BUG.get(bug, _EMPTY):
+                threats[color] += 1
 
     placed = game._placed
     for color in (0, 1):
@@ -183,6 +195,14 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
             hand += (BUG_COUNTS[bug] - placed[base | bug]) * weights.in_hand[bug]  # type: ignore[index]
         score = scores[color] + hand
         score += attackers[color] * weights.attacker_next_to_enemy_queen
+        enemy_queen = queen_cells[color ^ 1]
+        if enemy_queen >= 0 and threats[color]:
+            enemy_filled = 0
+            for step in NEIGHBOR_OFFSETS:
+                if enemy_queen + step in stacks:
+                    enemy_filled += 1
+            usable = min(threats[color], 6 - enemy_filled)
+            score += usable * weights.threat_by_filled[enemy_filled]
         if queen < 0:
             if game._ply >= 6:
                 score -= weights.queen_not_placed
@@ -204,3 +224,21 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
 
 
 _NEIGHBOR_SET = frozenset(NEIGHBOR_OFFSETS)
+_EMPTY: frozenset[int] = frozenset()
+
+
+def _offsets_within(radius: int) -> frozenset[int]:
+    """Packed offsets of the cells 2..radius steps from a cell."""
+    return frozenset(pack(h) - ORIGIN_CELL for h in hexagon(radius) if h.distance(ORIGIN) >= 2)
+
+
+_WITHIN_TWO = _offsets_within(2)
+_WITHIN_THREE = _offsets_within(3)
+_REACH_BY_BUG = {
+    _BEETLE: _WITHIN_TWO,
+    _MOSQUITO: _WITHIN_TWO,
+    _LADYBUG: _WITHIN_THREE,
+    _DRAGONFLY: _WITHIN_THREE,
+    _SPIDER: _WITHIN_THREE,
+    _GRASSHOPPER: _WITHIN_THREE,
+}

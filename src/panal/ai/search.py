@@ -10,7 +10,8 @@ what it buys in Hive:
   cell next to the enemy queen first, moves that free our own queen next) plus a history score;
 * principal-variation search with null windows, and late-move reductions on quiet moves when the
   search is driven by the clock (``exact_depth`` turns them off so ``depth N`` is exactly N);
-* terminal scores with mate distance (a faster win scores higher), draws 0;
+* terminal scores with mate distance (a faster win scores higher); a draw costs the searching
+  side a little (contempt), so it avoids repetitions in level positions;
 * a hard deadline checked at every node: an unfinished iteration still counts when it has
   already found a better root move than the last finished one.
 
@@ -34,6 +35,7 @@ INFINITY = WIN + 1_000
 MATE_BOUND = WIN - 1_000  # scores above this are wins found by search (mate distance)
 MAX_PLY = 128
 
+CONTEMPT = 15  # score units a draw costs the side that searches
 FUTILITY_MARGIN = 150  # score units per remaining ply
 NULL_REDUCTION = 2
 
@@ -258,7 +260,9 @@ class Searcher:
         state = game._state
         if state is not _IN_PROGRESS:
             if state is _DRAW:
-                return 0
+                # Contempt: the searching side treats a draw as slightly bad for itself, so it
+                # does not settle for a repetition in a level position.
+                return -CONTEMPT if ply & 1 == 0 else CONTEMPT
             winner = 0 if state is _WHITE_WINS else 1
             # The side to move won only when the opponent surrounded their own queen.
             return WIN - ply if winner == game._ply & 1 else ply - WIN
