@@ -71,6 +71,7 @@ class GameOutcome:
     late_moves: list[int] = field(default_factory=lambda: [0, 0])  # per engine
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, per engine
     moves_made: list[int] = field(default_factory=lambda: [0, 0])
+    slowest: list[float] = field(default_factory=lambda: [0.0, 0.0])  # longest move, per engine
 
     def score_of(self, engine: int) -> float:
         """1 for a win of ``engine``, 0.5 for a draw, 0 for a loss."""
@@ -93,6 +94,7 @@ class MatchSummary:
     elo_high: float
     late_moves: tuple[int, int]
     average_move_seconds: tuple[float, float]
+    slowest_move_seconds: tuple[float, float]
     illegal: list[str]
     outcomes: list[GameOutcome]
 
@@ -123,8 +125,9 @@ class MatchSummary:
             f"  +{self.wins} ={self.draws} -{self.losses}  score {self.score:.1%}"
             f"  Elo {_signed(self.elo)} (95% {_signed(self.elo_low)} .. {_signed(self.elo_high)})",
             f"  average move time: {first} {self.average_move_seconds[0]:.2f} s, "
-            f"{second} {self.average_move_seconds[1]:.2f} s; late moves "
-            f"{self.late_moves[0]} / {self.late_moves[1]}",
+            f"{second} {self.average_move_seconds[1]:.2f} s; slowest "
+            f"{self.slowest_move_seconds[0]:.2f} / {self.slowest_move_seconds[1]:.2f} s; "
+            f"late (over +5% +50 ms) {self.late_moves[0]} / {self.late_moves[1]}",
         ]
         lines.extend(f"  illegal: {entry}" for entry in self.illegal)
         return "\n".join(lines)
@@ -281,6 +284,7 @@ async def _play_game(
         spent = time.perf_counter() - started
         outcome.seconds[mover] += spent
         outcome.moves_made[mover] += 1
+        outcome.slowest[mover] = max(outcome.slowest[mover], spent)
         if budget is not None and spent > budget * LATE_FACTOR + LATE_SLACK:
             outcome.late_moves[mover] += 1
         try:
@@ -386,6 +390,10 @@ def _summarise(
         average_move_seconds=(
             seconds[0] / moves[0] if moves[0] else 0.0,
             seconds[1] / moves[1] if moves[1] else 0.0,
+        ),
+        slowest_move_seconds=(
+            max((o.slowest[0] for o in outcomes), default=0.0),
+            max((o.slowest[1] for o in outcomes), default=0.0),
         ),
         illegal=list(illegal),
         outcomes=list(outcomes),

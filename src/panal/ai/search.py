@@ -20,6 +20,7 @@ Levels below the strongest add noise to the root scores and, for beginners, outr
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from collections.abc import Callable
@@ -142,6 +143,26 @@ class Searcher:
         choice with ``rng``. ``exact_depth`` (default: when no time limit is given) searches
         every line to the full depth, without reductions.
         """
+        # The search makes no reference cycles; a collector pass over a big table could only
+        # make it late.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search(game, depth, time_limit, noise, rng, exact_depth, on_iteration)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search(
+        self,
+        game: Game,
+        depth: int | None,
+        time_limit: float | None,
+        noise: int,
+        rng: random.Random | None,
+        exact_depth: bool | None,
+        on_iteration: Callable[[SearchResult], None] | None,
+    ) -> SearchResult:
         start = time.perf_counter()
         if depth is None and time_limit is None:
             depth = 3
