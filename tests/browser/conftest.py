@@ -1,7 +1,8 @@
 """Browser tests: Playwright drives Debian's Chromium against a real ``panal serve``.
 
 Never downloads a browser: Chromium comes from the system (``apt-get install chromium``).
-Screenshots go to ``test-artifacts/browser/``.
+Screenshots go to ``test-artifacts/browser/``. The server and the browser live for this package
+only, so Playwright's event loop is gone before other packages' tests run.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def chromium_path() -> str:
     return CHROMIUM if Path(CHROMIUM).exists() else str(shutil.which("chromium"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     directory = tmp_path_factory.mktemp("browser-server")
     process = ServerProcess(
@@ -50,7 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser(chromium_path: str) -> Iterator[Any]:
     playwright_api = pytest.importorskip("playwright.sync_api")
     with playwright_api.sync_playwright() as playwright:
