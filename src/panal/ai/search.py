@@ -237,6 +237,7 @@ class Searcher:
         best_code = root[0]
         best_score = -INFINITY
         best_noisy = -INFINITY
+        truly_best = root[0]  # without noise; the noisy choice is best_code
         scored: list[tuple[int, int]] = []
         push, pop = game.push_code, game.pop
         for index, code in enumerate(root):
@@ -264,10 +265,11 @@ class Searcher:
                 best_score = score
             if score > alpha:
                 alpha = score
-        # Next iteration: best first, the rest by this iteration's scores (stable).
+                truly_best = code
+        # Next iteration: the truly best first, the rest by this iteration's scores (stable).
         order = sorted(range(len(scored)), key=lambda i: -scored[i][0])
-        reordered = [best_code] + [scored[i][1] for i in order if scored[i][1] != best_code]
-        self._store(game.hash, depth, _EXACT, best_score, best_code, 0)
+        reordered = [truly_best] + [scored[i][1] for i in order if scored[i][1] != truly_best]
+        self._store(game.hash, depth, _EXACT, alpha, truly_best, 0)
         return best_code, best_score, reordered
 
     # --- the tree -------------------------------------------------------------------------
