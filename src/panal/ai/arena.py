@@ -209,7 +209,7 @@ class _Seat:
         self.engine: UhpEngine | None = None
 
     async def ready(self) -> UhpEngine:
-        if self.engine is None or self.engine.returncode is not None or self.engine._closed:
+        if self.engine is None or self.engine.closed:
             self.engine = await UhpEngine.popen(self.command, name=self.name)
             for option, value in self.options.items():
                 await self.engine.set_option(option, value)

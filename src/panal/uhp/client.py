@@ -257,6 +257,11 @@ class UhpEngine:
     def returncode(self) -> int | None:
         return self.process.returncode if self.process else None
 
+    @property
+    def closed(self) -> bool:
+        """True once the engine has been stopped, has exited or has broken the conversation."""
+        return self._closed or self.returncode is not None
+
     # --- commands ---------------------------------------------------------------------------
 
     async def command(self, line: str, *, timeout: float | None = DEFAULT_TIMEOUT) -> list[str]:
