@@ -142,7 +142,14 @@ class UhpEngine:
                 self.game = Game(GameType.parse(args), options=self.options)
             except GameTypeError as exc:
                 raise UhpError(str(exc)) from None
+        self._forget_search()
         return [str(self.game)]
+
+    def _forget_search(self) -> None:
+        """A new game (or new rules): what the AI learnt about the old one no longer holds."""
+        clear = getattr(self._searcher, "clear", None)
+        if clear is not None:
+            clear()
 
     def _current(self) -> Game:
         if self.game is None:
@@ -287,6 +294,7 @@ class UhpEngine:
                 raise UhpError(f"the game in progress breaks that rule: {exc}") from None
             self.game = replayed
         self.options = options
+        self._forget_search()
 
 
 def _parse_bool(text: str) -> bool:
