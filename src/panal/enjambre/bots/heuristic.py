@@ -66,6 +66,15 @@ class Planner:
         self.geometry: Geometry = geometry_for(state)
         self.home = state.colmena_cell(me)
         self.rounds_left = state.options.rounds - state.round  # after this one
+        self._enemies = [
+            (tile, cell)
+            for player in range(state.players)
+            if player != me
+            for tile in state.tiles_on_board(player)
+            if (cell := state.tile_cell[tile]) is not None and cell not in state.board.colmena_owner
+        ]
+        self._attack_cache: dict[tuple[int, int], tuple[float, float]] = {}
+        self._hunt_cache: dict[tuple[Hex, int], float] = {}
         self._reach = self._enemy_reach()
         self.queen = self._queen_candidate()
 
@@ -114,6 +123,13 @@ class Planner:
 
     def attack_value(self, number: int, enemy: int) -> tuple[float, float]:
         """(expected worth of attacking ``enemy`` with ``number``, chance of winning)."""
+        key = (number, enemy)
+        cached = self._attack_cache.get(key)
+        if cached is None:
+            cached = self._attack_cache[key] = self._attack_value(number, enemy)
+        return cached
+
+    def _attack_value(self, number: int, enemy: int) -> tuple[float, float]:
         know = self.know
         win = 1.0 - know.p_at_least(enemy, number)
         tie = know.p_equal(enemy, number)
@@ -145,21 +161,20 @@ class Planner:
         return self.geometry.distance[cell].get(self.home, 30)
 
     def hunt_potential(self, cell: Hex, number: int) -> float:
-        state = self.state
-        steps = state.base_steps(self.me, cell)
+        """What a tile of ``number`` on ``cell`` could gain by attacking next turn."""
+        key = (cell, number)
+        cached = self._hunt_cache.get(key)
+        if cached is not None:
+            return cached
+        steps = self.state.base_steps(self.me, cell)
+        distance = self.geometry.distance[cell]
         total = 0.0
-        for player in range(state.players):
-            if player == self.me:
-                continue
-            for enemy in state.tiles_on_board(player):
-                enemy_cell = state.tile_cell[enemy]
-                assert enemy_cell is not None
-                if enemy_cell in state.board.colmena_owner:
-                    continue
-                if self.geometry.distance[cell].get(enemy_cell, 99) <= steps:
-                    value, _ = self.attack_value(number, enemy)
-                    if value > 0:
-                        total += value
+        for enemy, enemy_cell in self._enemies:
+            if distance.get(enemy_cell, 99) <= steps:
+                value, _ = self.attack_value(number, enemy)
+                if value > 0:
+                    total += value
+        self._hunt_cache[key] = total
         return total
 
     def unknown_neighbours(self, cell: Hex) -> int:

@@ -111,6 +111,7 @@ class Geometry:
             links[cell] = list(dict.fromkeys(targets))
         self.links = links
         self.distance: dict[Hex, dict[Hex, int]] = {cell: self._bfs(cell) for cell in links}
+        self._within: dict[tuple[Hex, int], tuple[Hex, ...]] = {}
 
     def _bfs(self, source: Hex) -> dict[Hex, int]:
         colmena = self.board.colmena_owner
@@ -126,8 +127,13 @@ class Geometry:
                     queue.append(nxt)
         return seen
 
-    def within(self, source: Hex, steps: int) -> list[Hex]:
-        return [c for c, d in self.distance[source].items() if 0 < d <= steps]
+    def within(self, source: Hex, steps: int) -> tuple[Hex, ...]:
+        key = (source, steps)
+        found = self._within.get(key)
+        if found is None:
+            found = tuple(c for c, d in self.distance[source].items() if 0 < d <= steps)
+            self._within[key] = found
+        return found
 
 
 @cache

@@ -41,6 +41,8 @@ class SearchParams:
     """Safety limit on simulated actions per playout."""
     leader_weight: float = 0.5
     """How much the best opponent counts against the average opponent in the evaluation."""
+    horizon: int = 1
+    """Play out until the start of our ``horizon``-th next turn."""
     prior_weight: float = 0.05
     """Weight of the heuristic's own estimate, which decides between equal playouts."""
 
@@ -148,16 +150,18 @@ class SearchBot(Bot):
                 game.apply(me, step)
         else:
             game.apply(me, candidate)
-        # Play on until our next turn begins: everyone else answers once.
-        others_played = False
-        for _ in range(self.params.max_actions):
+        # Play on until our next turn begins (or the one after: ``horizon`` rounds).
+        turns_of_mine = 0
+        previous = me
+        for _ in range(self.params.max_actions * self.params.horizon):
             if game.over:
                 break
             player = game.state.turn_player
-            if player != me:
-                others_played = True
-            elif others_played:
-                break
+            if player == me and previous != me:
+                turns_of_mine += 1
+                if turns_of_mine >= self.params.horizon:
+                    break
+            previous = player
             game.apply(player, players[player].act(game))
         return _evaluate(game, world, me, self.params.leader_weight)
 
