@@ -73,7 +73,7 @@ class Weights:
     # Pressure on a queen, indexed by "weighted neighbours": 2 per filled cell around it, minus
     # 1 for each of its own pieces there that could step away. Steep near the end: 6 filled
     # cells lose the game.
-    queen_pressure = (0, 4, 10, 18, 28, 40, 56, 76, 100, 135, 180, 250, 330)
+    queen_pressure = (0, 5, 12, 21, 32, 46, 64, 90, 120, 165, 220, 300, 400)
     queen_free = 30  # the queen can still slide (an escape)
     queen_stuck_per_neighbour = 8  # a queen that cannot move is worse off for each neighbour
     queen_not_placed = 40  # after the opening, a queen in hand is a liability
@@ -168,6 +168,9 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
                 value = mobile_value[bug] if mobile else 0
         if mobile:
             scores[color] += value
+        elif (cell - queen_cells[color ^ 1]) in _NEIGHBOR_SET and bug != _QUEEN:
+            # Pinned beside the enemy queen, a piece is doing its job: no mobility lost.
+            scores[color] += mobile_value[bug]
         # Relations with the queens (a piece is next to at most both of them).
         own_queen = queen_cells[color]
         enemy_queen = queen_cells[color ^ 1]

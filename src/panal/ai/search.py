@@ -8,8 +8,9 @@ what it buys in Hive:
   the best move of the previous iteration to the front of the move list;
 * move ordering: table move, two killer moves per ply, then a static score (moves that fill a
   cell next to the enemy queen first, moves that free our own queen next) plus a history score;
-* principal-variation search with null windows, and late-move reductions on quiet moves when the
-  search is driven by the clock (``exact_depth`` turns them off so ``depth N`` is exactly N);
+* principal-variation search with null windows; when the search is driven by the clock, also
+  null-move and reverse-futility pruning, late-move reductions, and late-move pruning of quiet
+  moves near the horizon (``exact_depth`` turns all of them off so ``depth N`` is exactly N);
 * terminal scores with mate distance (a faster win scores higher); a draw costs the searching
   side a little (contempt), so it avoids repetitions in level positions;
 * a hard deadline checked at every node: an unfinished iteration still counts when it has
@@ -39,6 +40,7 @@ MAX_PLY = 128
 CONTEMPT = 15  # score units a draw costs the side that searches
 FUTILITY_MARGIN = 150  # score units per remaining ply
 NULL_REDUCTION = 2
+LATE_MOVE_LIMITS = {1: 16, 2: 28}  # quiet moves searched at these remaining depths
 
 _EXACT = 0
 _LOWER = 1  # the score is a lower bound (the search failed high)
@@ -335,14 +337,20 @@ class Searcher:
                     return score
 
         codes = game.legal_move_codes()
+        # Late-move pruning near the horizon: with a hundred moves and more, only the first few
+        # quiet ones and every move around a queen are worth a look.
+        prune_after = LATE_MOVE_LIMITS.get(depth, 0) if self.selective else 0
+        tactical: set[int] = set()
         if len(codes) > 1:
-            codes = self._order(game, codes, ply, table_move)
+            codes = self._order(game, codes, ply, table_move, tactical if prune_after else None)
         push, pop = game.push_code, game.pop
         original_alpha = alpha
         best_score = -INFINITY
         best_code = codes[0]
         reductions = self.selective and depth >= 3
         for index, code in enumerate(codes):
+            if prune_after and index >= prune_after and code not in tactical:
+                continue
             push(code)
             try:
                 if index == 0:
@@ -406,11 +414,19 @@ class Searcher:
             killers[0] = code
         self.history[code] = self.history.get(code, 0) + depth * depth
 
-    def _order(self, game: Game, codes: list[int], ply: int, table_move: int) -> list[int]:
+    def _order(
+        self,
+        game: Game,
+        codes: list[int],
+        ply: int,
+        table_move: int,
+        tactical: set[int] | None = None,
+    ) -> list[int]:
         """Most promising first: table move, killers, then a static and history score.
 
         The static score favours filling a cell beside the enemy queen (or climbing on it),
-        freeing our own queen, and keeping attackers where they are.
+        freeing our own queen, and keeping attackers where they are. Moves that touch either
+        queen's surroundings are added to ``tactical`` when it is given.
         """
         cells = game._cell
         color = game._ply & 1
@@ -439,6 +455,14 @@ class Searcher:
                 score -= 4_000
             if origin < 0:
                 score -= 1_000  # placements after movements of equal merit
+            if tactical is not None and (
+                dest in enemy_ring
+                or dest == enemy_queen
+                or origin in enemy_ring
+                or origin in own_ring
+                or dest in own_ring
+            ):
+                tactical.add(code)
             append((score, code))
         keyed.sort(reverse=True)
         ordered = [code for _, code in keyed]
