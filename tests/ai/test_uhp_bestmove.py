@@ -208,3 +208,15 @@ def test_bestmove_time_budget_over_the_process() -> None:
     finally:
         process.stdin.close()
         process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("game_type", ["Base+MLP", "Base+D", "Base+MLPD"])
+def test_bestmove_in_every_game_type(engine: UhpEngine, game_type: str) -> None:
+    engine.handle(f"newgame {game_type}")
+    for _ in range(12):
+        reply = engine.handle("bestmove depth 1")
+        assert len(reply) == 2 and not reply[0].startswith("err"), reply
+        played = engine.handle(f"play {reply[0]}")
+        assert not played[0].startswith(("err", "invalidmove")), played
+        if engine.game is not None and engine.game.is_over():
+            break
