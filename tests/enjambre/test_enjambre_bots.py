@@ -218,3 +218,21 @@ def test_heuristic_beats_random_in_a_small_tournament() -> None:
     heuristic = result.entries[0]
     assert heuristic.wins >= 7
     assert heuristic.average_score > max(e.average_score for e in result.entries[1:]) + 5
+
+
+def test_sampling_priors_reweigh_but_never_contradict_the_observation() -> None:
+    game = position(2, {"G6": (RED, 4), "H9": (ORANGE, 1), "G9": (RED, 2)})
+    game.apply(ORANGE, Scout(tile_of(game, ORANGE, 1)))  # shows red's 2 on G9
+    know = Knowledge.from_observation(game.observe(ORANGE), {})
+    queen = tile_of(game, RED, 4)  # on red's colmena cell, number unknown to orange
+    walker = tile_of(game, RED, 7)
+    rng = random.Random(5)
+    plain = [know.sample(rng) for _ in range(300)]
+    biased = [know.sample(rng, queen_prior=1.0, activity={walker: 3.0}) for _ in range(300)]
+    for numbers in plain + biased:
+        assert numbers[tile_of(game, RED, 2)] == 2  # what was shown stays fixed
+        assert sorted(numbers[t] for t in game.state.tiles_of(RED)) == list(range(1, 11))
+    assert all(numbers[queen] == 10 for numbers in biased)  # the best unaccounted number
+    assert sum(numbers[queen] == 10 for numbers in plain) < 100  # about 1 in 9 without it
+    average = sum(numbers[walker] for numbers in biased) / len(biased)
+    assert average > sum(numbers[walker] for numbers in plain) / len(plain) + 1

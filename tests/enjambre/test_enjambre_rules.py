@@ -82,6 +82,12 @@ def test_the_match_goes_to_most_wins_then_most_second_places() -> None:
     assert match_places([(1, 2), (2, 1)]) == (1, 1)
 
 
+@pytest.mark.parametrize("players", [0, 1, 7])
+def test_the_game_is_for_two_to_six_players(players: int) -> None:
+    with pytest.raises(ValueError, match="2 to 6 players"):
+        Game(players, seed=1)
+
+
 # --------------------------------------------------------------------------------- 2. contents
 
 
@@ -296,6 +302,16 @@ def test_the_own_colmena_cell_counts_as_home_one_step() -> None:
     assert targets(game, ORANGE, 9) == {"G9", "H8", "F8"}  # not F7/H7 (foreign), not G7
     step(game, ORANGE, 9, "H8")
     assert tile_of(game, ORANGE, 9) in game.state.marked
+
+
+def test_the_own_colmena_cell_holds_only_one_tile() -> None:
+    game = position(2, {"G8": (ORANGE, 10), "G9": (ORANGE, 4)})
+    four = tile_of(game, ORANGE, 4)
+    game.apply(ORANGE, Step(four, cell(game, "G8")))  # passes over the queen...
+    assert game.state.is_floating()
+    assert_illegal(game, ORANGE, EndTurn(), "cannot stop there")
+    game.apply(ORANGE, Step(four, cell(game, "H8")))  # ...and must leave the cell
+    assert at(game, "G8") == tile_of(game, ORANGE, 10)
 
 
 def test_only_the_own_colmena_cell_may_be_entered_and_never_the_centre() -> None:

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections import deque
 from collections.abc import Mapping
@@ -75,15 +76,43 @@ class Knowledge:
         options = self.options(tile)
         return sum(options) / len(options) if options else 0.0
 
-    def sample(self, rng: random.Random) -> list[int]:
-        """One complete assignment of numbers consistent with everything the viewer knows."""
-        numbers = [0] * len(self.state.tile_cell)
+    def sample(
+        self,
+        rng: random.Random,
+        queen_prior: float = 0.0,
+        activity: Mapping[int, float] | None = None,
+    ) -> list[int]:
+        """One complete assignment of numbers consistent with everything the viewer knows.
+
+        Without priors every arrangement of a player's unaccounted numbers over their unknown
+        tiles is equally likely. Priors only reweigh those arrangements, never rule one out:
+
+        * ``queen_prior``: the chance that an unknown tile on its owner's colmena cell holds the
+          owner's highest unaccounted number (players put their best tile home);
+        * ``activity``: a weight per tile (e.g. how far it has walked); busier tiles tend to get
+          the higher numbers (players send strong tiles out and keep weak ones back). Each tile's
+          rank key is its weight plus Gumbel noise, which with no weights is a uniform shuffle.
+        """
+        state = self.state
+        numbers = [0] * len(state.tile_cell)
         for tile, number in self.known.items():
             numbers[tile] = number
-        for player in range(self.state.players):
+        for player in range(state.players):
             pool = list(self.pools[player])
-            rng.shuffle(pool)
-            for tile, number in zip(self.unknown[player], pool, strict=False):
+            tiles = list(self.unknown[player])
+            if queen_prior and pool and rng.random() < queen_prior:
+                queen = state.occupant.get(state.colmena_cell(player))
+                if queen is not None and queen in tiles:
+                    numbers[queen] = pool.pop()  # pools are sorted: the highest
+                    tiles.remove(queen)
+            if activity:
+                keys = {t: activity.get(t, 0.0) - math.log(-math.log(rng.random() or 1e-12))
+                        for t in tiles}  # fmt: skip
+                tiles.sort(key=lambda t: -keys[t])
+                pool.sort(reverse=True)
+            else:
+                rng.shuffle(pool)
+            for tile, number in zip(tiles, pool, strict=False):
                 numbers[tile] = number
         return numbers
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from panal.hex import Hex
 
-from ..actions import Action, Displace, EndTurn, Place, Scout, Step
+from ..actions import Action, Displace, EndTurn, Moved, Place, Scout, Step
 from ..engine import Game
 from ..observation import Observation
 from ..state import PublicState
@@ -41,6 +41,10 @@ class SearchParams:
     """Safety limit on simulated actions per playout."""
     leader_weight: float = 0.5
     """How much the best opponent counts against the average opponent in the evaluation."""
+    activity_prior: float = 0.7
+    """How strongly tiles that walked more are taken to hold higher numbers (0: uniform)."""
+    queen_prior: float = 0.9
+    """Chance that an unknown tile on its owner's colmena cell is the owner's best one."""
     horizon: int = 1
     """Play out until the start of our ``horizon``-th next turn."""
     prior_weight: float = 0.05
@@ -64,6 +68,8 @@ class SearchBot(Bot):
         self.heuristic = heuristic or HeuristicParams()
         self._setup = HeuristicBot(seed, self.heuristic)
         self._plan: tuple[int, tuple[Hex, ...]] | None = None
+        self._walked: dict[int, int] = {}
+        self._history_seen = 0
 
     def place(self, observation: Observation) -> Place:
         return self._setup.place(observation)
@@ -80,7 +86,11 @@ class SearchBot(Bot):
         candidates = self._candidates(state, knowledge, observation)
         if len(candidates) == 1:
             return self._start(candidates[0][0])
-        worlds = [knowledge.sample(self.rng) for _ in range(self.params.samples)]
+        activity = self._activity(observation) if self.params.activity_prior else None
+        worlds = [
+            knowledge.sample(self.rng, self.params.queen_prior, activity)
+            for _ in range(self.params.samples)
+        ]
         seeds = [self.rng.randrange(2**32) for _ in worlds]
         best: tuple[float, int] | None = None
         for index, (candidate, prior) in enumerate(candidates):
@@ -93,6 +103,19 @@ class SearchBot(Bot):
                 best = (value, index)
         assert best is not None
         return self._start(candidates[best[1]][0])
+
+    def _activity(self, observation: Observation) -> dict[int, float]:
+        """Steps each tile has walked so far (public), scaled by the prior's strength."""
+        walked: dict[int, float] = {}
+        history = observation.history
+        for event in history[self._history_seen :]:
+            if isinstance(event, Moved):
+                self._walked[event.tile] = self._walked.get(event.tile, 0) + 1
+        self._history_seen = len(history)
+        strength = self.params.activity_prior
+        for tile, steps in self._walked.items():
+            walked[tile] = strength * min(steps, 4)
+        return walked
 
     def _start(self, candidate: Candidate) -> Action:
         if isinstance(candidate, Path):
