@@ -12,7 +12,7 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from panal.hex import Hex
 
@@ -105,6 +105,7 @@ class Game:
         elif not 0 <= first_player < players:
             raise ValueError(f"first player must be a seat from 0 to {players - 1}")
         self.state = PublicState(board, options, sectors, first_player)
+        self._bind()
         self.numbers: list[int] = [0] * len(self.state.tile_cell)
         self.shown: set[int] = set()
         self.revealed: dict[int, int] = {}
@@ -112,6 +113,17 @@ class Game:
         self.log = GameLog(players, options, seed, first_player)
         self.result: GameResult | None = None
         self._placements: dict[int, tuple[Hex, ...]] = {}
+
+    def _bind(self) -> None:
+        """Typed handles on the state's containers; only the engine mutates them."""
+        state = self.state
+        self._cells = cast(list[Hex | None], state.tile_cell)
+        self._occupant = cast(dict[Hex, int], state.occupant)
+        self._marked = cast(set[int], state.marked)
+        self._bonus = cast(dict[int, int], state.bonus)
+        self._eliminated = cast(list[tuple[int, int, int]], state.eliminated)
+        self._eliminations = cast(list[int], state.eliminations)
+        self._placed = cast(list[bool], state.placed)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -225,9 +237,9 @@ class Game:
         for tile, number in numbers.items():
             cell = action.cells[number - 1]
             self.numbers[tile] = number
-            state.tile_cell[tile] = cell  # type: ignore[index]
-            state.occupant[cell] = tile  # type: ignore[index]
-        state.placed[player] = True  # type: ignore[index]
+            self._cells[tile] = cell
+            self._occupant[cell] = tile
+        self._placed[player] = True
         self._placements[player] = action.cells
         self._event(Placed)
         if all(state.placed):
@@ -238,7 +250,7 @@ class Game:
 
     def _finish_move(self, tile: int) -> None:
         state = self.state
-        state.marked.add(tile)  # type: ignore[attr-defined]
+        self._marked.add(tile)
         state.active = None
         state.active_start = None
         state.active_steps = 0
@@ -254,11 +266,11 @@ class Game:
             assert cell is not None
             state.active = tile
             state.active_start = cell
-            state.active_steps = state.base_steps(player, cell) + state.bonus.pop(tile, 0)  # type: ignore[attr-defined]
+            state.active_steps = state.base_steps(player, cell) + self._bonus.pop(tile, 0)
         origin = state.tile_cell[tile]
         assert origin is not None
         via = state.candidate_cells(player, origin)[target]
-        occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
+        occupant = self._occupant
         if occupant.get(origin) == tile:
             del occupant[origin]
         state.active_steps -= 1
@@ -266,9 +278,9 @@ class Game:
         holder = occupant.get(target)
         if holder is None:
             occupant[target] = tile
-            state.tile_cell[tile] = target  # type: ignore[index]
+            self._cells[tile] = target
         elif state.owner(holder) == player:
-            state.tile_cell[tile] = target  # type: ignore[index]  # passing over its own tile
+            self._cells[tile] = target  # passing over its own tile
         else:
             self._combat(player, tile, holder, target)
         if state.active == tile and state.active_steps == 0 and not state.is_floating():
@@ -277,12 +289,11 @@ class Game:
     def _eliminate(self, tile: int, by_player: int) -> None:
         state = self.state
         cell = state.tile_cell[tile]
-        occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
-        if cell is not None and occupant.get(cell) == tile:
-            del occupant[cell]
-        state.tile_cell[tile] = None  # type: ignore[index]
-        state.eliminated.append((tile, by_player, state.round))  # type: ignore[attr-defined]
-        state.eliminations[by_player] += 1  # type: ignore[index]
+        if cell is not None and self._occupant.get(cell) == tile:
+            del self._occupant[cell]
+        self._cells[tile] = None
+        self._eliminated.append((tile, by_player, state.round))
+        self._eliminations[by_player] += 1
         self.shown.discard(tile)
 
     def _combat(self, player: int, attacker: int, defender: int, cell: Hex) -> None:
@@ -302,15 +313,15 @@ class Game:
             self._eliminate(defender, player)
         if attacker in eliminated:
             self._eliminate(attacker, defender_owner)
-            state.marked.add(attacker)  # type: ignore[attr-defined]
+            self._marked.add(attacker)
             state.active = None
             state.active_start = None
             state.active_steps = 0
         elif cell in state.board.colmena_owner:
             relocated_to = self._relocate_to_own_colmena(player, attacker)
         else:
-            state.occupant[cell] = attacker  # type: ignore[index]
-            state.tile_cell[attacker] = cell  # type: ignore[index]
+            self._occupant[cell] = attacker
+            self._cells[attacker] = cell
         self._event(
             Combat,
             cell=cell,
@@ -328,12 +339,11 @@ class Game:
         """Advanced colmena combat: a winner on a foreign colmena cell goes to its own one."""
         state = self.state
         home = state.colmena_cell(player)
-        occupant: dict[Hex, int] = state.occupant  # type: ignore[assignment]
-        pushed = occupant.get(home)
-        occupant[home] = tile
-        state.tile_cell[tile] = home  # type: ignore[index]
+        pushed = self._occupant.get(home)
+        self._occupant[home] = tile
+        self._cells[tile] = home
         if pushed is not None and pushed != tile:
-            state.tile_cell[pushed] = None  # type: ignore[index]
+            self._cells[pushed] = None
             state.displacing = pushed
             state.displace_options = self._nearest_empty(home)
         return home
@@ -352,8 +362,8 @@ class Game:
         state = self.state
         tile = state.displacing
         assert tile is not None
-        state.occupant[action.target] = tile  # type: ignore[index]
-        state.tile_cell[tile] = action.target  # type: ignore[index]
+        self._occupant[action.target] = tile
+        self._cells[tile] = action.target
         state.displacing = None
         state.displace_options = ()
         self._event(Displaced, tile=tile, origin=state.colmena_cell(player), target=action.target)
@@ -379,8 +389,7 @@ class Game:
                 if tile == state.active:
                     state.active_steps += 1
                 elif tile not in state.marked:
-                    bonus: dict[int, int] = state.bonus  # type: ignore[assignment]
-                    bonus[tile] = bonus.get(tile, 0) + 1
+                    self._bonus[tile] = self._bonus.get(tile, 0) + 1
         # A tile that is not the 1 is flipped back at once: everyone saw it, nothing else happens.
         self._event(
             Scouted, tile=tile, number=number, success=number == 1, revealed=tuple(revealed)
@@ -392,8 +401,8 @@ class Game:
             self._finish_move(state.active)
         self._event(TurnEnded)
         self.shown.clear()
-        state.marked.clear()  # type: ignore[attr-defined]
-        state.bonus.clear()  # type: ignore[attr-defined]
+        self._marked.clear()
+        self._bonus.clear()
         state.scout_used = False
         following = state.next_player(player)
         if following == state.first_player:
@@ -459,6 +468,7 @@ class Game:
             raise ValueError("one number per tile is needed")
         game = object.__new__(cls)
         game.state = state.mutable_copy()
+        game._bind()
         game.numbers = list(numbers)
         game.shown = set(shown)
         game.revealed = dict(revealed or {})

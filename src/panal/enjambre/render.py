@@ -14,8 +14,9 @@ terminal.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
 from typing import TextIO
+
+from panal.hex import Hex
 
 from .actions import (
     Combat,
@@ -80,37 +81,25 @@ def player_name(state: PublicState, player: int) -> str:
 
 
 def render_board(observation: Observation, *, colour: bool = False) -> str:
-    """The board as seen by the observation's player."""
-    state = observation.state
-    board = state.board
-    sector_of_player = state.sectors
+    """The board as seen by the observation's player, one text row per board row."""
+    board = observation.board
+    left = min(2 * c.q + c.r for c in board.cells)  # x of the leftmost cell, in half cells
     lines = []
-    rows = sorted({cell.r for cell in board.cells})
-    min_x = min(2 * c.q + c.r for c in board.cells)
-    column_header = "    " + " " * 2
-    lines.append(column_header)
-    for r in rows:
-        row_cells = sorted((c for c in board.cells if c.r == r), key=lambda c: c.q)
-        indent = (2 * row_cells[0].q + r - min_x) * 3
-        parts = []
-        for cell in row_cells:
-            parts.append(_cell_text(observation, cell, sector_of_player, colour))
-        lines.append(" " * indent + "  ".join(parts))
-    return "\n".join(line.rstrip() for line in lines[1:])
+    for r in sorted({cell.r for cell in board.cells}):
+        row = sorted((c for c in board.cells if c.r == r), key=lambda c: c.q)
+        indent = (2 * row[0].q + r - left) * 3  # cells are 6 characters apart
+        lines.append(" " * indent + "  ".join(_cell_text(observation, c, colour) for c in row))
+    return "\n".join(line.rstrip() for line in lines)
 
 
-def _cell_text(observation: Observation, cell: object, sectors: Sequence[int], colour: bool) -> str:
+def _cell_text(observation: Observation, cell: Hex, colour: bool) -> str:
     state = observation.state
     board = state.board
-    hex_cell = cell
-    tile = None
-    if state.active is not None and state.tile_cell[state.active] == hex_cell:
+    tile = state.occupant.get(cell)
+    if state.active is not None and state.tile_cell[state.active] == cell:
         tile = state.active  # a tile passing over another is drawn on top
-    if tile is None:
-        tile = state.occupant.get(hex_cell)  # type: ignore[call-overload]
     if tile is not None:
-        owner = state.owner(tile)
-        sector = sectors[owner]
+        sector = state.sectors[state.owner(tile)]
         number = observation.numbers.get(tile)
         shown = tile in observation.shown
         marked = tile in state.marked
@@ -121,31 +110,23 @@ def _cell_text(observation: Observation, cell: object, sectors: Sequence[int], c
             ANSI_COLOURS.get(board.colours[sector]),
             bold=True,
             reverse=shown,
-            dim=tile in state.marked,
+            dim=marked,
             enabled=colour,
         )
-    kind = board.kind[hex_cell]  # type: ignore[index]
-    label = board.labels[hex_cell]  # type: ignore[index]
+    kind = board.kind[cell]
+    label = board.labels[cell]
     if kind is CellKind.CENTRE:
         return _paint("(*) ", 220, enabled=colour)
     if kind is CellKind.COLMENA:
-        sector = board.colmena_owner[hex_cell]  # type: ignore[index]
-        return _paint(
-            f"<{letter(board, sector)}> ",
-            ANSI_COLOURS.get(board.colours[sector]),
-            bold=True,
-            enabled=colour,
-        )
+        sector = board.colmena_owner[cell]
+        text = f"<{letter(board, sector)}> "
+        return _paint(text, ANSI_COLOURS.get(board.colours[sector]), bold=True, enabled=colour)
     if kind is CellKind.DARK:
         return _paint(f"#{label:<3}", GREY_DARK, enabled=colour)
     if kind is CellKind.ZONE:
-        sector = board.sector[hex_cell]  # type: ignore[index]
-        return _paint(
-            f"{letter(board, sector).lower()}{label:<3}",
-            ANSI_COLOURS.get(board.colours[sector]),
-            dim=True,
-            enabled=colour,
-        )
+        sector = board.sector[cell]
+        text = f"{letter(board, sector).lower()}{label:<3}"
+        return _paint(text, ANSI_COLOURS.get(board.colours[sector]), dim=True, enabled=colour)
     return _paint(f"·{label:<3}", GREY_LIGHT, enabled=colour)
 
 
@@ -164,11 +145,9 @@ def render_status(observation: Observation, *, colour: bool = False) -> str:
         names.append(_paint(name, ANSI_COLOURS.get(board.colours[sector]), enabled=colour))
     lines.append("players clockwise: " + ", ".join(names))
     turn = state.turn_player
-    lines.append(
-        f"round {state.round}/{state.options.rounds}, "
-        + ("game over" if observation.result else f"{state.colour(turn)} to play")
-        + (f", scout used" if state.scout_used else "")  # noqa: F541
-    )
+    status = "game over" if observation.result else f"{state.colour(turn)} to play"
+    scout = ", scout used" if state.scout_used else ""
+    lines.append(f"round {state.round}/{state.options.rounds}, {status}{scout}")
     mine = []
     for tile in state.tiles_on_board(me):
         cell = state.tile_cell[tile]
@@ -204,8 +183,8 @@ def describe_event(event: Event, state: PublicState) -> str | None:
     board = state.board
     who = state.colour(event.player)
 
-    def where(cell: object) -> str:
-        return board.labels.get(cell, str(cell))  # type: ignore[call-overload]
+    def where(cell: Hex | None) -> str:
+        return "?" if cell is None else board.labels.get(cell, str(tuple(cell)))
 
     def tile_name(tile: int, number: int | None = None) -> str:
         owner = state.colour(state.owner(tile))
@@ -232,10 +211,7 @@ def describe_event(event: Event, state: PublicState) -> str | None:
             if not s.success:
                 return f"{who} flips a tile to scout: it is a {s.number}, not the 1"
             shown = ", ".join(
-                f"{tile_name(t, n)} at {where(state.tile_cell[t])}"
-                if state.tile_cell[t] is not None
-                else tile_name(t, n)
-                for t, n in s.revealed
+                f"{tile_name(t, n)} at {where(state.tile_cell[t])}" for t, n in s.revealed
             )
             return f"{who}'s scout (the 1) shows: {shown or 'no enemy tile'}"
         case Displaced() as d:

@@ -209,7 +209,10 @@ class PublicState:
     def is_floating(self) -> bool:
         """The tile in motion is passing over one of its own tiles and must keep moving."""
         active = self.active
-        return active is not None and self.occupant.get(self.tile_cell[active]) != active  # type: ignore[arg-type]
+        if active is None:
+            return False
+        cell = self.tile_cell[active]
+        return cell is not None and self.occupant.get(cell) != active
 
     def moved_this_turn(self) -> set[int]:
         moved = set(self.marked)

@@ -16,6 +16,7 @@ It plays the best move, one step at a time, until nothing is worth doing, then e
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from panal.hex import Hex
@@ -57,9 +58,15 @@ class Planner:
     """Evaluates moves for one player's position; used by the heuristic and the search bots."""
 
     def __init__(
-        self, state: PublicState, knowledge: Knowledge, me: int, params: HeuristicParams
+        self,
+        state: PublicState,
+        knowledge: Knowledge,
+        me: int,
+        params: HeuristicParams,
+        public: Collection[int] = (),
     ) -> None:
         self.state = state
+        self._public = set(public)  # tiles whose numbers everyone has seen
         self.know = knowledge
         self.me = me
         self.params = params
@@ -235,9 +242,8 @@ class Planner:
     def _is_public(self, tile: int) -> bool:
         return tile in self._public
 
-    def choices(self, public: set[int]) -> list[Choice]:
+    def choices(self) -> list[Choice]:
         """Every movable tile's moves with their worth, best first."""
-        self._public = public
         state = self.state
         if state.is_floating():
             assert state.active is not None
@@ -305,7 +311,7 @@ class HeuristicBot(Bot):
         knowledge = Knowledge.from_observation(observation, self.own_numbers)
         return self.decide(state, knowledge, observation.revealed.keys())
 
-    def decide(self, state: PublicState, knowledge: Knowledge, public: object) -> Action:
+    def decide(self, state: PublicState, knowledge: Knowledge, public: Collection[int]) -> Action:
         me = state.turn_player
         # Keep walking a planned path (nothing changes under a tile on its own turn).
         if self._plan is not None and state.active == self._plan[0]:
@@ -314,11 +320,11 @@ class HeuristicBot(Bot):
                 self._plan = (tile, rest[1:]) if len(rest) > 1 else None
                 return Step(tile, rest[0])
         self._plan = None
-        planner = Planner(state, knowledge, me, self.params)
+        planner = Planner(state, knowledge, me, self.params, public)
         scout = planner.scout_action()
         if scout is not None:
             return scout
-        choices = planner.choices(set(public))  # type: ignore[call-overload]
+        choices = planner.choices()
         if self.params.noise and choices:
             noise = self.params.noise
             choices = sorted(

@@ -131,8 +131,8 @@ class SearchBot(Bot):
         me = observation.viewer
         if state.displacing is not None:
             return [(Displace(cell), 0.0) for cell in state.displace_options]
-        planner = Planner(state, knowledge, me, self.heuristic)
-        choices = planner.choices(set(observation.revealed))
+        planner = Planner(state, knowledge, me, self.heuristic, observation.revealed.keys())
+        choices = planner.choices()
         if len(choices) >= 2 and choices[0].value - choices[1].value >= self.params.clear_margin:
             return [(choices[0].path, choices[0].value)]
         found: list[tuple[Candidate, float]] = [
@@ -143,8 +143,10 @@ class SearchBot(Bot):
             found.append((scout, self.heuristic.scout_weight))
         if state.why_illegal(me, EndTurn()) is None:
             found.append((EndTurn(), self.heuristic.min_gain))
-        if not found:
-            found.append((state.legal_actions(me)[0], 0.0))  # type: ignore[arg-type]
+        if not found:  # the heuristic sees no move, yet the turn cannot end
+            fallback = state.legal_actions(me)[0]
+            assert not isinstance(fallback, Place)
+            found.append((fallback, 0.0))
         return found
 
     def _playout(
@@ -232,10 +234,10 @@ def _projected(game: Game, world: list[int], player: int) -> float:
     else:
         geometry = geometry_for(state)
         turns = state.options.rounds - state.round + 1
-        reachable = [
-            world[t]
-            for t in tiles
-            if geometry.distance[state.tile_cell[t]].get(home, 99) <= 2 * turns  # type: ignore[index]
-        ]
+        reachable = []
+        for tile in tiles:
+            cell = state.tile_cell[tile]
+            if cell is not None and geometry.distance[cell].get(home, 99) <= 2 * turns:
+                reachable.append(world[tile])
         value = 0.9 * max(reachable, default=0) + len(tiles) - (1 if reachable else 0)
     return value + 0.1 * state.eliminations[player]
