@@ -36,11 +36,14 @@ def shared(*parts: str) -> Path:
 def shared_cases(load: Callable[[Path], Iterable[Any]], *parts: str) -> list[Any]:
     """Parametrize over cases loaded from a shared file at collection time.
 
-    When the file is absent, one placeholder case is returned that skips or fails when run.
+    When the file is absent the list is empty, so pytest skips the test ("got empty parameter
+    set"); under PANAL_REQUIRE_SHARED=1 the absence stops the collection with an error instead.
     """
     path = SHARED_DIR.joinpath(*parts)
     if not path.exists():
-        return [pytest.param(None, marks=pytest.mark.usefixtures("_shared_missing"), id="missing")]
+        if os.environ.get("PANAL_REQUIRE_SHARED") == "1":
+            raise FileNotFoundError(f"reference data missing: {path}")
+        return []
     return list(load(path))
 
 

@@ -27,14 +27,14 @@ def _cases(slow: bool) -> list:
     cases = []
     for name in FILES:
         for case in shared_cases(mzinga_cases, *MZINGA, name):
-            if case.values == (None,) or (int(case.values[1]) >= SLOW_DEPTH) == slow:
+            if (int(case.values[1]) >= SLOW_DEPTH) == slow:
                 cases.append(case)
     return cases
 
 
 def _puzzles() -> set[str]:
     cases = shared_cases(mzinga_cases, *MZINGA, FILES[1])
-    return {case.values[0] for case in cases if case.values != (None,)}
+    return {case.values[0] for case in cases}
 
 
 PUZZLES = _puzzles()

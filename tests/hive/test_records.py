@@ -226,6 +226,7 @@ MZINGA_PGNS = shared_cases(_mzinga_pairs, *CORPUS, "mzinga-boardspace-sgf")
 
 
 def test_mzinga_conversions_count() -> None:
+    shared(*CORPUS, "mzinga-boardspace-sgf")
     assert len(MZINGA_PGNS) == 19
 
 

@@ -134,11 +134,9 @@ def test_import_pgn(client: TestClient) -> None:
 
 
 def test_import_sgf_from_the_corpus(client: TestClient) -> None:
-    from tests.shared_data import SHARED_DIR
+    from tests.shared_data import shared
 
-    files = sorted((SHARED_DIR / "corpus" / "mzinga-boardspace-sgf").glob("**/*.sgf"))
-    if not files:
-        pytest.skip("no boardspace SGF in ../shared")
+    files = sorted(shared("corpus", "mzinga-boardspace-sgf").glob("*.sgf"))
     text = files[0].read_bytes().decode("utf-8", "replace")
     response = client.post("/api/import", json={"text": text})
     assert response.status_code == 201, response.text
