@@ -84,14 +84,10 @@ export function showNewGamePage(root, config, navigate) {
       color: form.mode === "hotseat" ? "white" : form.color,
     };
     if (form.mode === "ai") body.ai_level = form.level;
-    try {
-      const created = await api("/api/games", { method: "POST", body });
-      saveSeatToken(created.id, created.token);
-      navigate(`/game/${created.id}`);
-    } catch (failure) {
-      error = describeError({ code: failure.code, message: failure.detail });
+    await openCreatedGame("/api/games", body, (message) => {
+      error = message;
       render();
-    }
+    });
   });
   const unsubscribe = onChange(render);
   render();
@@ -151,14 +147,10 @@ export function showImportPage(root, config, navigate) {
     event.preventDefault();
     const body = { text: form.text, format: form.format, index: form.index, mode: form.mode, look: getLook(), color: form.color };
     if (form.mode === "ai") body.ai_level = form.level;
-    try {
-      const created = await api("/api/import", { method: "POST", body });
-      if (created.token) saveSeatToken(created.id, created.token);
-      navigate(`/game/${created.id}`);
-    } catch (failure) {
-      error = describeError({ code: failure.code, message: failure.detail });
+    await openCreatedGame("/api/import", body, (message) => {
+      error = message;
       render();
-    }
+    });
   });
   const unsubscribe = onChange(render);
   render();
@@ -167,4 +159,15 @@ export function showImportPage(root, config, navigate) {
 
 export function escapeHtml(text) {
   return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/** Create a game through the API, keep its seat token and open it; on failure show the reason. */
+async function openCreatedGame(url, body, showError) {
+  try {
+    const created = await api(url, { method: "POST", body });
+    if (created.token) saveSeatToken(created.id, created.token);
+    navigate(`/game/${created.id}`);
+  } catch (failure) {
+    showError(describeError({ code: failure.code, message: failure.detail }));
+  }
 }
