@@ -23,6 +23,7 @@ from .options import Options
 from .scoring import GameResult, match_places
 
 __all__ = [
+    "BotError",
     "EntryStats",
     "GameRecord",
     "TournamentResult",
