@@ -84,7 +84,7 @@ export function showNewGamePage(root, config, navigate) {
       color: form.mode === "hotseat" ? "white" : form.color,
     };
     if (form.mode === "ai") body.ai_level = form.level;
-    await openCreatedGame("/api/games", body, (message) => {
+    await openCreatedGame("/api/games", body, navigate, (message) => {
       error = message;
       render();
     });
@@ -147,7 +147,7 @@ export function showImportPage(root, config, navigate) {
     event.preventDefault();
     const body = { text: form.text, format: form.format, index: form.index, mode: form.mode, look: getLook(), color: form.color };
     if (form.mode === "ai") body.ai_level = form.level;
-    await openCreatedGame("/api/import", body, (message) => {
+    await openCreatedGame("/api/import", body, navigate, (message) => {
       error = message;
       render();
     });
@@ -162,7 +162,7 @@ export function escapeHtml(text) {
 }
 
 /** Create a game through the API, keep its seat token and open it; on failure show the reason. */
-async function openCreatedGame(url, body, showError) {
+async function openCreatedGame(url, body, navigate, showError) {
   try {
     const created = await api(url, { method: "POST", body });
     if (created.token) saveSeatToken(created.id, created.token);
