@@ -11,6 +11,7 @@ move-generator comparisons of third-party tools. Engine options, as UHP option l
 
     TournamentOpening;bool;True;True
     RepetitionDraw;bool;True;True
+    DragonflyGates;bool;False;False   (panal's Dragonfly: its sideways step obeys gates)
     Level;enum;strongest;strongest;beginner;easy;medium;hard;expert;strongest
     HashSizeMB;int;64;64;1;4096
     Seed;int;0;0;0;2147483647          (0: a new random seed for every move)
@@ -81,6 +82,7 @@ class UhpEngine:
         self.option_names = {
             "TournamentOpening": "tournament_opening",
             "RepetitionDraw": "repetition_draw",
+            "DragonflyGates": "dragonfly_gates",
         }
         from panal.ai.levels import LEVELS
 
