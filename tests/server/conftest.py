@@ -17,11 +17,7 @@ async def first_legal_move(request: AiRequest) -> str:
     """A stand-in AI for tests that are not about the AI: the first legal move, instantly."""
     from panal.hive import Game
 
-    game = Game.from_game_string(
-        request.game_string,
-        tournament_opening=request.tournament_opening,
-        repetition_draw=request.repetition_draw,
-    )
+    game = Game.from_game_string(request.game_string, options=request.options)
     return game.move_string(game.legal_moves()[0])
 
 

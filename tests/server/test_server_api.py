@@ -44,6 +44,20 @@ def test_hotseat_game_has_one_token_for_both_seats(client: TestClient) -> None:
     assert "legal" not in public
 
 
+def test_rule_options_are_kept_with_the_game(db_url: str) -> None:
+    from panal.server.app import create_app
+    from tests.server.conftest import first_legal_move
+
+    options = {"tournament_opening": True, "repetition_draw": False, "dragonfly_gates": True}
+    with TestClient(create_app(db_url, ai_runner=first_legal_move)) as first:
+        created = new_game(first, game_type="Base+MLPD", **options)
+    # A new server on the same database reads the options back from it.
+    with TestClient(create_app(db_url, ai_runner=first_legal_move)) as second:
+        state = second.get(f"/api/games/{created['id']}").json()
+    assert state["options"] == options
+    assert state["game_type"] == "Base+MLPD"
+
+
 def test_online_invitation_works_once(client: TestClient) -> None:
     created = new_game(client, mode="online", color="black")
     assert created["seat"] == "black"

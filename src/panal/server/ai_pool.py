@@ -16,14 +16,15 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from panal.hive import Options
+
 __all__ = ["AiRequest", "AiRunner", "ProcessPoolAi", "ai_levels", "choose_move_string"]
 
 
 @dataclass(frozen=True)
 class AiRequest:
     game_string: str
-    tournament_opening: bool
-    repetition_draw: bool
+    options: Options
     level: str
     seed: int | None = None
 
@@ -45,11 +46,7 @@ def choose_move_string(request: AiRequest) -> str:
     from panal.ai import choose_move
     from panal.hive import Game
 
-    game = Game.from_game_string(
-        request.game_string,
-        tournament_opening=request.tournament_opening,
-        repetition_draw=request.repetition_draw,
-    )
+    game = Game.from_game_string(request.game_string, options=request.options)
     move = choose_move(game, request.level, seed=request.seed)
     return game.move_string(move)
 

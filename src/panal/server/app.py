@@ -38,7 +38,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from panal.hive import names
+from panal.hive import Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
 from panal.server.ai_pool import AiRunner, ProcessPoolAi, ai_levels
 from panal.server.hub import Connection, GameHub, LiveGame, RequestError
@@ -66,6 +66,7 @@ class NewGameRequest(StrictModel):
     game_type: str = Field("Base", max_length=16)
     tournament_opening: bool = False
     repetition_draw: bool = True
+    dragonfly_gates: bool = False
     look: Look = "classic"
     color: ColorChoice = "white"
     ai_level: str | None = Field(None, max_length=32)
@@ -221,8 +222,9 @@ def create_app(
         _, secrets_out = hub.create(
             game_type=request.game_type,
             mode=request.mode,
-            tournament_opening=request.tournament_opening,
-            repetition_draw=request.repetition_draw,
+            options=Options(
+                request.tournament_opening, request.repetition_draw, request.dragonfly_gates
+            ),
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
@@ -276,8 +278,7 @@ def create_app(
         live, secrets_out = hub.create(
             game_type=imported.game_type,
             mode=request.mode,
-            tournament_opening=imported.options.tournament_opening,
-            repetition_draw=imported.options.repetition_draw,
+            options=imported.options,
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,

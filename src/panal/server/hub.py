@@ -32,6 +32,7 @@ from panal.hive import (
     IllegalMoveError,
     InvalidMoveError,
     Move,
+    Options,
 )
 from panal.hive.pieces import piece_from_name
 from panal.hive.rules import broken_rule
@@ -212,11 +213,7 @@ class GameHub:
         if loaded is None:
             raise RequestError("unknown_game", "there is no game with that id", 404)
         row, moves = loaded
-        game = Game(
-            row.game_type,
-            tournament_opening=row.tournament_opening,
-            repetition_draw=row.repetition_draw,
-        )
+        game = Game(row.game_type, options=row.rules)
         history = []
         for text in moves:
             move = game.parse_move(text, lenient=True)
@@ -237,8 +234,7 @@ class GameHub:
         *,
         game_type: str,
         mode: str,
-        tournament_opening: bool,
-        repetition_draw: bool,
+        options: Options,
         look: str,
         color: str,
         ai_level: str | None,
@@ -268,9 +264,7 @@ class GameHub:
         if color not in COLOR_NAMES:
             raise RequestError("bad_color", "color must be white, black or random")
         human = COLOR_NAMES.index(color)
-        game = Game(
-            parsed_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw
-        )
+        game = Game(parsed_type, options=options)
         history: list[dict[str, Any]] = []
         for ply, text in enumerate(moves or (), 1):
             try:
@@ -283,8 +277,9 @@ class GameHub:
             id=new_game_id(),
             game_type=str(parsed_type),
             mode=mode,
-            tournament_opening=tournament_opening,
-            repetition_draw=repetition_draw,
+            tournament_opening=options.tournament_opening,
+            repetition_draw=options.repetition_draw,
+            dragonfly_gates=options.dragonfly_gates,
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,
@@ -506,8 +501,7 @@ class GameHub:
                 version = live.version
                 request = AiRequest(
                     game_string=live.game.game_string(),
-                    tournament_opening=live.row.tournament_opening,
-                    repetition_draw=live.row.repetition_draw,
+                    options=live.row.rules,
                     level=live.row.ai_level or "",
                     seed=random.getrandbits(31),
                 )

@@ -69,6 +69,7 @@ def public_state(live: LiveGame) -> dict[str, Any]:
         "options": {
             "tournament_opening": row.tournament_opening,
             "repetition_draw": row.repetition_draw,
+            "dragonfly_gates": row.dragonfly_gates,
         },
         "ai": {"level": row.ai_level, "color": row.ai_color} if row.mode == "ai" else None,
         "seats": {

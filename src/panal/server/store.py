@@ -41,6 +41,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
+from panal.hive import Options
+
 __all__ = ["DatabaseError", "GameRow", "Store", "database_url"]
 
 
@@ -59,6 +61,7 @@ games_table = Table(
     Column("game_type", String(16), nullable=False),
     Column("tournament_opening", Boolean, nullable=False),
     Column("repetition_draw", Boolean, nullable=False),
+    Column("dragonfly_gates", Boolean, nullable=False, default=False),
     Column("mode", String(12), nullable=False),
     Column("look", String(12), nullable=False),
     Column("ai_level", String(32)),
@@ -93,6 +96,7 @@ class GameRow:
     mode: str
     tournament_opening: bool = False
     repetition_draw: bool = True
+    dragonfly_gates: bool = False
     look: str = "classic"
     ai_level: str | None = None
     ai_color: int | None = None
@@ -106,6 +110,11 @@ class GameRow:
     headers: dict[str, str] = field(default_factory=dict)
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
+
+    @property
+    def rules(self) -> Options:
+        """The game's rule options."""
+        return Options(self.tournament_opening, self.repetition_draw, self.dragonfly_gates)
 
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)

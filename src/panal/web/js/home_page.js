@@ -20,7 +20,7 @@ function colorOptions(selected) {
 }
 
 export function showNewGamePage(root, config, navigate) {
-  const form = { mode: config.ai_levels.length ? "ai" : "hotseat", level: "medium", color: "white", expansions: new Set(["M", "L", "P"]), tournament: false, repetition: true };
+  const form = { mode: config.ai_levels.length ? "ai" : "hotseat", level: "medium", color: "white", expansions: new Set(["M", "L", "P"]), tournament: false, repetition: true, dragonflyGates: false };
   if (!config.ai_levels.includes(form.level)) form.level = config.ai_levels[0];
   let error = "";
 
@@ -54,6 +54,7 @@ export function showNewGamePage(root, config, navigate) {
           <fieldset><legend>${t("new.rules")}</legend>
             <label class="choice"><input type="checkbox" name="tournament" ${form.tournament ? "checked" : ""}> ${t("new.tournament")}</label>
             <label class="choice"><input type="checkbox" name="repetition" ${form.repetition ? "checked" : ""}> ${t("new.repetition")}</label>
+            <label class="choice" ${form.expansions.has("D") ? "" : "hidden"}><input type="checkbox" name="dragonfly_gates" ${form.dragonflyGates ? "checked" : ""}> ${t("new.dragonfly_gates")}</label>
           </fieldset>
           ${error ? `<p class="banner error" role="alert">${error}</p>` : ""}
           <button type="submit" class="primary" data-action="start">${t("new.start")}</button>
@@ -70,6 +71,7 @@ export function showNewGamePage(root, config, navigate) {
     else if (input.name === "expansion") input.checked ? form.expansions.add(input.value) : form.expansions.delete(input.value);
     else if (input.name === "tournament") form.tournament = input.checked;
     else if (input.name === "repetition") form.repetition = input.checked;
+    else if (input.name === "dragonfly_gates") form.dragonflyGates = input.checked;
     render();
   });
   root.addEventListener("submit", async (event) => {
@@ -80,6 +82,7 @@ export function showNewGamePage(root, config, navigate) {
       game_type: letters ? `Base+${letters}` : "Base",
       tournament_opening: form.tournament,
       repetition_draw: form.repetition,
+      dragonfly_gates: form.expansions.has("D") && form.dragonflyGates,
       look: getLook(),
       color: form.mode === "hotseat" ? "white" : form.color,
     };
