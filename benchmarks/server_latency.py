@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -156,8 +157,15 @@ async def run(base_url: str, games: int, seconds: float, think: float, warmup: f
             )
         await asyncio.sleep(0.002)  # connect gradually, as real players arrive
     await asyncio.sleep(warmup)
+    # The simulated players are the measuring instrument: keep their own garbage collections
+    # out of the measured latencies.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     measuring.set()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    gc.enable()
+    gc.unfreeze()
     results.errors += sum(1 for outcome in outcomes if isinstance(outcome, BaseException))
     return results
 
