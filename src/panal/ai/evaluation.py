@@ -18,13 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
-from panal.hive.movement import GATES, articulation_points
+from panal.hive.movement import GATES, pinned_cells
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 
 if TYPE_CHECKING:
     from panal.hive.game import Game
 
-__all__ = ["WIN", "Weights", "evaluate", "pinned_cells"]
+__all__ = ["WIN", "Weights", "evaluate"]
 
 WIN = 1_000_000
 """The score of a won position; a win found ``n`` plies ahead scores ``WIN - n``."""
@@ -96,26 +96,6 @@ def _can_slide(stacks: dict[int, list[int]], cell: int) -> bool:
         ):
             return True
     return False
-
-
-# Pinned cells depend only on which cells are occupied, and the leaves of a search share few
-# shapes (placing any of several pieces on one cell gives one shape), so they are cached by shape.
-_PINNED_BY_SHAPE: dict[frozenset[int], set[int]] = {}
-_PINNED_CACHE_LIMIT = 200_000
-
-
-def pinned_cells(stacks: dict[int, list[int]]) -> set[int]:
-    """Cells whose piece the one-hive rule pins (articulation points), cached by hive shape.
-
-    The returned set is shared: do not modify it.
-    """
-    shape = frozenset(stacks)
-    pinned = _PINNED_BY_SHAPE.get(shape)
-    if pinned is None:
-        if len(_PINNED_BY_SHAPE) >= _PINNED_CACHE_LIMIT:
-            _PINNED_BY_SHAPE.clear()
-        pinned = _PINNED_BY_SHAPE[shape] = articulation_points(stacks)
-    return pinned
 
 
 def evaluate(game: Game, weights: type[Weights] = Weights) -> int:

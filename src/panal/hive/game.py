@@ -414,7 +414,7 @@ class Game:
 
     def _movements(self, color: int) -> list[int]:
         stacks = self._stacks
-        pinned = movement.articulation_points(stacks)
+        pinned = movement.pinned_cells(stacks)
         frozen = self._last_moved
         cells = self._cell
         found: set[int] = set()
@@ -473,7 +473,7 @@ class Game:
                 stack.append(piece)
         return dests
 
-    def _carries(self, dragonfly: int, cell: int, pinned: set[int], found: set[int]) -> None:
+    def _carries(self, dragonfly: int, cell: int, pinned: frozenset[int], found: set[int]) -> None:
         """A Dragonfly on a stack may fly off carrying the piece beneath it to the ground."""
         stacks = self._stacks
         stack = stacks[cell]
@@ -495,7 +495,7 @@ class Game:
             else:
                 stack.extend(pair)
 
-    def _throws(self, pillbug_cell: int, pinned: set[int], found: set[int]) -> None:
+    def _throws(self, pillbug_cell: int, pinned: frozenset[int], found: set[int]) -> None:
         """The pillbug's power: lift a lone, unpinned neighbour over itself to an empty one."""
         stacks = self._stacks
         if len(stacks[pillbug_cell]) != 1:

@@ -146,6 +146,24 @@ def articulation_points(stacks: Stacks) -> set[int]:
     return points
 
 
+# Pinned cells depend only on which cells are occupied, and the positions of a search or a perft
+# share few shapes (placing any of several pieces on one cell gives one shape): cache them by
+# shape, exactly (a frozenset, not a hash that could collide).
+_PINNED_BY_SHAPE: dict[frozenset[int], frozenset[int]] = {}
+_PINNED_CACHE_LIMIT = 10_000  # about 30 MB at most
+
+
+def pinned_cells(stacks: Stacks) -> frozenset[int]:
+    """The articulation points of the hive's shape, from a bounded cache."""
+    shape = frozenset(stacks)
+    pinned = _PINNED_BY_SHAPE.get(shape)
+    if pinned is None:
+        if len(_PINNED_BY_SHAPE) >= _PINNED_CACHE_LIMIT:
+            _PINNED_BY_SHAPE.clear()
+        pinned = _PINNED_BY_SHAPE[shape] = frozenset(articulation_points(stacks))
+    return pinned
+
+
 # --- The bugs -------------------------------------------------------------------------------
 
 

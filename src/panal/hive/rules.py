@@ -130,9 +130,9 @@ def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
         return Rule.SAME_CELL, {}
     if code & CARRY_FLAG and (bug != Bug.DRAGONFLY or len(stack) < 2):
         return Rule.NO_CARRY, {}
-    if len(stack) == 1 and origin in movement.articulation_points(stacks):
+    if len(stack) == 1 and origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
-    if code & CARRY_FLAG and len(stack) == 2 and origin in movement.articulation_points(stacks):
+    if code & CARRY_FLAG and len(stack) == 2 and origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
     return _why_bug_cannot(game, bug, origin, dest, len(stack) - 1), details
 
@@ -185,7 +185,7 @@ def _why_no_throw(game: Game, piece: int, origin: int, dest: int) -> tuple[Rule,
         return Rule.THROW_LAST_MOVED, {}
     if len(stacks[origin]) > 1:
         return Rule.THROW_STACK, {}
-    if origin in movement.articulation_points(stacks):
+    if origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
     if not any(dest - t in NEIGHBOR_OFFSETS for t in throwers) or dest in stacks:
         return Rule.OPPONENT_PIECE, {}
