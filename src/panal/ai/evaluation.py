@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, ClassVar
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
-from panal.hive.movement import GATES, pinned_cells
+from panal.hive.movement import SLIDE_STEPS, neighbor_mask, pinned_cells
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 
 if TYPE_CHECKING:
@@ -90,12 +90,7 @@ class Weights:
 
 def _can_slide(stacks: dict[int, list[int]], cell: int) -> bool:
     """Could a ground piece on ``cell`` make one slide (ignoring the one-hive rule)?"""
-    for step, left, right in GATES:
-        if cell + step not in stacks and ((cell + left) in stacks) is not (
-            (cell + right) in stacks
-        ):
-            return True
-    return False
+    return bool(SLIDE_STEPS[neighbor_mask(stacks, cell)])
 
 
 def evaluate(game: Game, weights: type[Weights] = Weights) -> int:

@@ -1,8 +1,8 @@
 """Game-tree search: iterative-deepening principal-variation search over move codes.
 
-The search plays moves on a private copy of the game with ``push_code``/``pop`` and never builds
-:class:`~panal.hive.game.Move` objects on the way. Pieces of the classic toolbox, each chosen for
-what it buys in Hive:
+The search plays moves on a private copy of the game with ``push_code``/``pop_code`` and never
+builds :class:`~panal.hive.game.Move` objects on the way. Pieces of the classic toolbox, each
+chosen for what it buys in Hive:
 
 * a transposition table keyed on the incremental Zobrist hash (``game.hash``), which also carries
   the best move of the previous iteration to the front of the move list;
@@ -241,7 +241,7 @@ class Searcher:
         best_noisy = -INFINITY
         truly_best = root[0]  # without noise; the noisy choice is best_code
         scored: list[tuple[int, int]] = []
-        push, pop = game.push_code, game.pop
+        push, pop = game.push_code, game.pop_code
         for index, code in enumerate(root):
             push(code)
             try:
@@ -332,7 +332,7 @@ class Searcher:
                         depth - 1 - NULL_REDUCTION, -beta, -beta + 1, ply + 1, False
                     )
                 finally:
-                    game.pop()
+                    game.pop_code()
                 if score >= beta:
                     return score
 
@@ -343,7 +343,7 @@ class Searcher:
         tactical: set[int] = set()
         if len(codes) > 1:
             codes = self._order(game, codes, ply, table_move, tactical if prune_after else None)
-        push, pop = game.push_code, game.pop
+        push, pop = game.push_code, game.pop_code
         original_alpha = alpha
         best_score = -INFINITY
         best_code = codes[0]
@@ -488,5 +488,5 @@ class Searcher:
                 game.push_code(code)
         finally:
             for _ in line:
-                game.pop()
+                game.pop_code()
         return line

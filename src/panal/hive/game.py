@@ -6,7 +6,7 @@ written as a UHP GameString; ``str(game)`` writes the GameString back.
 
 Hot paths work on *move codes*, plain ints ``dest_cell << 6 | carry << 5 | piece`` (``PASS_CODE``
 for a pass); :class:`Move` is the readable value the API hands out. ``legal_move_codes``,
-``push_code`` and ``pop`` are the fast interface the AI uses.
+``push_code`` and ``pop_code`` are the fast interface the AI uses.
 """
 
 from __future__ import annotations
@@ -578,6 +578,10 @@ class Game:
 
     def pop(self) -> Move:
         """Take back the last move."""
+        return Move.from_code(self.pop_code())
+
+    def pop_code(self) -> int:
+        """Take back the last move and return its code (the fast path, with ``push_code``)."""
         if not self._undo:
             raise IndexError("no move to take back")
         undo = self._undo.pop()
@@ -611,7 +615,7 @@ class Game:
         self._state = undo.state
         self._hash = undo.hash
         self._legal = None
-        return Move.from_code(code)
+        return code
 
     def _evaluate(self, seen: int) -> GameState:
         white_lost = self._surrounded(int(Piece.wQ))
@@ -630,8 +634,7 @@ class Game:
         cell = self._cell[queen]
         if cell == OFF_BOARD:
             return False
-        stacks = self._stacks
-        return all(cell + step in stacks for step in NEIGHBOR_OFFSETS)
+        return movement.neighbor_mask(self._stacks, cell) == 0b111111
 
     def surrounding(self, color: Color) -> int:
         """How many of the six cells around ``color``'s queen are occupied (0 if in hand)."""
@@ -659,7 +662,7 @@ class Game:
         if depth == 1:
             return len(codes)
         total = 0
-        push, pop, perft = self.push_code, self.pop, self.perft
+        push, pop, perft = self.push_code, self.pop_code, self.perft
         for code in list(codes):
             push(code)
             total += perft(depth - 1)
