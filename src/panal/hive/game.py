@@ -534,7 +534,8 @@ class Game:
         stacks = self._stacks
         last_moved = self._last_moved
         h = self._hash
-        undo = _Undo(code, OFF_BOARD, last_moved, self._state, h)
+        origin = OFF_BOARD if code == PASS_CODE else self._cell[code & 31]
+        self._undo.append(_Undo(code, origin, last_moved, self._state, h))
         if self._has_pillbug and last_moved >= 0:
             h ^= _FROZEN_KEYS[last_moved]
         if code == PASS_CODE:
@@ -542,12 +543,10 @@ class Game:
         else:
             piece = code & 31
             dest = code >> 6
-            origin = self._cell[piece]
             if origin == OFF_BOARD:
                 self._placed[piece & 16 | BUG_OF[piece]] += 1
                 moving = [piece]
             else:
-                undo = undo._replace(origin=origin)
                 stack = stacks[origin]
                 count = 2 if code & CARRY_FLAG else 1
                 base = len(stack) - count
@@ -571,7 +570,6 @@ class Game:
         h ^= SIDE_KEY
         self._hash = h
         self._ply += 1
-        self._undo.append(undo)
         seen = self._seen[h] = self._seen.get(h, 0) + 1
         self._state = self._evaluate(seen)
         self._legal = None
