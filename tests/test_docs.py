@@ -18,7 +18,7 @@ def test_readme_examples() -> None:
     assert result.failed == 0
 
 
-@pytest.mark.parametrize("module", ["panal.hive", "panal.hex"])
+@pytest.mark.parametrize("module", ["panal.hive", "panal.hex", "panal.hive.svg"])
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert result.failed == 0

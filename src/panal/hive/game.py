@@ -226,6 +226,12 @@ class Game:
     def __repr__(self) -> str:
         return f"Game.from_game_string({self.game_string()!r})"
 
+    def _repr_svg_(self) -> str:
+        """Notebooks show a game as its board (see ``panal.hive.svg``)."""
+        from panal.hive.svg import board_svg
+
+        return board_svg(self)
+
     def copy(self) -> Game:
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
