@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from panal.hive import Game, Options
 
@@ -107,3 +108,81 @@ def export_pgn(game: Game, headers: dict[str, str]) -> str:
         return records.write_pgn(game, usable)
     except ValueError as exc:
         raise RecordImportError(f"cannot write this game as PGN: {exc}") from None
+
+
+# --- jobs: heavy record work, run in a worker process (see panal.server.jobs) ------------------
+
+
+def replay_with_history(
+    game_type: str, options: Options, moves: list[str]
+) -> tuple[Game, list[str]]:
+    """Replay ``moves``; the game and its history, one JSON text per move
+    (see ``snapshot.history_entry``)."""
+    import json
+
+    from panal.server.snapshot import history_entry
+
+    game = Game(game_type, options=options)
+    parts = []
+    for ply, text in enumerate(moves, 1):
+        try:
+            move = game.parse_move(text, lenient=True)
+        except ValueError as exc:
+            raise RecordImportError(f"move {ply} ({text!r}): {exc}") from None
+        parts.append(
+            json.dumps(history_entry(game, move, ply), separators=(",", ":"), ensure_ascii=False)
+        )
+        game.push(move)
+    return game, parts
+
+
+def rebuild_job(payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored game rebuilt: its history text, its board fields and (to play on) the game."""
+    from panal.server.snapshot import board_fields, settle_result
+
+    options = Options(*payload["options"])
+    game, history = replay_with_history(payload["game_type"], options, payload["moves"])
+    settled: dict[str, Any] = {}
+    settle_result(settled, game)
+    return {
+        "history": history,
+        "board": board_fields(game),
+        "game": game if payload["playable"] else None,
+        "settled": settled,
+    }
+
+
+def import_job(payload: dict[str, Any]) -> dict[str, Any]:
+    """A record read and replayed (see ``parse_record``), with what ``rebuild_job`` gives."""
+    imported = parse_record(
+        payload["text"], payload["format"], payload["index"], payload["tournament_opening"]
+    )
+    if len(imported.moves) > payload["max_plies"]:
+        raise RecordImportError(
+            f"the record has {len(imported.moves)} moves; at most {payload['max_plies']} "
+            "can be imported" + (" to play on" if payload["playable"] else "")
+        )
+    rebuilt = rebuild_job(
+        {
+            "game_type": imported.game_type,
+            "options": [
+                imported.options.tournament_opening,
+                imported.options.repetition_draw,
+                imported.options.dragonfly_gates,
+            ],
+            "moves": imported.moves,
+            "playable": payload["playable"],
+        }
+    )
+    return {"imported": imported, **rebuilt}
+
+
+def export_job(payload: dict[str, Any]) -> str:
+    """A stored game as a GameString or PGN."""
+    options = Options(*payload["options"])
+    game = Game(payload["game_type"], options=options)
+    for text in payload["moves"]:
+        game.push(game.parse_move(text, lenient=True))
+    if payload["format"] == "gamestring":
+        return game.game_string() + "\n"
+    return export_pgn(game, payload["headers"])
