@@ -15,10 +15,12 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(
-            sa.Column("dragonfly_gates", sa.Boolean, nullable=False, server_default=sa.false())
-        )
+    # A plain ADD COLUMN (SQLite has it): a batch copy of ``games`` would trip the moves'
+    # foreign key.
+    op.add_column(
+        "games",
+        sa.Column("dragonfly_gates", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
 
 
 def downgrade() -> None:

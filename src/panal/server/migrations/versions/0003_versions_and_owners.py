@@ -19,9 +19,8 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("games") as batch:
-        batch.add_column(sa.Column("version", sa.Integer, nullable=False, server_default="0"))
-        batch.add_column(sa.Column("owner", sa.String(64)))
+    op.add_column("games", sa.Column("version", sa.Integer, nullable=False, server_default="0"))
+    op.add_column("games", sa.Column("owner", sa.String(64)))
     op.create_index("games_open_by_mode", "games", ["mode", "result", "owner"])
 
 
