@@ -66,7 +66,6 @@ def test_surrounding_both_queens_at_once_is_a_draw() -> None:
     assert game.surrounding(Piece.wQ >> 4) == 6 and game.surrounding(Piece.bQ >> 4) == 6
 
 
-
 def test_pieces_of_one_kind_are_interchangeable_for_repetition() -> None:
     # White's two ants swap cells in three moves while a black ant walks round and back: the
     # same kinds of pieces stand on the same cells with the same side to move. That is the same
