@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import Game, GameType
-from panal.hive.game import _FROZEN_KEYS, SIDE_KEY, _zobrist
+from panal.hive.game import SIDE_KEY, _frozen_key, _zobrist
 
 GAME_TYPES = ["Base", "Base+M", "Base+L", "Base+P", "Base+MLP", "Base+D", "Base+MLPD"]
 
@@ -22,7 +22,7 @@ def hash_from_scratch(game: Game) -> int:
     if game.ply % 2:
         h ^= SIDE_KEY
     if "P" in str(game.game_type) and game.last_moved is not None:
-        h ^= _FROZEN_KEYS[game.last_moved]
+        h ^= _frozen_key(game._cell[game.last_moved])
     return h
 
 
