@@ -195,6 +195,7 @@ def create_app(
     levels: tuple[str, ...] | None = None,
     limits: Limits | None = None,
     migrate: bool = True,
+    body_timeout: float = 10.0,
 ) -> FastAPI:
     """The web platform on a database; with ``redis_url``, one of many processes (scale-out).
 
@@ -247,7 +248,7 @@ def create_app(
 
     app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
 
     # --- errors: always a 4xx with a code and a sentence -----------------------------------
 

@@ -19,6 +19,7 @@ DEFAULT_PORT = 8000
 DEFAULT_DB_FILE = "panal.sqlite3"
 DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
 HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 10.0
 
 
 DESCRIPTION = (
@@ -114,6 +115,20 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         help="proxies trusted for X-Forwarded-For (the client address used for limits)",
     )
     serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time allowed for a request's headers ({HEADER_TIMEOUT:g})",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=BODY_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time allowed for a request's body ({BODY_TIMEOUT:g})",
+    )
+    serve.add_argument(
         "--log-level", default="warning", help="uvicorn log level (warning, info, debug)"
     )
     serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
@@ -188,11 +203,12 @@ def serve_command(args: argparse.Namespace) -> int:
             redis_prefix=args.redis_prefix,
             ai_workers=args.ai_workers,
             migrate=args.fd is None,
+            body_timeout=args.body_timeout,
         )
     except DatabaseError as exc:
         print(f"panal serve: {exc}", file=sys.stderr)
         return 2
-    GuardedH11Protocol.header_timeout = HEADER_TIMEOUT
+    GuardedH11Protocol.header_timeout = args.header_timeout
     GuardedH11Protocol.max_per_address = max(0, args.max_connections_per_address)
     if args.fd is None:
         _announce(args, description)
@@ -295,6 +311,8 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
     argv += ["--max-connections-per-address", str(args.max_connections_per_address)]
     if args.forwarded_allow_ips is not None:
         argv += ["--forwarded-allow-ips", args.forwarded_allow_ips]
+    argv += ["--header-timeout", str(args.header_timeout)]
+    argv += ["--body-timeout", str(args.body_timeout)]
     argv += ["--log-level", args.log_level]
     return argv
 

@@ -90,7 +90,7 @@ class Limits:
     inline_replay_plies: int = 400  # longer games are rebuilt in a worker process
     playable_plies: int = 5_000  # an imported record to play on (its game crosses processes)
     review_plies: int = 50_000  # an imported record to replay
-    heavy_seconds: float = 20.0  # one import, rebuild or export
+    heavy_seconds: float = 60.0  # one import, rebuild or export (30,000 plies: ~5 s idle)
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
@@ -410,6 +410,8 @@ class GameHub:
         if loaded is None:
             raise RequestError("unknown_game", "there is no game with that id", 404)
         row, moves = loaded
+        if row.mode not in MODES:  # still being imported (or an import that died half-way)
+            raise RequestError("unknown_game", "there is no game with that id", 404)
         return await self._build(row, moves)
 
     async def _build(self, row: GameRow, moves: list[str]) -> LiveGame:

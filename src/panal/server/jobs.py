@@ -134,7 +134,13 @@ class _Child:
         self.killed = False
 
     async def ensure(self) -> asyncio.subprocess.Process:
-        if self.process is None or self.process.returncode is not None:
+        if self.process is not None and (self.killed or self.process.returncode is not None):
+            if self.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+            await self.process.wait()  # reaped: no zombie left behind
+            self.process = None
+        if self.process is None:
             self.killed = False
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,

@@ -29,6 +29,7 @@ class ImportedGame:
     headers: dict[str, str] = field(default_factory=dict)
     result: str | None = None
     termination: str | None = None
+    game: Game | None = None  # the replayed game (kept in the worker, never sent back)
 
 
 def detect_format(text: str) -> str:
@@ -61,7 +62,9 @@ def parse_record(
             game = Game.from_game_string(
                 lines[index - 1], lenient=True, tournament_opening=bool(tournament_opening)
             )
-            return ImportedGame(str(game.game_type), game.move_strings(), game.options)
+            return ImportedGame(
+                str(game.game_type), game.move_strings(), game.options, game=game
+            )
         if fmt == "sgf":
             found = [records.read_sgf(text, source="SGF")]
         elif fmt == "pgn":
@@ -116,12 +119,8 @@ def export_pgn(game: Game, headers: dict[str, str]) -> str:
 def replay_with_history(
     game_type: str, options: Options, moves: list[str]
 ) -> tuple[Game, list[str]]:
-    """Replay ``moves``; the game and its history, one JSON text per move
-    (see ``snapshot.history_entry``)."""
-    import json
-
-    from panal.server.snapshot import history_entry
-
+    """Replay ``moves`` with every rule checked; the game and its history, one JSON text per
+    move (see ``snapshot.history_entry``)."""
     game = Game(game_type, options=options)
     parts = []
     for ply, text in enumerate(moves, 1):
@@ -129,25 +128,48 @@ def replay_with_history(
             move = game.parse_move(text, lenient=True)
         except ValueError as exc:
             raise RecordImportError(f"move {ply} ({text!r}): {exc}") from None
-        parts.append(
-            json.dumps(history_entry(game, move, ply), separators=(",", ":"), ensure_ascii=False)
-        )
-        game.push(move)
+        parts.append(_entry_text(game, move, ply))
+        game.push_code(move.code)
     return game, parts
+
+
+def history_of(checked: Game) -> tuple[Game, list[str]]:
+    """The history of a game already replayed with its rules checked (replayed again without
+    the checks, which cost most of a replay)."""
+    from panal.hive import Move
+
+    game = Game(checked.game_type, options=checked.options)
+    parts = []
+    for ply, code in enumerate(checked.move_codes, 1):
+        parts.append(_entry_text(game, Move.from_code(code), ply))
+        game.push_code(code)
+    return game, parts
+
+
+def _entry_text(game: Game, move: Any, ply: int) -> str:
+    import json
+
+    from panal.server.snapshot import history_entry
+
+    return json.dumps(history_entry(game, move, ply), separators=(",", ":"), ensure_ascii=False)
 
 
 def rebuild_job(payload: dict[str, Any]) -> dict[str, Any]:
     """A stored game rebuilt: its history text, its board fields and (to play on) the game."""
-    from panal.server.snapshot import board_fields, settle_result
-
     options = Options(*payload["options"])
     game, history = replay_with_history(payload["game_type"], options, payload["moves"])
+    return _rebuilt(game, history, payload["playable"])
+
+
+def _rebuilt(game: Game, history: list[str], playable: bool) -> dict[str, Any]:
+    from panal.server.snapshot import board_fields, settle_result
+
     settled: dict[str, Any] = {}
     settle_result(settled, game)
     return {
         "history": history,
         "board": board_fields(game),
-        "game": game if payload["playable"] else None,
+        "game": game if playable else None,
         "settled": settled,
     }
 
@@ -162,18 +184,10 @@ def import_job(payload: dict[str, Any]) -> dict[str, Any]:
             f"the record has {len(imported.moves)} moves; at most {payload['max_plies']} "
             "can be imported" + (" to play on" if payload["playable"] else "")
         )
-    rebuilt = rebuild_job(
-        {
-            "game_type": imported.game_type,
-            "options": [
-                imported.options.tournament_opening,
-                imported.options.repetition_draw,
-                imported.options.dragonfly_gates,
-            ],
-            "moves": imported.moves,
-            "playable": payload["playable"],
-        }
-    )
+    assert imported.game is not None
+    game, history = history_of(imported.game)
+    imported.game = None
+    rebuilt = _rebuilt(game, history, payload["playable"])
     return {"imported": imported, **rebuilt}
 
 

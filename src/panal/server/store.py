@@ -63,6 +63,8 @@ __all__ = ["Conflict", "DatabaseError", "GameRow", "Store", "database_url"]
 
 HEAD_REVISION = "0003"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
+IMPORT_BATCH = 2_000  # moves written per transaction when a long record is stored
+IMPORTING = "importing"  # the mode of a game whose moves are still being written
 
 
 class DatabaseError(RuntimeError):
@@ -235,17 +237,29 @@ class Store:
     # --- games -----------------------------------------------------------------------------
 
     def create_game(self, row: GameRow, moves: list[str]) -> None:
+        """Store a new game and its moves. A long record is written in short transactions
+        (SQLite has one writer: other games' moves must not wait behind 30,000 rows), under
+        the mode ``importing``, which nothing lists or plays, until its last batch is in."""
         now = time.time()
+        rows = [
+            {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
+            for ply, move in enumerate(moves, 1)
+        ]
+        if len(rows) <= IMPORT_BATCH:
+            with self.engine.begin() as conn:
+                conn.execute(insert(games_table).values(**row.to_columns()))
+                if rows:
+                    conn.execute(insert(moves_table), rows)
+            return
         with self.engine.begin() as conn:
-            conn.execute(insert(games_table).values(**row.to_columns()))
-            if moves:
-                conn.execute(
-                    insert(moves_table),
-                    [
-                        {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
-                        for ply, move in enumerate(moves, 1)
-                    ],
-                )
+            conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
+        for start in range(0, len(rows), IMPORT_BATCH):
+            with self.engine.begin() as conn:
+                conn.execute(insert(moves_table), rows[start : start + IMPORT_BATCH])
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table).where(games_table.c.id == row.id).values(mode=row.mode)
+            )
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.engine.connect() as conn:
