@@ -62,9 +62,7 @@ def parse_record(
             game = Game.from_game_string(
                 lines[index - 1], lenient=True, tournament_opening=bool(tournament_opening)
             )
-            return ImportedGame(
-                str(game.game_type), game.move_strings(), game.options, game=game
-            )
+            return ImportedGame(str(game.game_type), game.move_strings(), game.options, game=game)
         if fmt == "sgf":
             found = [records.read_sgf(text, source="SGF")]
         elif fmt == "pgn":
