@@ -92,6 +92,7 @@ def parse_record(
         dict(record.headers),
         result,
         record.termination,
+        game,
     )
 
 
