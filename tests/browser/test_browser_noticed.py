@@ -128,7 +128,7 @@ def test_brazilian_and_european_portuguese(open_page: Any, artifacts: Path) -> N
     assert picks == ["pt-BR", "pt-PT", "pt-PT", "pt-PT", "es", "en", "pt-PT", "es"]
 
 
-def test_the_chosen_look_is_remembered(open_page: Any) -> None:
+def test_the_chosen_look_is_remembered(open_page: Any, server: ServerProcess) -> None:
     page = open_page("/new")
     page.select_option("select[name=look]", "football")
     page.reload()
@@ -137,11 +137,9 @@ def test_the_chosen_look_is_remembered(open_page: Any) -> None:
     assert page.get_attribute("body", "data-look") == "football"
     assert "Crest" in page.inner_text(".legend")
     # A game created in the classic look shows the reader's chosen look, also after a reload.
-    created = page.evaluate(
-        """() => fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
-                  body: JSON.stringify({mode: 'hotseat', look: 'classic'})}).then((r) => r.json())"""
-    )
-    page.goto(page.url.replace("/new", f"/game/{created['id']}?watch=1"))
+    body = {"mode": "hotseat", "look": "classic"}
+    created = httpx.post(f"{server.url}/api/games", json=body).json()
+    page.goto(f"{server.url}/game/{created['id']}?watch=1")
     page.wait_for_selector(".hand button[data-piece=wQ]")
     assert page.get_attribute("body", "data-look") == "football"
     page.select_option("select[name=look]", "classic")
@@ -175,8 +173,10 @@ def test_a_declined_draw_is_told_to_the_offerer(
 def test_the_spider_is_drawn_as_a_spider(open_page: Any, artifacts: Path) -> None:
     page = open_page("/new")
     for color in "wb":
-        spider = page.locator(".legend li", has_text="Spider").locator("svg").nth(
-            0 if color == "w" else 1
+        spider = (
+            page.locator(".legend li", has_text="Spider")
+            .locator("svg")
+            .nth(0 if color == "w" else 1)
         )
         assert spider.locator("[data-part=leg]").count() == 8
         assert spider.locator("[data-part=head]").count() == 1
