@@ -85,7 +85,20 @@ class Rule(Enum):
 
 
 class InvalidMoveError(ValueError):
-    """A MoveString that does not parse."""
+    """A MoveString that does not parse.
+
+    ``reason`` is a stable code for user interfaces to show the problem in another language:
+    ``"syntax"`` (not "piece reference" or "pass"), ``"unknown_piece"`` (``details["name"]``: the
+    word that names no piece) or ``"bad_reference"`` (``details["reference"]``: the reference
+    that is not a piece with an optional direction mark).
+    """
+
+    def __init__(
+        self, message: str, reason: str = "syntax", details: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.details = dict(details or {})
 
 
 class IllegalMoveError(ValueError):

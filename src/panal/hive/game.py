@@ -89,16 +89,28 @@ def _splitmix64(x: int) -> int:
 
 
 _ZOBRIST: dict[int, int] = {}
+_FROZEN: dict[int, int] = {}
 SIDE_KEY = _splitmix64(0x5EED)
-_FROZEN_KEYS = [_splitmix64(0xF00 + p) for p in range(32)]
+# Pieces of one kind are interchangeable: the key of a piece is that of its colour and bug, so
+# two positions that differ only by which ant stands where are one position (as for nokamute,
+# and for the repetition rule).
+_KIND = [p & 16 | BUG_OF[p] for p in range(32)]
 
 
 def _zobrist(piece: int, cell: int, level: int) -> int:
-    """Deterministic key of a piece on a cell at a level (the same in every process)."""
-    index = (cell << 9) | (level << 5) | piece
+    """Deterministic key of a piece's kind on a cell at a level (the same in every process)."""
+    index = (cell << 9) | (level << 5) | _KIND[piece]
     key = _ZOBRIST.get(index)
     if key is None:
         key = _ZOBRIST[index] = _splitmix64(index)
+    return key
+
+
+def _frozen_key(cell: int) -> int:
+    """Key of the frozen (last-moved) piece, by the cell it stands on."""
+    key = _FROZEN.get(cell)
+    if key is None:
+        key = _FROZEN[cell] = _splitmix64(_splitmix64(0xF00D) ^ cell)
     return key
 
 
@@ -336,7 +348,7 @@ class Game:
         if ply & 1:
             h ^= SIDE_KEY
         if self._has_pillbug and last_moved >= 0:
-            h ^= _FROZEN_KEYS[last_moved]
+            h ^= _frozen_key(self._cell[last_moved])
         self._ply = ply
         self._last_moved = last_moved
         self._hash = h
@@ -790,7 +802,7 @@ class Game:
         origin = OFF_BOARD if code == PASS_CODE else self._cell[code & 31]
         self._undo.append(_Undo(code, origin, last_moved, self._state, h))
         if self._has_pillbug and last_moved >= 0:
-            h ^= _FROZEN_KEYS[last_moved]
+            h ^= _frozen_key(self._cell[last_moved])
         if code == PASS_CODE:
             self._last_moved = NO_PIECE
         else:
@@ -819,7 +831,7 @@ class Game:
                 self._cell[p] = dest
             self._last_moved = piece
             if self._has_pillbug:
-                h ^= _FROZEN_KEYS[piece]
+                h ^= _frozen_key(dest)
         h ^= SIDE_KEY
         self._hash = h
         self._ply += 1
