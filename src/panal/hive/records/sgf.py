@@ -490,7 +490,9 @@ class _SgfConverter:
             )
         pending = self.pending or _Pending(None, None, None, action.line)
         self.pending = None
-        move = PASS if pending.piece is None else Move(pending.piece, pending.to)
+        move = (
+            PASS if pending.piece is None or pending.to is None else Move(pending.piece, pending.to)
+        )
         ply = game.ply + 1
         try:
             if not game.is_legal(move):
@@ -524,6 +526,7 @@ class _SgfConverter:
     def check_attachment(self, pending: _Pending) -> str | None:
         """Boardspace's own description of the destination must name the same cell."""
         assert pending.attachment is not None and pending.to is not None
+        assert pending.piece is not None
         text = pending.attachment
         game = self.game
         occupied = bool(game.stack_at(pending.to))
