@@ -58,7 +58,7 @@ OVERFLOW = """(width) => {
 
 
 def on_screen(page: Any, selector: str) -> dict[str, float]:
-    box = page.locator(selector).bounding_box()
+    box: dict[str, float] | None = page.locator(selector).bounding_box()
     assert box is not None, f"{selector} is not shown"
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH + 0.5, (selector, box)
     assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
