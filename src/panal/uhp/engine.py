@@ -29,8 +29,15 @@ from dataclasses import dataclass, replace
 from typing import TextIO
 
 from panal import __version__
-from panal.hive import Game, GameStringError, GameType, GameTypeError, Options
-from panal.hive.game import IllegalMoveError, InvalidMoveError
+from panal.hive import (
+    Game,
+    GameStringError,
+    GameType,
+    GameTypeError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Options,
+)
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_LEVEL = "strongest"
@@ -147,7 +154,7 @@ class PanalEngine:
             except GameTypeError as exc:
                 raise UhpError(str(exc)) from None
         self._forget_search()
-        return [str(self.game)]
+        return [self.game.game_string()]
 
     def _forget_search(self) -> None:
         """A new game (or new rules): what the AI learnt about the old one no longer holds."""
@@ -165,7 +172,7 @@ class PanalEngine:
         if not args:
             raise InvalidMoveError("play needs a MoveString")
         game.push(args)
-        return [str(game)]
+        return [game.game_string()]
 
     def validmoves(self, _args: str) -> list[str]:
         game = self._current()
@@ -183,7 +190,7 @@ class PanalEngine:
             raise UhpError(f"cannot undo {count} moves: only {game.ply} played")
         for _ in range(count):
             game.pop()
-        return [str(game)]
+        return [game.game_string()]
 
     def options_command(self, args: str) -> list[str]:
         words = args.split()
@@ -292,7 +299,7 @@ class PanalEngine:
         if self.game is not None:
             replayed = Game(self.game.game_type, options=options)
             try:
-                for move in self.game.moves:
+                for move in self.game.move_stack:
                     replayed.push(move)
             except ValueError as exc:
                 raise UhpError(f"the game in progress breaks that rule: {exc}") from None
