@@ -116,7 +116,7 @@ def test_each_move_is_timed_by_the_server_with_its_increment(timed: Timed) -> No
         state = receive_state(ws, lambda s: s["result"] is not None)
         assert state["clocks"] == {"white": 55, "black": 44.75, "running": None, "since": None}
         ws.send_json({"type": "undo"})
-        assert receive_error(ws)["code"] in ("no_undo", "game_over")
+        assert receive_error(ws)["code"] in ("timed_no_undo", "game_over")
 
 
 def test_the_flag_falls_when_nobody_moves(timed: Timed) -> None:

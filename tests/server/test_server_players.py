@@ -233,7 +233,7 @@ def test_a_rated_challenge_from_the_lobby_to_a_result(client: TestClient) -> Non
     assert [c["id"] for c in lobby["challenges"]] == [challenge]
     listed = lobby["challenges"][0]
     assert listed["creator"] == "ana" and listed["creator_rating"] == "1500?"
-    assert listed["speed"] == "blitz" and listed["rated"] and "token" not in listed
+    assert listed["clock"]["speed"] == "blitz" and listed["rated"] and "token" not in listed
     assert ana.post(f"/api/challenges/{challenge}/accept").json()["error"] == "own_challenge"
     assert guest.post(f"/api/challenges/{challenge}/accept").status_code == 401
     accepted = bruno.post(f"/api/challenges/{challenge}/accept")

@@ -46,7 +46,15 @@ from panal.server.account_api import PASSWORD_WORK_AT_ONCE, account_router
 from panal.server.ai_pool import ai_levels
 from panal.server.auth import OriginCheck, same_origin, session_account
 from panal.server.bus import make_bus
-from panal.server.clock import TimeControl, TimeControlError
+from panal.server.clock import (
+    CORRESPONDENCE_DAYS,
+    MAX_BASE,
+    MAX_INCREMENT,
+    MIN_BASE,
+    PRESETS,
+    TimeControl,
+    TimeControlError,
+)
 from panal.server.hub import Connection, GameHub, Limits, LiveGame, RequestError, hash_token
 from panal.server.jobs import (
     ChildPool,
@@ -578,6 +586,13 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         "looks": list(names.LOOKS),
         "ai_levels": list(levels),
         "expansions": [bug.letter for bug in EXPANSIONS],
+        "clocks": {
+            "presets": [c.shown() for c in PRESETS],
+            "min_base": MIN_BASE,
+            "max_base": MAX_BASE,
+            "max_increment": MAX_INCREMENT,
+            "days": list(CORRESPONDENCE_DAYS),
+        },
         "names": {
             look: {
                 language: {

@@ -113,6 +113,10 @@ class TimeControl:
             return {"kind": self.kind, "base": self.base, "increment": self.increment}
         return {"kind": self.kind, "days": self.days}
 
+    def shown(self) -> dict[str, Any]:
+        """The time control as pages show it: its fields and its speed."""
+        return {**self.to_json(), "speed": self.speed}
+
     @property
     def initial(self) -> float:
         """Each side's time at the start (correspondence: one move's allowance)."""

@@ -826,7 +826,7 @@ class GameHub:
         if row.mode not in ("ai", "hotseat"):
             raise RequestError("no_undo", "undo is only for games against the AI or hot-seat", 409)
         if row.time_control is not None:
-            raise RequestError("no_undo", "a game on the clock takes no undo", 409)
+            raise RequestError("timed_no_undo", "a game on the clock takes no undo", 409)
         if row.result is not None and row.end_reason not in ON_BOARD_ENDINGS:
             raise RequestError("game_over", "the game is over", 409)
         ply = live.board["ply"]

@@ -183,9 +183,11 @@ class Lobby:
         )
         await hub.db(hub.players.create_challenge, challenge)
         self.announce(challenge.id)
+        if account is not None:
+            challenge = await hub.db(hub.players.with_creator, challenge, account.name)
         return {"id": challenge.id, "token": token, "challenge": challenge.to_json()}
 
-    async def _challenge(self, challenge_id: str) -> Challenge:
+    async def challenge(self, challenge_id: str) -> Challenge:
         found = None
         if 1 <= len(challenge_id) <= 16:
             found = await self.hub.db(self.hub.players.challenge, challenge_id)
@@ -195,7 +197,7 @@ class Lobby:
 
     async def cancel(self, challenge_id: str, body: CancelRequest, request: Request) -> None:
         hub = self.hub
-        challenge = await self._challenge(challenge_id)
+        challenge = await self.challenge(challenge_id)
         account = await session_account(request, hub.players)
         by_account = account is not None and account.id == challenge.creator_id
         by_token = body.token is not None and secrets.compare_digest(
@@ -211,7 +213,7 @@ class Lobby:
         """Start the challenge's game with the acceptor in the other seat, if nobody else
         accepted it first."""
         hub = self.hub
-        challenge = await self._challenge(challenge_id)
+        challenge = await self.challenge(challenge_id)
         account = await session_account(request, hub.players)
         if challenge.status != "open" or challenge.expires_at <= time.time():
             raise RequestError("challenge_taken", "this challenge is no longer open", 409)
@@ -286,8 +288,7 @@ def _playing_json(row: GameRow, names_by_id: dict[int, str]) -> dict[str, Any]:
         "white": names_by_id.get(row.white_user) if row.white_user is not None else None,
         "black": names_by_id.get(row.black_user) if row.black_user is not None else None,
         "rated": row.rated,
-        "clock": control.to_json() if control else None,
-        "speed": control.speed if control else None,
+        "clock": control.shown() if control else None,
         "plies": row.plies,
     }
 
@@ -310,6 +311,13 @@ async def lobby_lists(request: Request) -> dict[str, Any]:
 @lobby_router.post("/api/challenges", status_code=201)
 async def post_challenge(body: ChallengeRequest, request: Request) -> dict[str, Any]:
     return await _lobby(request).create(body, request)
+
+
+@lobby_router.get("/api/challenges/{challenge_id}")
+async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    """A challenge and what became of it (``status``; ``game`` once accepted)."""
+    challenge = await _lobby(request).challenge(challenge_id)
+    return challenge.to_json()
 
 
 @lobby_router.post("/api/challenges/{challenge_id}/accept")

@@ -214,8 +214,7 @@ class Challenge:
             "game_type": self.game_type,
             "options": self.options,
             "look": self.look,
-            "clock": self.time_control.to_json() if self.time_control else None,
-            "speed": self.time_control.speed if self.time_control else None,
+            "clock": self.time_control.shown() if self.time_control else None,
             "rated": self.rated,
             "color": self.color,
             "status": self.status,
@@ -678,6 +677,10 @@ class PlayerStore:
             ).all()
         challenges = [Challenge.from_columns(r._mapping, creator_name=r.name) for r in rows]
         return [self._with_rating(c) for c in challenges]
+
+    def with_creator(self, challenge: Challenge, name: str) -> Challenge:
+        """The challenge with its creator's name and rating, as the lobby lists it."""
+        return self._with_rating(replace(challenge, creator_name=name))
 
     def _with_rating(self, challenge: Challenge) -> Challenge:
         """The challenge with its creator's rating at its speed (guests have none)."""

@@ -98,7 +98,7 @@ def clock_fields(row: GameRow) -> dict[str, Any]:
     if control is None or clock is None:
         return {"clock": None, "clocks": None}
     return {
-        "clock": {**control.to_json(), "speed": control.speed},
+        "clock": control.shown(),
         "clocks": {
             "white": round(clock.left[0], 3),
             "black": round(clock.left[1], 3),
