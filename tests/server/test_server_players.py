@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 
+from panal.hive import names
+from panal.server.account_api import Language, Look
 from panal.server.accounts import FREE_FAILURES_PER_ADDRESS, FREE_FAILURES_PER_NAME
 from panal.server.ratings import Glicko2, rate_game
 from panal.server.store import Store
@@ -405,3 +407,8 @@ def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
     # A guest's seat token of the first game holds the swapped seat of the rematch.
     with client.websocket_connect(f"/ws/games/{second}?token={first['token']}") as ws:
         assert receive_state(ws)["you"] == ["white"]
+
+
+def test_account_languages_and_looks_are_the_uis() -> None:
+    assert get_args(Language) == names.LANGUAGES
+    assert get_args(Look) == names.LOOKS

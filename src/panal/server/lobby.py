@@ -27,7 +27,8 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
-from panal.hive import GameType, names
+from panal.hive import GameType
+from panal.server.account_api import Look
 from panal.server.auth import session_account
 from panal.server.clock import ClockState, TimeControl, TimeControlError
 from panal.server.hub import COLOR_NAMES, Connection, GameHub, RequestError, hash_token, new_token
@@ -43,8 +44,6 @@ __all__ = ["Lobby", "lobby_router"]
 REFRESH_DELAY = 0.1  # changes within this time are sent as one list
 PLAYING_WINDOW = 3600.0  # a game counts as being played if it moved within the last hour
 MAX_OPEN_PER_CREATOR = 3
-
-Look = Literal[tuple(names.LOOKS)]  # type: ignore[valid-type]
 
 
 class StrictModel(BaseModel):
