@@ -20,14 +20,24 @@ from panal.hive.game import (
     IllegalMoveError,
     InvalidMoveError,
     Move,
+)
+from panal.hive.options import (
+    OPTION_SPECS,
+    DragonflyCarry,
+    DragonflySidestep,
     Options,
+    OptionsError,
+    OptionSpec,
 )
 from panal.hive.pieces import Bug, Color, GameType, GameTypeError, Piece
 
 __all__ = [
+    "OPTION_SPECS",
     "PASS",
     "Bug",
     "Color",
+    "DragonflyCarry",
+    "DragonflySidestep",
     "Game",
     "GameState",
     "GameStringError",
@@ -36,6 +46,8 @@ __all__ = [
     "IllegalMoveError",
     "InvalidMoveError",
     "Move",
+    "OptionSpec",
     "Options",
+    "OptionsError",
     "Piece",
 ]

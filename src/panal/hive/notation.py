@@ -17,9 +17,10 @@ Dragonfly, ``+``, the carried piece); standard UHP tools never see Dragonfly gam
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL
+from panal.hive.options import Options
 from panal.hive.pieces import PIECE_BY_VALUE, GameType, GameTypeError, piece_from_name
 
 if TYPE_CHECKING:
@@ -138,7 +139,9 @@ _TURN = re.compile(r"^(white|black)\[(\d+)\]$", re.IGNORECASE)
 _STATES = {"notstarted", "inprogress", "draw", "whitewins", "blackwins"}
 
 
-def parse_game_string(text: str, *, lenient: bool = False, **options: bool) -> Game:
+def parse_game_string(
+    text: str, *, lenient: bool = False, options: Options | None = None, **rules: Any
+) -> Game:
     """Replay a GameString; its state and turn fields are checked for form, then recomputed."""
     from panal.hive.game import Game, GameStringError
 
@@ -157,7 +160,7 @@ def parse_game_string(text: str, *, lenient: bool = False, **options: bool) -> G
         raise GameStringError(f"invalid GameString: unknown game state {fields[1]!r}")
     if not _TURN.match(fields[2]):
         raise GameStringError(f"invalid GameString: bad turn {fields[2]!r}, expected White[n]")
-    game = Game(game_type, **options)
+    game = Game(game_type, options=options, **rules)
     moves = fields[3:]
     if moves and moves[-1] == "":
         moves.pop()  # a trailing ';'

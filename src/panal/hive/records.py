@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from panal.hex import Hex
-from panal.hive.game import PASS, Game, GameState, Move, Options
+from panal.hive.game import PASS, Game, GameState, Move
 from panal.hive.notation import parse_move
+from panal.hive.options import OPTION_SPECS, Options, OptionsError
 from panal.hive.pieces import Color, GameType, GameTypeError, Piece, piece_from_name
 
 __all__ = [
@@ -724,7 +725,6 @@ _RESULTS: dict[str, GameState | None] = {
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _NUMBERED_MOVE = re.compile(r"^(\d+)\s*\.+\s*(.*?)$")
 _ROSTER = ("GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result")
-_OPTION_TAGS = {"TournamentOpening": "tournament_opening", "RepetitionDraw": "repetition_draw"}
 
 
 def read_pgn(text: str, source: str = "<string>") -> list[GameRecord]:
@@ -735,10 +735,10 @@ def read_pgn(text: str, source: str = "<string>") -> list[GameRecord]:
     ``1-0``/``0-1``/``1/2-1/2``) and the result line, which must agree. A ``[Termination]`` tag
     with one of :data:`TERMINATIONS` says how the game ended off the board; without one (Mzinga
     and hivegame.com write none), a recorded draw on an unfinished position is read as an agreed
-    draw and a recorded win as a resignation, as for GameString lines. panal's own
-    ``[TournamentOpening]``/``[RepetitionDraw]`` tags ("True"/"False") set rule options, which are
-    otherwise the defaults (hivegame.com's rules: queen allowed on the first turn, threefold
-    repetition draws).
+    draw and a recorded win as a resignation, as for GameString lines. panal's own rule-option
+    tags, named as the UHP options (``[TournamentOpening "True"]``, ``[DragonflySidestep
+    "Backward"]``, see :data:`panal.hive.OPTION_SPECS`), set rule options, which are otherwise the
+    defaults (hivegame.com's rules: queen allowed on the first turn, threefold repetition draws).
     """
     records: list[GameRecord] = []
     builder = _PgnGame(source, 1)
@@ -859,14 +859,14 @@ class _PgnGame:
         return written if written is not None else tagged
 
     def options(self) -> Options:
-        values = {"tournament_opening": False, "repetition_draw": True}
-        for tag, field_name in _OPTION_TAGS.items():
-            if tag in self.tags:
-                word = self.tags[tag].strip().lower()
-                if word not in ("true", "false"):
-                    raise self.fail(f"{tag} must be True or False", self.tag_lines[tag])
-                values[field_name] = word == "true"
-        return Options(**values)
+        values: dict[str, bool | str] = {}
+        for spec in OPTION_SPECS:
+            if spec.uhp in self.tags:
+                try:
+                    values[spec.name] = spec.parse(self.tags[spec.uhp])
+                except OptionsError as exc:
+                    raise self.fail(str(exc), self.tag_lines[spec.uhp]) from None
+        return Options.from_values(values)
 
 
 def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
@@ -874,7 +874,7 @@ def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
 
     ``headers`` add tags (``White``, ``Date``…); a ``Result`` among them is written instead of the
     position's state (a resignation, say). ``GameType`` always comes from the game; rule options
-    that differ from the defaults are written as ``TournamentOpening``/``RepetitionDraw`` tags.
+    that differ from the defaults are written as tags named as their UHP options.
     """
     given = dict(headers or {})
     given.pop("GameType", None)
@@ -885,12 +885,11 @@ def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
     for name in _ROSTER[1:-1]:
         tags[name] = given.pop(name, "")
     tags["Result"] = result
-    defaults = Options()
-    for tag, field_name in _OPTION_TAGS.items():
-        value = getattr(game.options, field_name)
-        if value != getattr(defaults, field_name):
-            tags[tag] = str(value)
-        given.pop(tag, None)
+    changed = game.options.changed()
+    for spec in OPTION_SPECS:
+        if spec.name in changed:
+            tags[spec.uhp] = spec.uhp_value(changed[spec.name])
+        given.pop(spec.uhp, None)
     tags.update(given)
     lines = []
     for name, value in tags.items():

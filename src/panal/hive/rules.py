@@ -33,6 +33,10 @@ class Rule(Enum):
     PLACE_TOUCH_OWN = "a new piece must touch one of your own pieces"
     PLACE_NOT_ENEMY = "a new piece may not touch your opponent's pieces"
     NO_CARRY = "only a Dragonfly standing on a piece can carry it"
+    CARRY_NEXT_TURN = (
+        "under this game's rules a Dragonfly carries the piece beneath it only on the turn right "
+        "after it landed there"
+    )
     QUEEN_BEFORE_MOVING = "you can't move a piece until your queen is placed"
     COVERED = "{piece} is under another piece and can't move"
     FROZEN = "{piece} was moved by the pillbug last turn and can't move this turn"
@@ -55,9 +59,7 @@ class Rule(Enum):
     LADYBUG = "a ladybug moves exactly two cells on top of the hive, then one down"
     MOSQUITO_ALONE = "a mosquito touching only mosquitoes can't move"
     MOSQUITO = "no bug the mosquito touches can reach that cell"
-    DRAGONFLY = (
-        "a dragonfly jumps like a grasshopper, then one cell 60° to the left or right of its jump"
-    )
+    DRAGONFLY = "a dragonfly jumps like a grasshopper, then steps one cell to the side of its jump"
     ILLEGAL = "that move is not legal here"
 
     @property
@@ -128,12 +130,17 @@ def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
         return Rule.FROZEN, details
     if dest == origin:
         return Rule.SAME_CELL, {}
-    if code & CARRY_FLAG and (bug != Bug.DRAGONFLY or len(stack) < 2):
+    carrier = bug == Bug.DRAGONFLY or (bug == Bug.MOSQUITO and game.is_flying(piece))
+    if code & CARRY_FLAG and (not carrier or len(stack) < 2):
         return Rule.NO_CARRY, {}
+    if code & CARRY_FLAG and not game.may_carry(piece):
+        return Rule.CARRY_NEXT_TURN, {}
     if len(stack) == 1 and origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
     if code & CARRY_FLAG and len(stack) == 2 and origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
+    if bug == Bug.MOSQUITO and len(stack) > 1 and game.is_flying(piece):
+        bug = Bug.DRAGONFLY  # mosquito_stays_dragonfly: up there it moves as a Dragonfly
     return _why_bug_cannot(game, bug, origin, dest, len(stack) - 1), details
 
 
