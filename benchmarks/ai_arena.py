@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 from panal.ai import LEVELS
-from panal.ai.arena import ArenaSettings, MatchSummary, run_match
+from panal.uhp.arena import ArenaSettings, MatchSummary, run_match
 
 PANAL = "panal uhp"
-RANDOM = f"{sys.executable} -m panal.ai.players random"
-GREEDY = f"{sys.executable} -m panal.ai.players greedy"
+RANDOM = f"{sys.executable} -m panal.uhp.players random"
+GREEDY = f"{sys.executable} -m panal.uhp.players greedy"
 
 
 def match(

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 SUBSYSTEMS = (
     "panal.hive.commands",
     "panal.uhp.commands",
-    "panal.ai.commands",
     "panal.enjambre.commands",
     "panal.server.commands",
 )

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from panal.hive import Game
-from panal.uhp.engine import UhpEngine
+from panal.uhp.engine import PanalEngine
 
 MIDGAME = (
     "Base;InProgress;White[8];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wG1 /wQ;bG1 bQ\\;wA1 \\wQ;"
@@ -19,11 +19,11 @@ MIDGAME = (
 
 
 @pytest.fixture
-def engine() -> UhpEngine:
-    return UhpEngine()
+def engine() -> PanalEngine:
+    return PanalEngine()
 
 
-def test_options_are_typed_uhp_lines(engine: UhpEngine) -> None:
+def test_options_are_typed_uhp_lines(engine: PanalEngine) -> None:
     reply = engine.handle("options")
     assert reply[-1] == "ok"
     assert "Level;enum;strongest;strongest;beginner;easy;medium;hard;expert;strongest" in reply
@@ -39,7 +39,7 @@ def test_options_are_typed_uhp_lines(engine: UhpEngine) -> None:
     assert engine.handle("options get hashsizemb")[0] == "HashSizeMB;int;8;64;1;4096"
 
 
-def test_bestmove_depth_returns_a_legal_move(engine: UhpEngine) -> None:
+def test_bestmove_depth_returns_a_legal_move(engine: PanalEngine) -> None:
     before = engine.handle(f"newgame {MIDGAME}")[0]
     reply = engine.handle("bestmove depth 2")
     assert reply[-1] == "ok" and len(reply) == 2
@@ -48,7 +48,7 @@ def test_bestmove_depth_returns_a_legal_move(engine: UhpEngine) -> None:
     assert str(engine.game) == before  # bestmove does not play the move
 
 
-def test_bestmove_is_deterministic_with_a_seed(engine: UhpEngine) -> None:
+def test_bestmove_is_deterministic_with_a_seed(engine: PanalEngine) -> None:
     engine.handle(f"newgame {MIDGAME}")
     engine.handle("options set Seed 7")
     engine.handle("options set Level medium")
@@ -56,7 +56,7 @@ def test_bestmove_is_deterministic_with_a_seed(engine: UhpEngine) -> None:
     assert all(engine.handle("bestmove depth 2") == first for _ in range(2))
 
 
-def test_bestmove_time_and_plain(engine: UhpEngine) -> None:
+def test_bestmove_time_and_plain(engine: PanalEngine) -> None:
     engine.handle("newgame Base+MLP")
     engine.handle("options set Level easy")
     assert engine.handle("bestmove")[0] != ""
@@ -66,7 +66,7 @@ def test_bestmove_time_and_plain(engine: UhpEngine) -> None:
     assert not reply[0].startswith("err")
 
 
-def test_bestmove_errors(engine: UhpEngine) -> None:
+def test_bestmove_errors(engine: PanalEngine) -> None:
     assert engine.handle("bestmove depth 1")[0].startswith("err")  # no game
     engine.handle("newgame Base")
     for args in [
@@ -87,7 +87,7 @@ def test_bestmove_errors(engine: UhpEngine) -> None:
     assert engine.handle("bestmove depth 1")[0].startswith("err")
 
 
-def test_bestmove_passes_when_forced(engine: UhpEngine) -> None:
+def test_bestmove_passes_when_forced(engine: PanalEngine) -> None:
     forced = (
         "Base;InProgress;White[7];wA1;bS1 wA1-;wQ -wA1;bQ bS1/;wQ \\wA1;bA1 bS1\\;wQ -wA1;"
         "bA2 bQ\\;wQ \\wA1;bA1 \\wQ;wG1 /wQ;bA2 /wG1"
@@ -97,14 +97,14 @@ def test_bestmove_passes_when_forced(engine: UhpEngine) -> None:
     assert engine.handle("bestmove time 00:00:01") == ["pass", "ok"]
 
 
-def test_perft_command(engine: UhpEngine) -> None:
+def test_perft_command(engine: PanalEngine) -> None:
     engine.handle("newgame Base")
     counts = [line.split()[:2] for line in engine.handle("perft 3")[:-1]]
     assert counts == [["1", "4"], ["2", "96"], ["3", "1440"]]
     assert engine.handle("perft 99")[0].startswith("err")
 
 
-def _fuzz_line(rng: random.Random, engine: UhpEngine) -> str:
+def _fuzz_line(rng: random.Random, engine: PanalEngine) -> str:
     """A line a confused or hostile viewer might send."""
     game = engine.game
     moves: list[str] = []
@@ -143,7 +143,7 @@ def _fuzz_line(rng: random.Random, engine: UhpEngine) -> str:
 
 def test_fuzz_never_crashes() -> None:
     rng = random.Random(2024)
-    engine = UhpEngine()
+    engine = PanalEngine()
     for _ in range(3000):
         line = _fuzz_line(rng, engine)
         reply = engine.handle(line)
@@ -157,7 +157,7 @@ def test_fuzz_never_crashes() -> None:
 
 def test_fuzz_over_the_process() -> None:
     rng = random.Random(7)
-    engine = UhpEngine()  # only to generate plausible lines
+    engine = PanalEngine()  # only to generate plausible lines
     lines = []
     for _ in range(300):
         line = _fuzz_line(rng, engine)
@@ -211,7 +211,7 @@ def test_bestmove_time_budget_over_the_process() -> None:
 
 
 @pytest.mark.parametrize("game_type", ["Base+MLP", "Base+D", "Base+MLPD"])
-def test_bestmove_in_every_game_type(engine: UhpEngine, game_type: str) -> None:
+def test_bestmove_in_every_game_type(engine: PanalEngine, game_type: str) -> None:
     engine.handle(f"newgame {game_type}")
     for _ in range(12):
         reply = engine.handle("bestmove depth 1")

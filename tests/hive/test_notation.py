@@ -102,6 +102,28 @@ def test_bad_move_strings(text: str, error: type[Exception]) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "reason", "details"),
+    [
+        ("", "syntax", {}),
+        ("hola", "unknown_piece", {"name": "hola"}),
+        ("wX1 wS1-", "unknown_piece", {"name": "wX1"}),
+        ("wB1+bZ wS1", "unknown_piece", {"name": "bZ"}),
+        ("wA1 -wQ9", "unknown_piece", {"name": "wQ9"}),
+        ("wA1 wS1-x", "bad_reference", {"reference": "wS1-x"}),
+        ("wA1 -wS1-", "bad_reference", {"reference": "-wS1-"}),
+        ("wA1 wS1- extra", "syntax", {}),
+    ],
+)
+def test_unparsable_move_strings_say_why_with_a_stable_code(
+    text: str, reason: str, details: dict[str, str]
+) -> None:
+    game = Game.from_game_string(OPENING)
+    with pytest.raises(InvalidMoveError) as caught:
+        game.push(text)
+    assert (caught.value.reason, caught.value.details) == (reason, details)
+
+
+@pytest.mark.parametrize(
     ("game_string", "move", "rule"),
     [
         ("Base;NotStarted;White[1]", "bA1", Rule.NOT_YOUR_TURN),

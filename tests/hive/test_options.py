@@ -21,7 +21,7 @@ from panal.hive import (
     Options,
     OptionsError,
 )
-from panal.uhp.engine import UhpEngine
+from panal.uhp.engine import PanalEngine
 from tests.hive.oracles import mzinga_cases
 from tests.hive.positions import position
 from tests.hive.test_rules import CYCLE, PLACE_QUEENS, START
@@ -201,7 +201,7 @@ def test_dragonfly_readings_leave_mzinga_perft_unchanged(
 
 
 def test_uhp_lists_and_sets_every_option() -> None:
-    engine = UhpEngine()
+    engine = PanalEngine()
     lines = engine.handle("options")
     for spec in OPTION_SPECS:
         assert any(line.startswith(f"{spec.uhp};") for line in lines), spec.uhp
@@ -226,7 +226,7 @@ def test_uhp_lists_and_sets_every_option() -> None:
 
 
 def test_uhp_plays_the_issue_position_under_each_sidestep() -> None:
-    engine = UhpEngine()
+    engine = PanalEngine()
     issue = r"Base+D;InProgress;White[4];wQ;bQ wQ-;wD -wQ;bA1 bQ-;wA1 \wQ;bA2 bA1-"
     engine.handle("options set TournamentOpening False")  # the position opens with a queen
     assert engine.handle(f"newgame {issue}")[0] == issue

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import Bug, DragonflyCarry, DragonflySidestep, Game, GameType, Move, Options
-from panal.hive.game import _FROZEN_KEYS, CARRIER_KEYS, FLYING_KEYS, PASS_CODE, SIDE_KEY, _zobrist
+from panal.hive.game import CARRIER_KEYS, FLYING_KEYS, PASS_CODE, SIDE_KEY, _frozen_key, _zobrist
 from panal.hive.pieces import bug_of, color_of
 
 GAME_TYPES = ["Base", "Base+M", "Base+L", "Base+P", "Base+MLP", "Base+D", "Base+MLPD"]
@@ -25,7 +25,7 @@ def hash_from_scratch(game: Game) -> int:
     if game.ply % 2:
         h ^= SIDE_KEY
     if "P" in str(game.game_type) and game.last_moved is not None:
-        h ^= _FROZEN_KEYS[game.last_moved]
+        h ^= _frozen_key(game._cell[game.last_moved])
     flying = mosquitoes_flying(game)
     for piece in flying:
         h ^= FLYING_KEYS[piece]

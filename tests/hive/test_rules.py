@@ -64,3 +64,20 @@ def test_surrounding_both_queens_at_once_is_a_draw() -> None:
     game = Game.from_game_string(text)
     assert game.state is GameState.DRAW
     assert game.surrounding(Piece.wQ >> 4) == 6 and game.surrounding(Piece.bQ >> 4) == 6
+
+
+def test_pieces_of_one_kind_are_interchangeable_for_repetition() -> None:
+    # White's two ants swap cells in three moves while a black ant walks round and back: the
+    # same kinds of pieces stand on the same cells with the same side to move. That is the same
+    # position (nokamute and the rulebooks do not number pieces), so it counts as a repetition.
+    opening = (
+        "wS1;bS1 wS1/;wS2 -wS1;bG1 bS1/;wG1 /wS2;bB1 bS1-;wQ -wS2;bQ bG1-;wA1 /wG1;bA1 bQ-;"
+        "wA2 -wQ;bA2 bB1\\"
+    )
+    swap = "wA1 wA2\\;bA1 /wA2;wA2 wA1\\;bA1 /wA1;wA1 -wQ;bA1 bQ-"
+    before = Game.from_game_string(f"Base;InProgress;White[7];{opening}")
+    after = Game.from_game_string(f"Base;InProgress;White[10];{opening};{swap}")
+    assert before.position_of(Piece.wA1) == after.position_of(Piece.wA2)
+    assert before.position_of(Piece.wA2) == after.position_of(Piece.wA1)
+    assert after.hash == before.hash
+    assert after.repetitions() == 2

@@ -7,22 +7,22 @@ import sys
 
 import pytest
 
-from panal.uhp.engine import UhpEngine
+from panal.uhp.engine import PanalEngine
 
 OPENING = "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 
 @pytest.fixture
-def engine() -> UhpEngine:
-    return UhpEngine()
+def engine() -> PanalEngine:
+    return PanalEngine()
 
 
-def test_every_reply_ends_with_ok(engine: UhpEngine) -> None:
+def test_every_reply_ends_with_ok(engine: PanalEngine) -> None:
     for line in ["info", "newgame", "play wS1", "validmoves", "undo", "options", "nonsense", ""]:
         assert engine.handle(line)[-1] == "ok"
 
 
-def test_info(engine: UhpEngine) -> None:
+def test_info(engine: PanalEngine) -> None:
     reply = engine.handle("info")
     assert reply[0].startswith("id panal v")
     assert "Mosquito;Ladybug;Pillbug" in reply[1]
@@ -38,11 +38,11 @@ def test_info(engine: UhpEngine) -> None:
         ("Base;BlackWins;Black[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-", OPENING),
     ],
 )
-def test_newgame(engine: UhpEngine, args: str, expected: str) -> None:
+def test_newgame(engine: PanalEngine, args: str, expected: str) -> None:
     assert engine.handle(f"newgame {args}".strip()) == [expected, "ok"]
 
 
-def test_play_pass_undo(engine: UhpEngine) -> None:
+def test_play_pass_undo(engine: PanalEngine) -> None:
     engine.handle(f"newgame {OPENING}")
     after = "Base;InProgress;Black[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wA1 -wQ"
     assert engine.handle("play wA1 -wQ") == [after, "ok"]
@@ -53,7 +53,7 @@ def test_play_pass_undo(engine: UhpEngine) -> None:
     assert engine.handle("pass")[0] == "invalidmove you can't pass while you have a legal move"
 
 
-def test_refusals_change_nothing(engine: UhpEngine) -> None:
+def test_refusals_change_nothing(engine: PanalEngine) -> None:
     engine.handle(f"newgame {OPENING}")
     for line in [
         "play wQ",
@@ -68,7 +68,7 @@ def test_refusals_change_nothing(engine: UhpEngine) -> None:
         assert engine.handle("newgame " + str(engine.game))[0] == OPENING
 
 
-def test_validmoves_prints_pass_when_forced(engine: UhpEngine) -> None:
+def test_validmoves_prints_pass_when_forced(engine: PanalEngine) -> None:
     forced = (
         "Base;InProgress;White[7];wA1;bS1 wA1-;wQ -wA1;bQ bS1/;wQ \\wA1;bA1 bS1\\;wQ -wA1;"
         "bA2 bQ\\;wQ \\wA1;bA1 \\wQ;wG1 /wQ;bA2 /wG1"
@@ -78,7 +78,7 @@ def test_validmoves_prints_pass_when_forced(engine: UhpEngine) -> None:
     assert engine.handle("pass")[0].endswith(";pass")
 
 
-def test_validmoves_round_trip(engine: UhpEngine) -> None:
+def test_validmoves_round_trip(engine: PanalEngine) -> None:
     engine.handle(f"newgame {OPENING}")
     moves = engine.handle("validmoves")[0].split(";")
     assert len(moves) == 22
@@ -87,12 +87,12 @@ def test_validmoves_round_trip(engine: UhpEngine) -> None:
         engine.handle("undo")
 
 
-def test_commands_before_newgame_are_errors(engine: UhpEngine) -> None:
+def test_commands_before_newgame_are_errors(engine: PanalEngine) -> None:
     for line in ["play wS1", "validmoves", "undo", "pass"]:
         assert engine.handle(line)[0].startswith("err")
 
 
-def test_options(engine: UhpEngine) -> None:
+def test_options(engine: PanalEngine) -> None:
     reply = engine.handle("options")
     assert "TournamentOpening;bool;True;True" in reply
     assert "RepetitionDraw;bool;True;True" in reply
@@ -112,7 +112,7 @@ def test_options(engine: UhpEngine) -> None:
     assert engine.handle("options set RepetitionDraw maybe")[0].startswith("err")
 
 
-def test_bad_newgame(engine: UhpEngine) -> None:
+def test_bad_newgame(engine: PanalEngine) -> None:
     for args in ["Chess", "Base+X", "Base;InProgress;White[1];wQ;bQ wQ", "Base;Nope;White[1]"]:
         assert engine.handle(f"newgame {args}")[0].startswith("err")
 

@@ -55,7 +55,20 @@ _DRAGONFLY = int(Bug.DRAGONFLY)
 
 
 class InvalidMoveError(ValueError):
-    """A MoveString that does not parse."""
+    """A MoveString that does not parse.
+
+    ``reason`` is a stable code for user interfaces to show the problem in another language:
+    ``"syntax"`` (not "piece reference" or "pass"), ``"unknown_piece"`` (``details["name"]``: the
+    word that names no piece) or ``"bad_reference"`` (``details["reference"]``: the reference
+    that is not a piece with an optional direction mark).
+    """
+
+    def __init__(
+        self, message: str, reason: str = "syntax", details: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.details = details or {}
 
 
 class IllegalMoveError(ValueError):
@@ -140,8 +153,12 @@ def _splitmix64(x: int) -> int:
 
 
 _ZOBRIST: dict[int, int] = {}
+_FROZEN: dict[int, int] = {}
 SIDE_KEY = _splitmix64(0x5EED)
-_FROZEN_KEYS = [_splitmix64(0xF00 + p) for p in range(32)]
+# Pieces of one kind are interchangeable: the key of a piece is that of its colour and bug, so
+# two positions that differ only by which ant stands where are one position (as for nokamute,
+# and for the repetition rule).
+_KIND = [p & 16 | BUG_OF[p] for p in range(32)]
 # Options that make the legal moves depend on more than the pieces (docs/rules.md): under
 # ``dragonfly_carry=next_turn`` the carrier that landed last turn, under
 # ``mosquito_stays_dragonfly`` each mosquito that flew up as a Dragonfly. Positions that differ
@@ -157,11 +174,19 @@ _SIDESTEP_TURNS = {
 
 
 def _zobrist(piece: int, cell: int, level: int) -> int:
-    """Deterministic key of a piece on a cell at a level (the same in every process)."""
-    index = (cell << 9) | (level << 5) | piece
+    """Deterministic key of a piece's kind on a cell at a level (the same in every process)."""
+    index = (cell << 9) | (level << 5) | _KIND[piece]
     key = _ZOBRIST.get(index)
     if key is None:
         key = _ZOBRIST[index] = _splitmix64(index)
+    return key
+
+
+def _frozen_key(cell: int) -> int:
+    """Key of the frozen (last-moved) piece, by the cell it stands on."""
+    key = _FROZEN.get(cell)
+    if key is None:
+        key = _FROZEN[cell] = _splitmix64(_splitmix64(0xF00D) ^ cell)
     return key
 
 
@@ -604,7 +629,7 @@ class Game:
         origin = OFF_BOARD if code == PASS_CODE else self._cell[code & 31]
         self._undo.append(_Undo(code, origin, last_moved, self._state, h))
         if self._has_pillbug and last_moved >= 0:
-            h ^= _FROZEN_KEYS[last_moved]
+            h ^= _frozen_key(self._cell[last_moved])
         if code == PASS_CODE:
             self._last_moved = NO_PIECE
             if self._track_flight:
@@ -635,7 +660,7 @@ class Game:
                 self._cell[p] = dest
             self._last_moved = piece
             if self._has_pillbug:
-                h ^= _FROZEN_KEYS[piece]
+                h ^= _frozen_key(dest)
             if self._track_flight:
                 h ^= self._record_flight(piece, origin, dest, code & CARRY_FLAG)
         h ^= SIDE_KEY

@@ -88,12 +88,20 @@ def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
         piece_token, _, carried_token = piece_token.partition("+")
     piece = piece_from_name(piece_token)
     if piece is None:
-        raise InvalidMoveError(f"invalid MoveString {text!r}: unknown piece {piece_token!r}")
+        raise InvalidMoveError(
+            f"invalid MoveString {text!r}: unknown piece {piece_token!r}",
+            "unknown_piece",
+            {"name": piece_token},
+        )
     flags = 0
     if carried_token is not None:
         carried = piece_from_name(carried_token)
         if carried is None:
-            raise InvalidMoveError(f"invalid MoveString {text!r}: unknown piece {carried_token!r}")
+            raise InvalidMoveError(
+                f"invalid MoveString {text!r}: unknown piece {carried_token!r}",
+                "unknown_piece",
+                {"name": carried_token},
+            )
         stack = game._stacks.get(game._cell[piece], [])
         if len(stack) < 2 or stack[-1] != piece or stack[-2] != carried:
             raise IllegalMoveError(
@@ -108,11 +116,19 @@ def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
         return ORIGIN_CELL << 6 | piece
     match = _REFERENCE.match(tokens[1])
     if match is None or (match.group(1) and match.group(3)):
-        raise InvalidMoveError(f"invalid MoveString {text!r}: bad reference {tokens[1]!r}")
+        raise InvalidMoveError(
+            f"invalid MoveString {text!r}: bad reference {tokens[1]!r}",
+            "bad_reference",
+            {"reference": tokens[1]},
+        )
     prefix, reference_name, suffix = match.groups()
     reference = piece_from_name(reference_name)
     if reference is None:
-        raise InvalidMoveError(f"invalid MoveString {text!r}: unknown piece {reference_name!r}")
+        raise InvalidMoveError(
+            f"invalid MoveString {text!r}: unknown piece {reference_name!r}",
+            "unknown_piece",
+            {"name": reference_name},
+        )
     cell = game._cell[reference]
     if cell == OFF_BOARD:
         raise IllegalMoveError(f"the reference piece {reference.name} is not on the board")

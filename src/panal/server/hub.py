@@ -53,7 +53,9 @@ MAX_COORDINATE = 1000
 class RequestError(Exception):
     """A request refused with a reason; the game is unchanged.
 
-    ``code`` is stable for clients and translations; ``status`` is the HTTP status to use.
+    ``code`` is stable for clients and translations; ``status`` is the HTTP status to use. An
+    illegal move names the ``rule`` it breaks, a MoveString that does not parse the ``reason``
+    (:class:`panal.hive.InvalidMoveError`'s code); ``details`` fill in either's sentence.
     """
 
     def __init__(
@@ -63,6 +65,7 @@ class RequestError(Exception):
         status: int = 400,
         *,
         rule: str | None = None,
+        reason: str | None = None,
         details: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
@@ -70,12 +73,16 @@ class RequestError(Exception):
         self.message = message
         self.status = status
         self.rule = rule
+        self.reason = reason
         self.details = details or {}
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.rule is not None:
             body["rule"] = self.rule
+        if self.reason is not None:
+            body["reason"] = self.reason
+        if self.rule is not None or self.reason is not None:
             body["details"] = self.details
         return body
 
@@ -380,7 +387,9 @@ class GameHub:
             entry = history_entry(game, move, game.ply + 1)  # before push: needs the position
             game.push(move)
         except InvalidMoveError as exc:
-            raise RequestError("invalid_move", str(exc)) from None
+            raise RequestError(
+                "invalid_move", str(exc), reason=exc.reason, details=exc.details
+            ) from None
         except IllegalMoveError as exc:
             rule = getattr(exc.rule, "key", None)
             raise RequestError(
@@ -572,7 +581,12 @@ def _requested_move(game: Game, message: dict[str, Any]) -> Move | str:
         raise RequestError("bad_request", "a move needs 'move' (a MoveString) or 'piece' and 'to'")
     piece = piece_from_name(name)
     if piece is None:
-        raise RequestError("invalid_move", f"unknown piece {name[:8]!r}")
+        raise RequestError(
+            "invalid_move",
+            f"unknown piece {name[:8]!r}",
+            reason="unknown_piece",
+            details={"name": name[:8]},
+        )
     if (
         not isinstance(to, list)
         or len(to) != 2

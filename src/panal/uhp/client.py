@@ -4,7 +4,7 @@ Modelled on python-chess's ``chess.engine``: an asyncio core and a blocking wrap
 
 Asynchronous::
 
-    engine = await UhpEngine.popen("panal uhp")
+    engine = await UhpClient.popen("panal uhp")
     await engine.newgame("Base+MLP")
     move = await engine.bestmove(time=1.0)
     await engine.play(move)
@@ -52,7 +52,7 @@ __all__ = [
     "EngineTerminatedError",
     "EngineTimeoutError",
     "SimpleEngine",
-    "UhpEngine",
+    "UhpClient",
     "format_duration",
 ]
 
@@ -133,8 +133,9 @@ def format_duration(seconds: float) -> str:
     return f"{int(hours):02d}:{int(minutes):02d}:{text}"
 
 
-class UhpEngine:
-    """An asynchronous conversation with one UHP engine.
+class UhpClient:
+    """The client side of UHP: an asynchronous conversation with one engine (any program that
+    speaks UHP, panal's own :class:`~panal.uhp.engine.PanalEngine` included).
 
     Build it with :meth:`popen` (a process) or directly from a reader and writer (tests, sockets);
     then ``await engine.start()`` reads the banner.
@@ -170,7 +171,7 @@ class UhpEngine:
         cwd: str | os.PathLike[str] | None = None,
         env: dict[str, str] | None = None,
         name: str | None = None,
-    ) -> UhpEngine:
+    ) -> UhpClient:
         """Start ``command`` (a shell-style string or an argument list) and read its banner."""
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
@@ -420,11 +421,11 @@ class UhpEngine:
 
 
 class SimpleEngine:
-    """A blocking wrapper: each method runs the :class:`UhpEngine` coroutine on a private event
+    """A blocking wrapper: each method runs the :class:`UhpClient` coroutine on a private event
     loop thread and waits for it. Use as a context manager, or call :meth:`quit`."""
 
     def __init__(
-        self, engine: UhpEngine, loop: asyncio.AbstractEventLoop, thread: threading.Thread
+        self, engine: UhpClient, loop: asyncio.AbstractEventLoop, thread: threading.Thread
     ):
         self.engine = engine
         self._loop = loop
@@ -436,7 +437,7 @@ class SimpleEngine:
         thread = threading.Thread(target=loop.run_forever, name="uhp-engine", daemon=True)
         thread.start()
         try:
-            future = asyncio.run_coroutine_threadsafe(UhpEngine.popen(command, **kwargs), loop)
+            future = asyncio.run_coroutine_threadsafe(UhpClient.popen(command, **kwargs), loop)
             engine = future.result()
         except BaseException:
             _stop_loop(loop, thread)

@@ -72,8 +72,10 @@ class UhpError(Exception):
     """A command the engine refuses; the message becomes ``err <message>``."""
 
 
-class UhpEngine:
-    """The protocol state machine, independent of any stream (``handle`` one line at a time)."""
+class PanalEngine:
+    """panal as a UHP engine: the protocol state machine, independent of any stream (``handle``
+    answers one line at a time; ``serve`` runs it over text streams). Its counterpart, talking to
+    any engine from the outside, is :class:`panal.uhp.client.UhpClient`."""
 
     def __init__(self) -> None:
         self.game: Game | None = None
@@ -344,5 +346,5 @@ def run(stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     if stdin is None:
         sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
         stdin = sys.stdin
-    UhpEngine().serve(stdin, stdout or sys.stdout)
+    PanalEngine().serve(stdin, stdout or sys.stdout)
     return 0

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { describeError, getLanguage, onChange, t } from "./i18n.js";
-import { escapeHtml } from "./home_page.js";
+import { escapeHtml } from "./dom.js";
 
 const PAGE_SIZE = 50;
 

@@ -31,7 +31,8 @@ export class Board {
   }
 
   // scene: {stacks: Map, look, selectable: Set, selected, destinations: Map(key → label),
-  //         lastMove: {from, to} | null, probeCells: bool}
+  //         lastMove: {from, to} | null, pending: {piece, key} | null (a move waiting to be
+  //         confirmed, drawn faintly where it goes), surrounded: Set of keys (queens to ring)}
   render(scene) {
     this.scene = scene;
     const parts = [];
@@ -76,13 +77,15 @@ export class Board {
       if (lit) classes.push("dest");
       if (selectable) classes.push("selectable");
       if (scene.selected === top) classes.push("selected");
+      const surrounded = scene.surrounded?.has(key);
+      if (surrounded) classes.push("surrounded");
       const description = this.callbacks.describeCell(key, stack);
       const focusable = lit || selectable;
       const aria = lit ? label : description;
       parts.push(
         `<g class="${classes.join(" ")}" data-cell="${key}" data-piece="${top}" data-height="${stack.length}" ` +
           `transform="translate(${x.toFixed(2)} ${y.toFixed(2)})" ` +
-          `${focusable ? 'tabindex="0" role="button"' : 'role="img"'} ${lit ? 'data-dest="1"' : ""} aria-label="${escapeAttr(aria)}">`,
+          `${focusable ? 'tabindex="0" role="button"' : 'role="img"'} ${lit ? 'data-dest="1"' : ""} ${surrounded ? 'data-surrounded="1"' : ""} aria-label="${escapeAttr(aria)}">`,
       );
       stack.forEach((piece, level) => {
         const dx = STACK_SHIFT.x * level;
@@ -99,6 +102,22 @@ export class Board {
       }
       if (lit) parts.push(`<g transform="${topShift}"><polygon class="dest-ring" points="${hexPoints(HEX_SIZE - 3)}"/></g>`);
       parts.push("</g>");
+      if (surrounded) {
+        // Drawn above everything: the ring that ends the game.
+        badges.unshift(
+          `<polygon class="surround-ring" points="${hexPoints(HEX_SIZE - 2)}" transform="translate(${(x + STACK_SHIFT.x * (stack.length - 1)).toFixed(2)} ${(y + STACK_SHIFT.y * (stack.length - 1)).toFixed(2)})" pointer-events="none"/>`,
+        );
+      }
+    }
+    // The move waiting to be confirmed: the piece drawn faintly where it would go.
+    if (scene.pending) {
+      const { q, r } = parseKey(scene.pending.key);
+      const { x, y } = toPixel(q, r, HEX_SIZE);
+      const level = occupied.get(scene.pending.key)?.filter((piece) => piece !== scene.pending.piece).length || 0;
+      parts.push(
+        `<g class="pending-piece" data-pending="${scene.pending.key}" pointer-events="none" transform="translate(${(x + STACK_SHIFT.x * level).toFixed(2)} ${(y + STACK_SHIFT.y * level).toFixed(2)})">` +
+          `${pieceMarkup(scene.pending.piece, scene.look)}<polygon class="pending-ring" points="${hexPoints(HEX_SIZE - 2)}"/></g>`,
+      );
     }
     // The last move: a dashed outline where it came from, a ring where it went.
     if (scene.lastMove) {
@@ -220,9 +239,9 @@ export class Board {
   activateCell(cell, viaKeyboard = false) {
     const piece = cell.dataset.piece;
     const { q, r } = parseKey(cell.dataset.cell);
-    if (cell.dataset.dest) this.callbacks.onCell(q, r);
+    if (cell.dataset.dest) this.callbacks.onCell(q, r, { keyboard: viaKeyboard });
     else if (piece && this.scene.selectable.has(piece)) this.callbacks.onPiece(piece, { keyboard: viaKeyboard });
-    else this.callbacks.onCell(q, r);
+    else this.callbacks.onCell(q, r, { keyboard: viaKeyboard });
   }
 
   // Pieces in hand start drags too: the game page calls this from its hand buttons.

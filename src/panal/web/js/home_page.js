@@ -1,11 +1,32 @@
 // The new-game form and the import form.
+//
+// Each form is drawn once (and again only when the language or the look changes, keeping the
+// keyboard focus); a choice in the form changes the form's state and shows or hides the parts
+// that depend on it, without redrawing anything, so the focus stays where the player is.
 
 import { api, saveSeatToken } from "./api.js";
+import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLook, onChange, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
 
 const EXPANSIONS = ["M", "L", "P", "D"];
 const LEGEND = ["Q", "B", "G", "S", "A", "M", "L", "P", "D"];
+
+/**
+ * The rule options of the new-game form, in the order shown. Adding an option is adding an entry:
+ * - `field`: the POST /api/games field it fills;
+ * - `label`: the i18n key of its text;
+ * - `initial`: its value when the form opens (true/false for a checkbox);
+ * - `choices` (optional): the values of a select instead of a checkbox, each labelled by the
+ *   i18n key `${label}.${value}`;
+ * - `needs` (optional): the extra piece it is about (a UHP letter); it is shown only when that
+ *   piece is chosen, and sends its initial value otherwise.
+ */
+export const RULE_OPTIONS = [
+  { field: "tournament_opening", label: "new.tournament", initial: false },
+  { field: "repetition_draw", label: "new.repetition", initial: true },
+  { field: "dragonfly_gates", label: "new.dragonfly_gates", initial: false, needs: "D" },
+];
 
 function levelOptions(config, selected) {
   return config.ai_levels
@@ -19,10 +40,33 @@ function colorOptions(selected) {
     .join("");
 }
 
+function ruleOptionMarkup(option, value) {
+  const shownFor = option.needs ? `data-needs="${option.needs}"` : "";
+  if (option.choices) {
+    const choices = option.choices
+      .map((choice) => `<option value="${choice}" ${choice === value ? "selected" : ""}>${t(`${option.label}.${choice}`)}</option>`)
+      .join("");
+    return `<label class="choice select-choice" ${shownFor}>${t(option.label)} <select name="rule" data-field="${option.field}">${choices}</select></label>`;
+  }
+  return `<label class="choice" ${shownFor}><input type="checkbox" name="rule" value="${option.field}" data-field="${option.field}" ${value ? "checked" : ""}> ${t(option.label)}</label>`;
+}
+
+/** Show the parts of a form that apply to its state: `data-modes` lists the modes a part is for,
+ *  `data-needs` the extra piece it is about. */
+function showApplicable(root, mode, expansions = new Set()) {
+  for (const element of root.querySelectorAll("[data-modes]")) element.hidden = !element.dataset.modes.split(" ").includes(mode);
+  for (const element of root.querySelectorAll("[data-needs]")) element.hidden = !expansions.has(element.dataset.needs);
+}
+
 export function showNewGamePage(root, config, navigate) {
-  const form = { mode: config.ai_levels.length ? "ai" : "hotseat", level: "medium", color: "white", expansions: new Set(["M", "L", "P"]), tournament: false, repetition: true, dragonflyGates: false };
-  if (!config.ai_levels.includes(form.level)) form.level = config.ai_levels[0];
-  let error = "";
+  const form = {
+    mode: config.ai_levels.length ? "ai" : "hotseat",
+    level: config.ai_levels.includes("medium") ? "medium" : config.ai_levels[0],
+    color: "white",
+    expansions: new Set(["M", "L", "P"]),
+    rules: Object.fromEntries(RULE_OPTIONS.map((option) => [option.field, option.initial])),
+  };
+  let busy = false;
 
   function render() {
     const modes = ["ai", "hotseat", "online"]
@@ -35,6 +79,7 @@ export function showNewGamePage(root, config, navigate) {
       (letter) => `<label class="choice piece-choice"><input type="checkbox" name="expansion" value="${letter}" ${form.expansions.has(letter) ? "checked" : ""}>
           ${pieceSvg(`w${letter}`, getLook(), 34)} ${bugName(letter)}</label>`,
     ).join("");
+    const rules = RULE_OPTIONS.map((option) => ruleOptionMarkup(option, form.rules[option.field])).join("");
     const legend = LEGEND.map(
       (letter) => `<li>${pieceSvg(`w${letter}`, getLook(), 40)}${pieceSvg(`b${letter}`, getLook(), 40)}<span>${bugName(letter)}</span></li>`,
     ).join("");
@@ -45,22 +90,19 @@ export function showNewGamePage(root, config, navigate) {
           <fieldset><legend>${t("new.opponent")}</legend>${modes}
             ${config.ai_levels.length ? "" : `<p class="hint">${t("new.noai")}</p>`}</fieldset>
           <div class="row">
-            <label ${form.mode === "ai" ? "" : "hidden"}>${t("new.level")}
+            <label data-modes="ai">${t("new.level")}
               <select name="level">${levelOptions(config, form.level)}</select></label>
-            <label ${form.mode === "hotseat" ? "hidden" : ""}>${t("new.color")}
+            <label data-modes="ai online">${t("new.color")}
               <select name="color">${colorOptions(form.color)}</select></label>
           </div>
           <fieldset><legend>${t("new.pieces")}</legend>${pieces}</fieldset>
-          <fieldset><legend>${t("new.rules")}</legend>
-            <label class="choice"><input type="checkbox" name="tournament" ${form.tournament ? "checked" : ""}> ${t("new.tournament")}</label>
-            <label class="choice"><input type="checkbox" name="repetition" ${form.repetition ? "checked" : ""}> ${t("new.repetition")}</label>
-            <label class="choice" ${form.expansions.has("D") ? "" : "hidden"}><input type="checkbox" name="dragonfly_gates" ${form.dragonflyGates ? "checked" : ""}> ${t("new.dragonfly_gates")}</label>
-          </fieldset>
-          ${error ? `<p class="banner error" role="alert">${error}</p>` : ""}
-          <button type="submit" class="primary" data-action="start">${t("new.start")}</button>
+          <fieldset class="rule-options"><legend>${t("new.rules")}</legend>${rules}</fieldset>
+          <p class="banner error" role="alert" data-form-error hidden></p>
+          <div class="form-actions"><button type="submit" class="primary" data-action="start">${t("new.start")}</button></div>
         </form>
         <aside class="legend" aria-label="${t("nav.look")}"><h2>${t(`look.${getLook()}`)}: ${colorName(0)} / ${colorName(1)}</h2><ul>${legend}</ul></aside>
       </section>`;
+    showApplicable(root, form.mode, form.expansions);
   }
 
   root.addEventListener("change", (event) => {
@@ -69,37 +111,42 @@ export function showNewGamePage(root, config, navigate) {
     else if (input.name === "level") form.level = input.value;
     else if (input.name === "color") form.color = input.value;
     else if (input.name === "expansion") input.checked ? form.expansions.add(input.value) : form.expansions.delete(input.value);
-    else if (input.name === "tournament") form.tournament = input.checked;
-    else if (input.name === "repetition") form.repetition = input.checked;
-    else if (input.name === "dragonfly_gates") form.dragonflyGates = input.checked;
-    render();
+    else if (input.name === "rule") form.rules[input.dataset.field] = input.type === "checkbox" ? input.checked : input.value;
+    showApplicable(root, form.mode, form.expansions);
   });
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (busy) return;
     const letters = EXPANSIONS.filter((letter) => form.expansions.has(letter)).join("");
     const body = {
       mode: form.mode,
       game_type: letters ? `Base+${letters}` : "Base",
-      tournament_opening: form.tournament,
-      repetition_draw: form.repetition,
-      dragonfly_gates: form.expansions.has("D") && form.dragonflyGates,
       look: getLook(),
       color: form.mode === "hotseat" ? "white" : form.color,
     };
+    for (const option of RULE_OPTIONS) {
+      const applies = !option.needs || form.expansions.has(option.needs);
+      body[option.field] = applies ? form.rules[option.field] : option.initial;
+    }
     if (form.mode === "ai") body.ai_level = form.level;
-    await openCreatedGame("/api/games", body, navigate, (message) => {
-      error = message;
-      render();
-    });
+    busy = true;
+    await openCreatedGame("/api/games", body, navigate, (message) => showFormError(root, message));
+    busy = false;
   });
-  const unsubscribe = onChange(render);
+  const unsubscribe = onChange(() => keepingFocus(root, render));
   render();
   return unsubscribe;
 }
 
+function showFormError(root, message) {
+  const element = root.querySelector("[data-form-error]");
+  element.textContent = message;
+  element.hidden = false;
+}
+
 export function showImportPage(root, config, navigate) {
   const form = { text: "", format: "auto", index: 1, mode: "review", level: config.ai_levels.includes("medium") ? "medium" : config.ai_levels[0], color: "white" };
-  let error = "";
+  let busy = false;
 
   function render() {
     const modes = ["review", "hotseat", "ai", "online"]
@@ -122,13 +169,14 @@ export function showImportPage(root, config, navigate) {
           </div>
           <fieldset><legend>${t("import.then")}</legend>${modes}</fieldset>
           <div class="row">
-            <label ${form.mode === "ai" ? "" : "hidden"}>${t("new.level")} <select name="level">${levelOptions(config, form.level)}</select></label>
-            <label ${["ai", "online"].includes(form.mode) ? "" : "hidden"}>${t("new.color")} <select name="color">${colorOptions(form.color)}</select></label>
+            <label data-modes="ai">${t("new.level")} <select name="level">${levelOptions(config, form.level)}</select></label>
+            <label data-modes="ai online">${t("new.color")} <select name="color">${colorOptions(form.color)}</select></label>
           </div>
-          ${error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : ""}
-          <button type="submit" class="primary">${t("import.submit")}</button>
+          <p class="banner error" role="alert" data-form-error hidden></p>
+          <div class="form-actions"><button type="submit" class="primary">${t("import.submit")}</button></div>
         </form>
       </section>`;
+    showApplicable(root, form.mode);
   }
 
   root.addEventListener("input", (event) => {
@@ -138,30 +186,26 @@ export function showImportPage(root, config, navigate) {
     const input = event.target;
     if (input.name === "file" && input.files?.[0]) {
       form.text = await input.files[0].text();
+      root.querySelector("textarea[name=text]").value = form.text;
     } else if (input.name === "format") form.format = input.value;
     else if (input.name === "index") form.index = Math.max(1, Number(input.value) || 1);
     else if (input.name === "mode") form.mode = input.value;
     else if (input.name === "level") form.level = input.value;
     else if (input.name === "color") form.color = input.value;
-    else return;
-    render();
+    showApplicable(root, form.mode);
   });
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (busy) return;
     const body = { text: form.text, format: form.format, index: form.index, mode: form.mode, look: getLook(), color: form.color };
     if (form.mode === "ai") body.ai_level = form.level;
-    await openCreatedGame("/api/import", body, navigate, (message) => {
-      error = message;
-      render();
-    });
+    busy = true;
+    await openCreatedGame("/api/import", body, navigate, (message) => showFormError(root, message));
+    busy = false;
   });
-  const unsubscribe = onChange(render);
+  const unsubscribe = onChange(() => keepingFocus(root, render));
   render();
   return unsubscribe;
-}
-
-export function escapeHtml(text) {
-  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 
 /** Create a game through the API, keep its seat token and open it; on failure show the reason. */

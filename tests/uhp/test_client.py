@@ -16,7 +16,7 @@ from panal.uhp.client import (
     EngineTerminatedError,
     EngineTimeoutError,
     SimpleEngine,
-    UhpEngine,
+    UhpClient,
     format_duration,
 )
 
@@ -49,11 +49,11 @@ class ScriptedWriter:
         self.closed = True
 
 
-async def _scripted(replies: dict[str, str]) -> tuple[UhpEngine, ScriptedWriter]:
+async def _scripted(replies: dict[str, str]) -> tuple[UhpClient, ScriptedWriter]:
     reader = asyncio.StreamReader()
     reader.feed_data(b"id mock 1.0\nMosquito;Ladybug\nok\n")
     writer = ScriptedWriter(reader, replies)
-    engine = UhpEngine(reader, writer, name="mock")
+    engine = UhpClient(reader, writer, name="mock")
     await engine.start(timeout=1)
     return engine, writer
 
@@ -108,11 +108,11 @@ def test_scripted_bad_banner_and_timeout() -> None:
     async def scenario() -> None:
         reader = asyncio.StreamReader()
         reader.feed_data(b"hello\nok\n")
-        engine = UhpEngine(reader, ScriptedWriter(reader, {}), name="mock")
+        engine = UhpClient(reader, ScriptedWriter(reader, {}), name="mock")
         with pytest.raises(EngineProtocolError, match="id"):
             await engine.start(timeout=1)
         silent = asyncio.StreamReader()
-        engine = UhpEngine(silent, ScriptedWriter(silent, {"info": ""}), name="mock")
+        engine = UhpClient(silent, ScriptedWriter(silent, {"info": ""}), name="mock")
         with pytest.raises(EngineTimeoutError, match="banner"):
             await engine.start(timeout=0.1)
 
@@ -145,7 +145,7 @@ def test_real_panal_engine() -> None:
 
 def test_async_popen_of_a_command_string() -> None:
     async def scenario() -> int | None:
-        engine = await UhpEngine.popen("panal uhp")
+        engine = await UhpClient.popen("panal uhp")
         await engine.newgame("Base")
         moves = await engine.validmoves()
         assert moves == ["wS1", "wB1", "wG1", "wA1"] or len(moves) == 4

@@ -1,7 +1,7 @@
 """Reference opponents as UHP engines, for arena baselines.
 
-    python -m panal.ai.players random   # a uniformly random legal move
-    python -m panal.ai.players greedy   # the best move by the evaluation one ply ahead
+    python -m panal.uhp.players random   # a uniformly random legal move
+    python -m panal.uhp.players greedy   # the best move by the evaluation one ply ahead
 
 Both speak the whole protocol of ``panal uhp`` (they are that engine with another ``bestmove``);
 ``greedy`` still takes wins in one and avoids handing over an immediate loss only by accident.
@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 import sys
 
-from panal.uhp.engine import UhpEngine, UhpError
+from panal.uhp.engine import PanalEngine, UhpError
 
 PLAYERS = ("random", "greedy")
 
 
-class BaselineEngine(UhpEngine):
+class BaselineEngine(PanalEngine):
     """``panal uhp`` whose ``bestmove`` is a fixed simple policy, whatever its arguments."""
 
     def __init__(self, policy: str, seed: int | None = None) -> None:
@@ -50,7 +50,7 @@ class BaselineEngine(UhpEngine):
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) not in (1, 2) or args[0] not in PLAYERS:
-        print(f"usage: python -m panal.ai.players {{{'|'.join(PLAYERS)}}} [seed]", file=sys.stderr)
+        print(f"usage: python -m panal.uhp.players {{{'|'.join(PLAYERS)}}} [seed]", file=sys.stderr)
         return 2
     seed = int(args[1]) if len(args) == 2 else None
     sys.stdin.reconfigure(errors="replace")  # type: ignore[union-attr]

@@ -10,14 +10,14 @@ from __future__ import annotations
 import sys
 import time
 
-from panal.uhp.engine import UhpEngine
+from panal.uhp.engine import PanalEngine
 
 
 def main() -> None:
     mode = sys.argv[1]
     if mode == "slowstart":
         time.sleep(30)
-    engine = UhpEngine()
+    engine = PanalEngine()
     out = sys.stdout
     if mode == "nobanner":
         out.write("hello\nok\n")

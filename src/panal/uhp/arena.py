@@ -24,7 +24,7 @@ from pathlib import Path
 
 from panal.hive import Game, GameState, GameType
 from panal.hive.game import PASS_CODE
-from panal.uhp.client import EngineError, UhpEngine
+from panal.uhp.client import EngineError, UhpClient
 
 __all__ = [
     "ArenaSettings",
@@ -206,11 +206,11 @@ class _Seat:
         self.command = command
         self.options = options
         self.name = name
-        self.engine: UhpEngine | None = None
+        self.engine: UhpClient | None = None
 
-    async def ready(self) -> UhpEngine:
+    async def ready(self) -> UhpClient:
         if self.engine is None or self.engine.closed:
-            self.engine = await UhpEngine.popen(self.command, name=self.name)
+            self.engine = await UhpClient.popen(self.command, name=self.name)
             for option, value in self.options.items():
                 await self.engine.set_option(option, value)
         return self.engine
@@ -246,7 +246,7 @@ async def _play_game(
         outcome.reason = reason
         log(f"game {index}: {names[loser]} ({'white' if loser_is_white else 'black'}) {reason}")
 
-    engines: list[UhpEngine | None] = [None, None]
+    engines: list[UhpClient | None] = [None, None]
     for seat_index in (0, 1):
         try:
             engine = await seats[seat_index].ready()

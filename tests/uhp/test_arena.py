@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from panal.ai.arena import ArenaSettings, elo_interval, make_openings, run_match
-from panal.ai.commands import parse_time
 from panal.hive import Game
+from panal.uhp.arena import ArenaSettings, elo_interval, make_openings, run_match
+from panal.uhp.commands import parse_time
 
 FAKE = f"{sys.executable} {Path(__file__).with_name('fake_engine.py')}"
-RANDOM = f"{sys.executable} -m panal.ai.players random 1"
-GREEDY = f"{sys.executable} -m panal.ai.players greedy 1"
+RANDOM = f"{sys.executable} -m panal.uhp.players random 1"
+GREEDY = f"{sys.executable} -m panal.uhp.players greedy 1"
 
 
 def test_elo_interval() -> None:
