@@ -65,6 +65,22 @@ def on_screen(page: Any, selector: str) -> dict[str, float]:
     return box
 
 
+def pinch(page: Any, box: dict[str, float]) -> None:
+    """Two fingers on the middle of ``box`` moving apart (touch events through CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def touch(kind: str, spread: float) -> None:
+        points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 20)
+    for spread in range(30, 130, 10):
+        touch("touchMove", spread)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def test_phone_pages_fit_and_a_game_fits_the_first_screen(
     open_page: Any, server: ServerProcess, artifacts: Path
 ) -> None:
@@ -102,6 +118,12 @@ def test_phone_pages_fit_and_a_game_fits_the_first_screen(
     for side in ("top", "bottom"):  # a place for a clock in each player's bar
         assert page.locator(f".player[data-hand={side}] .player-bar [data-clock]").count() == 1
     page.screenshot(path=str(artifacts / "phone-game.png"))
+
+    # Two fingers spread apart zoom the board in.
+    width = float(page.get_attribute(".board", "viewBox").split()[2])
+    pinch(page, board)
+    assert float(page.get_attribute(".board", "viewBox").split()[2]) < width / 2
+    page.tap("[data-action=fit]")
 
     # On a touch screen a move waits for "Play it", which is on screen with the board.
     page.tap(".hand button[data-piece=wQ]")

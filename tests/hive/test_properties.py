@@ -10,73 +10,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive import Bug, DragonflyCarry, DragonflySidestep, Game, GameType, Move, Options
-from panal.hive.game import CARRIER_KEYS, FLYING_KEYS, PASS_CODE, SIDE_KEY, _frozen_key, _zobrist
+from panal.hive import Bug, Color, DragonflyCarry, DragonflySidestep, Game, GameState, Move, Options
+from panal.hive.codes import PASS_CODE
+from panal.hive.game import CARRIER_KEYS, FLYING_KEYS
 from panal.hive.pieces import bug_of, color_of
 
 GAME_TYPES = ["Base", "Base+M", "Base+L", "Base+P", "Base+MLP", "Base+D", "Base+MLPD"]
 
 
-def hash_from_scratch(game: Game) -> int:
-    h = 0
-    for cell, stack in game._stacks.items():
-        for level, piece in enumerate(stack):
-            h ^= _zobrist(piece, cell, level)
-    if game.ply % 2:
-        h ^= SIDE_KEY
-    if "P" in str(game.game_type) and game.last_moved is not None:
-        h ^= _frozen_key(game._cell[game.last_moved])
-    flying = mosquitoes_flying(game)
-    for piece in flying:
-        h ^= FLYING_KEYS[piece]
-    carrier = next_turn_carrier(game, flying)
-    if carrier is not None:
-        h ^= CARRIER_KEYS[carrier]
-    return h
-
-
-def mosquitoes_flying(game: Game) -> set[int]:
-    """mosquito_stays_dragonfly, worked out again from the moves: a Mosquito whose last move was
-    a Dragonfly's flight (not to a neighbour, or a carry) that left it on a stack."""
-    expansions = str(game.game_type)
-    if not (game.options.mosquito_stays_dragonfly and "M" in expansions and "D" in expansions):
-        return set()
-    replay = Game(game.game_type, options=game.options)
-    flying: set[int] = set()
-    for move in game.moves:
-        origin = None if move.is_pass else replay.position_of(move.piece)  # type: ignore[arg-type]
-        replay.push(move)
-        if move.piece is None or bug_of(move.piece) is not Bug.MOSQUITO:
-            continue
-        flew = origin is not None and (move.carry or origin.distance(move.to) > 1)  # type: ignore[arg-type]
-        if flew and len(replay.stack_at(move.to)) > 1:  # type: ignore[arg-type]
-            flying.add(int(move.piece))  # type: ignore[arg-type]
-        else:
-            flying.discard(int(move.piece))  # type: ignore[arg-type]
-    return flying
-
-
-def next_turn_carrier(game: Game, flying: set[int]) -> int | None:
-    """dragonfly_carry=next_turn, worked out again: the piece the side to move moved on its
-    previous turn, if it is a Dragonfly (or a flying Mosquito) on top of a stack."""
-    if game.options.dragonfly_carry is not DragonflyCarry.NEXT_TURN or "D" not in str(
-        game.game_type
-    ):
-        return None
-    moves = game.moves
-    if len(moves) < 2 or moves[-2].is_pass:
-        return None
-    piece = moves[-2].piece
-    assert piece is not None
-    where = game.position_of(piece)
-    stack = game.stack_at(where) if where is not None else []
-    if color_of(piece) != game.turn or len(stack) < 2 or stack[-1] != piece:
-        return None
-    return int(piece) if bug_of(piece) is Bug.DRAGONFLY or int(piece) in flying else None
+def set_up_again(game: Game) -> Game:
+    """The same position set up from its board, without history (hash computed from scratch)."""
+    return Game.from_board(
+        game.board(),
+        game_type=game.game_type,
+        turn=game.turn,
+        turn_number=game.turn_number,
+        last_moved=game.last_moved,
+        options=game.options,
+    )
 
 
 def assert_invariants(game: Game) -> None:
-    stacks = game._stacks
+    stacks = game.stacks
     # One hive: every occupied cell is reachable from any other.
     if stacks:
         start = next(iter(stacks))
@@ -94,11 +49,27 @@ def assert_invariants(game: Game) -> None:
     assert all(stack for stack in stacks.values())
     for cell, stack in stacks.items():
         for piece in stack:
-            assert game._cell[piece] == cell
-    for color in (0, 1):
-        pieces = GameType.parse(str(game.game_type)).pieces(color)  # type: ignore[arg-type]
-        assert len(game.in_hand(color)) + sum(p in on_board for p in pieces) == len(pieces)  # type: ignore[arg-type]
-    assert game.hash == hash_from_scratch(game)
+            assert game.piece_cells[piece] == cell
+    for color in Color:
+        pieces = game.game_type.pieces(color)
+        assert len(game.in_hand(color)) + sum(p in on_board for p in pieces) == len(pieces)
+    # The same board set up from scratch (every invariant checked) has the same hash and moves,
+    # and its text form reads back to the same position. A set-up position has no history, so
+    # what some options take from it (the Dragonfly that may carry now, the mosquitoes that flew
+    # up) is worked out again here from the moves, independently of the game's own bookkeeping.
+    again = set_up_again(game)
+    flying = mosquitoes_flying(game)
+    carrier = next_turn_carrier(game, flying)
+    history_keys = 0
+    for piece in flying:
+        history_keys ^= FLYING_KEYS[piece]
+    if carrier is not None:
+        history_keys ^= CARRIER_KEYS[carrier]
+    assert again.hash ^ history_keys == game.hash
+    if game.state is not GameState.DRAW and not history_keys:  # the history matters there
+        assert again.state is game.state
+        assert sorted(again.legal_move_codes()) == sorted(game.legal_move_codes())
+        assert Game.from_board_text(game.board_text()).board_text() == game.board_text()
     codes = game.legal_move_codes()
     assert len(codes) == len(set(codes)), "duplicate legal moves"
     strings = [game.move_string(code) for code in codes]
@@ -106,7 +77,14 @@ def assert_invariants(game: Game) -> None:
 
 
 def snapshot(game: Game) -> tuple:
-    return (str(game), game.hash, game.state, sorted(game.legal_move_codes()), game.board())
+    return (
+        game.game_string(),
+        game.hash,
+        game.state,
+        sorted(game.legal_move_codes()),
+        game.board(),
+        game.move_stack,
+    )
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,10 +113,51 @@ def test_random_games_keep_invariants(seed: int, game_type: str, tournament_open
             assert game.parse_move_code(game.move_string(code)) == code
         game.push_code(rng.choice(codes))
     # The GameString round trip rebuilds the same game.
-    again = Game.from_game_string(str(game), tournament_opening=tournament_opening)
-    assert str(again) == str(game)
+    again = Game.from_game_string(game.game_string(), tournament_opening=tournament_opening)
+    assert again == game
+    assert again.game_string() == game.game_string()
     assert again.hash == game.hash
     assert again.state == game.state
+
+
+def mosquitoes_flying(game: Game) -> set[int]:
+    """mosquito_stays_dragonfly, worked out again from the moves: a Mosquito whose last move was
+    a Dragonfly's flight (not to a neighbour, or a carry) that left it on a stack."""
+    expansions = game.game_type.expansions
+    options = game.options
+    if not (options.mosquito_stays_dragonfly and {Bug.MOSQUITO, Bug.DRAGONFLY} <= expansions):
+        return set()
+    replay = Game(game.game_type, options=options)
+    flying: set[int] = set()
+    for move in game.move_stack:
+        origin = None if move.piece is None else replay.position_of(move.piece)
+        replay.push(move)
+        if move.piece is None or move.to is None or bug_of(move.piece) is not Bug.MOSQUITO:
+            continue
+        flew = origin is not None and (move.carry or origin.distance(move.to) > 1)
+        if flew and len(replay.stack_at(move.to)) > 1:
+            flying.add(int(move.piece))
+        else:
+            flying.discard(int(move.piece))
+    return flying
+
+
+def next_turn_carrier(game: Game, flying: set[int]) -> int | None:
+    """dragonfly_carry=next_turn, worked out again: the piece the side to move moved on its
+    previous turn, if it is a Dragonfly (or a flying Mosquito) on top of a stack."""
+    if game.options.dragonfly_carry is not DragonflyCarry.NEXT_TURN:
+        return None
+    if Bug.DRAGONFLY not in game.game_type.expansions:
+        return None
+    moves = game.move_stack
+    if len(moves) < 2 or moves[-2].piece is None:
+        return None
+    piece = moves[-2].piece
+    where = game.position_of(piece)
+    stack = game.stack_at(where) if where is not None else []
+    if color_of(piece) != game.turn or len(stack) < 2 or stack[-1] != piece:
+        return None
+    return int(piece) if bug_of(piece) is Bug.DRAGONFLY or int(piece) in flying else None
 
 
 DRAGONFLY_COMBINATIONS = [
@@ -153,6 +172,7 @@ DRAGONFLY_COMBINATIONS = [
         DragonflySidestep, (False, True), (False, True), DragonflyCarry, (False, True)
     )
 ]
+_FLYERS = (Bug.DRAGONFLY, Bug.MOSQUITO)
 
 
 def _label(options: Options) -> str:
@@ -162,8 +182,9 @@ def _label(options: Options) -> str:
 @pytest.mark.parametrize("options", DRAGONFLY_COMBINATIONS, ids=_label)
 def test_every_dragonfly_combination_keeps_invariants(options: Options) -> None:
     """Random Dragonfly games (with Mosquito and Pillbug) under each of the 48 combinations:
-    one hive, exact undo, incremental hash = from-scratch hash, MoveStrings round trip, no
-    duplicate moves, and the GameString replays to the same game."""
+    one hive, exact undo, hash = the hash of the position set up from scratch (plus the
+    options' history keys), MoveStrings round trip, no duplicate moves, and the GameString
+    replays to the same game."""
     rng = random.Random(_label(options))
     for game_type in ("Base+MD", "Base+MLPD"):
         game = Game(game_type, options=options)
@@ -182,17 +203,10 @@ def test_every_dragonfly_combination_keeps_invariants(options: Options) -> None:
             # Prefer Dragonfly and Mosquito moves, so that stacks, carries and flights happen.
             flyers = [c for c in codes if c != PASS_CODE and bug_of(c & 31) in _FLYERS]
             game.push_code(rng.choice(flyers if flyers and rng.random() < 0.6 else codes))
-        again = Game.from_game_string(str(game), options=options)
-        assert str(again) == str(game)
+        again = Game.from_game_string(game.game_string(), options=options)
+        assert again == game
         assert again.hash == game.hash
         assert again.state == game.state
-
-
-_FLYERS = (Bug.DRAGONFLY, Bug.MOSQUITO)
-
-
-def _moves(game: Game) -> set[int]:
-    return set(game.legal_move_codes())
 
 
 def _by(codes: set[int], bugs: tuple[Bug, ...]) -> set[int]:
@@ -217,16 +231,15 @@ def test_readings_relate_as_the_documents_say(seed: int) -> None:
         "next_turn": plain.with_values(dragonfly_carry="next_turn"),
     }
     games = {name: Game("Base+MLPD", options=options) for name, options in variants.items()}
-    flyers = (Bug.DRAGONFLY, Bug.MOSQUITO)
     for _ in range(150):
-        moves = {name: _moves(game) for name, game in games.items()}
+        moves = {name: set(game.legal_move_codes()) for name, game in games.items()}
         assert moves["either"] == moves["forward"] | moves["backward"]
         for name in ("gaps", "contact", "both", "next_turn"):
             assert moves[name] <= moves["forward"]
         assert moves["both"] <= moves["gaps"] & moves["contact"]
         carries = {c for c in moves["forward"] if c != PASS_CODE and Move.from_code(c).carry}
         assert moves["forward"] - moves["next_turn"] <= carries
-        others = {name: codes - _by(codes, flyers) for name, codes in moves.items()}
+        others = {name: codes - _by(codes, _FLYERS) for name, codes in moves.items()}
         assert all(codes == others["forward"] for codes in others.values())
         common = set.intersection(*moves.values())
         if not common:
@@ -251,14 +264,13 @@ def test_a_free_dragonfly_always_has_a_backward_sidestep() -> None:
             codes = game.legal_move_codes()
             if not codes:
                 break
-            dragonfly = Piece.wD if game.turn == 0 else Piece.bD
+            dragonfly = Piece.wD if game.turn == Color.WHITE else Piece.bD
             where = game.position_of(dragonfly)
             if where is not None and game.is_queen_placed(game.turn):
                 stack = game.stack_at(where)
-                stacks = {pack(c): [int(p) for p in s] for c, s in game.board().items()}
                 free = stack[-1] == dragonfly and game.last_moved != dragonfly
-                if free and (len(stack) > 1 or pack(where) not in pinned_cells(stacks)):
+                if free and (len(stack) > 1 or pack(where) not in pinned_cells(game.stacks)):
                     checked += 1
-                    assert any(m.piece == dragonfly for m in game.legal_moves()), str(game)
+                    assert any(m.piece == dragonfly for m in game.legal_moves), game.game_string()
             game.push_code(rng.choice(codes))
     assert checked > 100

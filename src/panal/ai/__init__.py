@@ -19,7 +19,8 @@ import random
 from panal.ai.evaluation import WIN, evaluate
 from panal.ai.levels import DEFAULT_LEVEL, LEVELS, Level, get_level
 from panal.ai.search import Searcher, SearchResult
-from panal.hive.game import PASS, PASS_CODE, Game, Move
+from panal.hive import PASS, Game, Move
+from panal.hive.codes import PASS_CODE
 
 __all__ = [
     "DEFAULT_LEVEL",

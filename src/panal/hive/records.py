@@ -22,10 +22,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from panal.hex import Hex
-from panal.hive.game import PASS, Game, GameState, Move
+from panal.hive.errors import GameTypeError, RecordError
+from panal.hive.game import Game
+from panal.hive.move import PASS, Move
 from panal.hive.notation import parse_move
 from panal.hive.options import OPTION_SPECS, Options, OptionsError
-from panal.hive.pieces import Color, GameType, GameTypeError, Piece, piece_from_name
+from panal.hive.outcome import GameState, Outcome, Termination
+from panal.hive.pieces import Color, GameType, Piece, piece_from_name
 
 __all__ = [
     "BOARDSPACE_OPTIONS",
@@ -48,50 +51,21 @@ BOARDSPACE_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
 # BoardGameArena allows the queen on the first turn and never ends a game by repetition.
 BOARD_GAME_ARENA_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
 
-# How a game can end off the board. "forfeit" is a recorded win without a resignation on an
-# unfinished position: the loser ran out of time or left (only boardspace's RE tells).
-TERMINATIONS = ("resignation", "agreed_draw", "repetition", "forfeit")
-_TERMINATION_RESULTS = {
-    "resignation": (GameState.WHITE_WINS, GameState.BLACK_WINS),
-    "forfeit": (GameState.WHITE_WINS, GameState.BLACK_WINS),
-    "agreed_draw": (GameState.DRAW,),
-    "repetition": (GameState.DRAW,),
-}
+# How a game can end off the board: the Termination values a record can carry. A "forfeit" is a
+# recorded win without a resignation on an unfinished position (the loser ran out of time or
+# left; only boardspace's RE tells), a "repetition" boardspace's own draw by repetition.
+TERMINATIONS = tuple(t for t in Termination if not t.on_board or t is Termination.REPETITION)
+# Words older files (panal before Termination) wrote in [Termination] tags.
+_LEGACY_TERMINATIONS = {"agreed_draw": Termination.AGREEMENT, "timeout": Termination.TIME}
 
 
-class RecordError(ValueError):
-    """A game record that cannot be read, or whose moves do not replay.
-
-    ``source``, ``line``, ``game`` (1-based index in a file of several games), ``ply`` (1-based)
-    and ``move`` locate the problem; ``reason`` is the message without the location.
-    """
-
-    def __init__(
-        self,
-        reason: str,
-        *,
-        source: str = "<string>",
-        line: int | None = None,
-        game: int | None = None,
-        ply: int | None = None,
-        move: str | None = None,
-    ) -> None:
-        self.reason = reason
-        self.source = source
-        self.line = line
-        self.game = game
-        self.ply = ply
-        self.move = move
-        super().__init__(self._describe())
-
-    def _describe(self) -> str:
-        where = self.source if self.line is None else f"{self.source}:{self.line}"
-        parts = [where]
-        if self.game is not None:
-            parts.append(f"game {self.game}")
-        if self.ply is not None:
-            parts.append(f"ply {self.ply}" + (f" ({self.move})" if self.move is not None else ""))
-        return ", ".join(parts) + f": {self.reason}"
+def termination_from_word(word: str) -> Termination | None:
+    """A ``[Termination]`` tag's value → :class:`Termination` (None for free text)."""
+    key = word.strip().lower().replace(" ", "_")
+    try:
+        return Termination(key)
+    except ValueError:
+        return _LEGACY_TERMINATIONS.get(key)
 
 
 @dataclass
@@ -110,7 +84,7 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)
     headers: dict[str, str] = field(default_factory=dict)
     result: GameState | None = None
-    termination: str | None = None
+    termination: Termination | None = None
     source: str = "<string>"
     options: Options = field(default_factory=Options)
     game: int | None = None
@@ -138,6 +112,17 @@ class GameRecord:
             reason, source=self.source, line=line, game=self.game, ply=ply, move=move
         )
 
+    @property
+    def outcome(self) -> Outcome | None:
+        """The recorded ending off the board (result and termination), when the record says
+        both; a game that ended on the board says it by ``replay().outcome()``."""
+        if self.result is None or not self.result.is_over or self.termination is None:
+            return None
+        try:
+            return Outcome(self.termination, self.result.winner)
+        except ValueError:
+            return None  # a contradiction check_result reports
+
     def check_result(self, game: Game) -> str | None:
         """How the recorded result disagrees with ``game`` (the replayed final position), or None.
 
@@ -160,8 +145,13 @@ class GameRecord:
                 f"the record says {recorded} but the final position is still in progress "
                 "and the record does not say how the game ended"
             )
-        if recorded not in _TERMINATION_RESULTS.get(self.termination, ()):
-            return f"the record says {recorded}, which a {self.termination} cannot give"
+        if self.termination in (Termination.SURROUNDED, Termination.BOTH_SURROUNDED):
+            return (
+                f"the record says the game ended by {self.termination.value}, but the final "
+                "position is still in progress"
+            )
+        if self.termination.is_draw != (recorded is GameState.DRAW):
+            return f"the record says {recorded}, which a {self.termination.value} cannot give"
         return None
 
 
@@ -393,9 +383,11 @@ def read_sgf(text: str, source: str = "<string>") -> GameRecord:
         result = _result_from_re(re_prop.value, names)
     if result is not None and result.is_over and termination is None and not game.state.is_over:
         if result is not GameState.DRAW:
-            termination = "forfeit"  # RE names a winner of an unfinished game: time or absence
+            termination = (
+                Termination.FORFEIT
+            )  # RE names a winner of an unfinished game: time or absence
         elif game.repetitions() >= 2:
-            termination = "repetition"
+            termination = Termination.REPETITION
     return GameRecord(
         game_type=game_type,
         moves=converter.moves,
@@ -523,7 +515,7 @@ class _SgfConverter:
         self.handshake = False  # a draw offer/decline whose Done is not a turn
         self.ended = False
         self.result: GameState | None = None
-        self.termination: str | None = None
+        self.termination: Termination | None = None
 
     def fail(self, reason: str, action: _Action) -> RecordError:
         return RecordError(reason, source=self.source, line=action.line)
@@ -556,13 +548,13 @@ class _SgfConverter:
         elif command == "resign":
             loser = self.colors[action.player]
             self.result = GameState.BLACK_WINS if loser is Color.WHITE else GameState.WHITE_WINS
-            self.termination = "resignation"
+            self.termination = Termination.RESIGNATION
             self.ended = True
         elif command in ("offerdraw", "declinedraw"):
             self.handshake = True
         elif command == "acceptdraw":
             self.result = GameState.DRAW
-            self.termination = "agreed_draw"
+            self.termination = Termination.AGREEMENT
             self.ended = True
         else:
             raise self.fail(f"unsupported boardspace command {action.command!r}", action)
@@ -637,9 +629,8 @@ class _SgfConverter:
         self.move_lines.append(pending.line)
 
     def describe(self, move: Move) -> str:
-        if move.piece is None:
+        if move.is_pass:
             return "pass"
-        assert move.to is not None
         return f"{move.piece.name} to {tuple(move.to)}"
 
     def check_attachment(self, pending: _Pending) -> str | None:
@@ -828,9 +819,8 @@ class _PgnGame:
             move_lines=self.move_lines,
         )
         if "Termination" in self.tags:
-            word = self.tags["Termination"].strip().lower().replace(" ", "_")
             # PGN allows free text here; only our own words say something we can check
-            record.termination = word if word in TERMINATIONS else None
+            record.termination = termination_from_word(self.tags["Termination"])
         else:
             record.termination = _ending_off_the_board(record)
         return record
@@ -967,12 +957,14 @@ def read_game_strings(text: str, source: str = "<string>") -> list[GameRecord]:
     return records
 
 
-def _ending_off_the_board(record: GameRecord) -> str | None:
+def _ending_off_the_board(record: GameRecord) -> Termination | None:
     """For records that cannot say how a game ended: a recorded draw on an unfinished position
     was agreed, a recorded win on an unfinished position was a resignation (or a loss on time)."""
     if record.result is None or not record.result.is_over or not _ends_unfinished(record):
         return None
-    return "agreed_draw" if record.result is GameState.DRAW else "resignation"
+    if record.result is GameState.DRAW:
+        return Termination.AGREEMENT
+    return Termination.RESIGNATION
 
 
 def _ends_unfinished(record: GameRecord) -> bool:

@@ -35,9 +35,18 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from panal import __version__
-from panal.hive import OPTION_SPECS, Game, GameStringError, GameType, GameTypeError, Options
-from panal.hive.game import IllegalMoveError, InvalidMoveError
-from panal.hive.options import OptionsError, OptionSpec
+from panal.hive import (
+    OPTION_SPECS,
+    Game,
+    GameStringError,
+    GameType,
+    GameTypeError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Options,
+    OptionsError,
+    OptionSpec,
+)
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_LEVEL = "strongest"
@@ -153,7 +162,7 @@ class PanalEngine:
             except GameTypeError as exc:
                 raise UhpError(str(exc)) from None
         self._forget_search()
-        return [str(self.game)]
+        return [self.game.game_string()]
 
     def _forget_search(self) -> None:
         """A new game (or new rules): what the AI learnt about the old one no longer holds."""
@@ -171,7 +180,7 @@ class PanalEngine:
         if not args:
             raise InvalidMoveError("play needs a MoveString")
         game.push(args)
-        return [str(game)]
+        return [game.game_string()]
 
     def validmoves(self, _args: str) -> list[str]:
         game = self._current()
@@ -189,7 +198,7 @@ class PanalEngine:
             raise UhpError(f"cannot undo {count} moves: only {game.ply} played")
         for _ in range(count):
             game.pop()
-        return [str(game)]
+        return [game.game_string()]
 
     def options_command(self, args: str) -> list[str]:
         words = args.split()
@@ -307,7 +316,7 @@ class PanalEngine:
         if self.game is not None:
             replayed = Game(self.game.game_type, options=options)
             try:
-                for move in self.game.moves:
+                for move in self.game.move_stack:
                     replayed.push(move)
             except ValueError as exc:
                 raise UhpError(f"the game in progress breaks that rule: {exc}") from None
