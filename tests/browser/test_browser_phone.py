@@ -58,7 +58,7 @@ OVERFLOW = """(width) => {
 
 
 def on_screen(page: Any, selector: str) -> dict[str, float]:
-    box = page.locator(selector).bounding_box()
+    box: dict[str, float] | None = page.locator(selector).bounding_box()
     assert box is not None, f"{selector} is not shown"
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH + 0.5, (selector, box)
     assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
@@ -166,6 +166,12 @@ def test_installable_with_a_service_worker(
 
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == server.url + "/"
+    # Chromium's own installability check (manifest, icons, worker): nothing is missing, except
+    # that a test's browser context is incognito, where no app installs.
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    cdp.detach()
+    assert {error["errorId"] for error in errors} <= {"in-incognito"}, errors
     page.evaluate("fetch('/api/config').then((r) => r.json())")
     cached = page.evaluate(
         """async () => {

@@ -445,7 +445,7 @@ def test_pgn_bad_move_is_reported_at_its_ply_and_line() -> None:
     with pytest.raises(RecordError) as caught:
         record.replay()
     assert (caught.value.ply, caught.value.line, caught.value.move) == (2, 4, "bZ9 wS1-")
-    assert str(caught.value).startswith("m.pgn:4, game 1, ply 2 (bZ9 wS1-): invalid MoveString")
+    assert str(caught.value).startswith("m.pgn:4: game 1, ply 2 (bZ9 wS1-): invalid MoveString")
 
 
 def test_write_pgn_mzinga_style() -> None:
@@ -555,7 +555,8 @@ def test_game_string_results_the_board_contradicts() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Base", "expected a GameString"),
+        ("Base", "expected GameType;GameState;Turn;moves"),
+        ("Base;InProgress;White[2];wS1", "says White[2] but 1 moves were played"),
         ("Base+Q;InProgress;White[1]", "bad expansion"),
         ("Base;Winning;White[1]", "unknown game state"),
         ("Base;1-0;White[1]", "unknown game state"),
@@ -570,7 +571,7 @@ def test_broken_game_string_lines(text: str, message: str) -> None:
 
 
 def test_game_string_empty_move_fails_at_its_ply() -> None:
-    (record,) = read_game_strings("Base;InProgress;White[2];wS1;;bS1 wS1-")
+    (record,) = read_game_strings("Base;InProgress;Black[2];wS1;;bS1 wS1-")
     with pytest.raises(RecordError) as caught:
         record.replay()
     assert caught.value.ply == 2

@@ -312,10 +312,10 @@ class Searcher:
                     return score
 
         if depth <= 0:
-            score = self.scores.get(key)
-            if score is None:
-                score = self.scores[key] = self.evaluate(game)
-            return score
+            cached = self.scores.get(key)
+            if cached is None:
+                cached = self.scores[key] = self.evaluate(game)
+            return cached
 
         if self.selective and beta < MATE_BOUND and alpha > -MATE_BOUND:
             static = self.scores.get(key)
@@ -438,7 +438,7 @@ class Searcher:
             {enemy_queen + step for step in NEIGHBOR_OFFSETS} if enemy_queen >= 0 else _EMPTY
         )
         history = self.history.get
-        keyed = []
+        keyed: list[tuple[int, int]] = []
         append = keyed.append
         for code in codes:
             dest = code >> 6

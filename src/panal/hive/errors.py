@@ -164,12 +164,12 @@ class RecordError(ValueError):
         super().__init__(f"{self.location()}: {reason}")
 
     def location(self, game: int | None = None) -> str:
-        """``file:line, game N, ply P (move)``; ``game`` stands in when the error has none."""
+        """``file:line: game N, ply P (move)``; ``game`` stands in when the error has none."""
         where = self.source if self.line is None else f"{self.source}:{self.line}"
-        parts = [where]
+        parts = []
         index = self.game if self.game is not None else game
         if index is not None:
             parts.append(f"game {index}")
         if self.ply is not None:
             parts.append(f"ply {self.ply}" + (f" ({self.move})" if self.move is not None else ""))
-        return ", ".join(parts)
+        return f"{where}: {', '.join(parts)}" if parts else where

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, pack, unpack
+from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, pack, unpack
 from panal.hive import movement
 from panal.hive.board_text import format_board, parse_board_text
 from panal.hive.codes import CARRY_FLAG, NO_PIECE, OFF_BOARD, PASS_CODE
@@ -334,7 +334,7 @@ class Game:
         last = None
         if last_moved is not None:
             try:
-                last = Piece(last_moved)
+                last = _as_piece(last_moved)
             except ValueError as exc:
                 raise PositionError(str(exc)) from None
         check_position(stacks, game.game_type, ply, last)
@@ -1055,18 +1055,15 @@ def _as_piece(piece: object) -> Piece:
     if isinstance(piece, Piece):
         return piece
     if isinstance(piece, str):
-        return Piece(piece)
+        return Piece.from_name(piece)
     raise TypeError(f"expected a Piece or a piece name such as 'wQ', not {piece!r}")
 
 
 def _as_cell(where: object) -> int:
-    try:
-        q, r = where  # type: ignore[misc]
-    except (TypeError, ValueError):
-        raise TypeError(f"expected a Hex or a (q, r) pair, not {where!r}") from None
-    if not (isinstance(q, int) and isinstance(r, int)):
+    pair = as_pair(where)
+    if pair is None:
         raise TypeError(f"expected a Hex or a (q, r) pair, not {where!r}")
-    return pack((q, r))
+    return pack(pair)
 
 
 MOVES_BY_BUG = {

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from panal.hex import Hex, pack, unpack
+from panal.hex import Hex, as_pair, pack, unpack
 from panal.hive.codes import CARRY_FLAG, PASS_CODE
 from panal.hive.pieces import PIECE_BY_VALUE, Piece
 
@@ -41,15 +41,13 @@ class Move:
 
     def __init__(self, piece: Piece | str, to: Hex | tuple[int, int], carry: bool = False) -> None:
         if isinstance(piece, str):
-            piece = Piece(piece)
+            piece = Piece.from_name(piece)
         elif not isinstance(piece, Piece):
             raise TypeError(f"a move's piece is a Piece or its name, not {piece!r}")
-        try:
-            q, r = to
-        except (TypeError, ValueError):
-            raise TypeError(f"a move's destination is a Hex or a (q, r) pair, not {to!r}") from None
-        if not (isinstance(q, int) and isinstance(r, int)):
+        pair = as_pair(to)
+        if pair is None:
             raise TypeError(f"a move's destination is a Hex or a (q, r) pair, not {to!r}")
+        q, r = pair
         if not (abs(q) < _MAX_COORDINATE and abs(r) < _MAX_COORDINATE):
             raise ValueError(f"cell {(q, r)} is too far from the centre of any hive")
         self._code = pack((q, r)) << 6 | (CARRY_FLAG if carry else 0) | piece

@@ -141,12 +141,18 @@ class Piece(IntEnum):
     bD = 30
 
     @classmethod
+    def from_name(cls, name: str) -> Piece:
+        """``"wA1"`` → ``Piece.wA1`` (any case; a unique bug may carry a 1: ``wM1``).
+        ``ValueError`` for anything else."""
+        piece = piece_from_name(name) if isinstance(name, str) else None
+        if piece is None:
+            raise ValueError(f"unknown piece {name!r}: expected a UHP name such as wQ, bA1 or wM")
+        return piece
+
+    @classmethod
     def _missing_(cls, value: object) -> Piece:
         if isinstance(value, str):
-            piece = piece_from_name(value)
-            if piece is not None:
-                return piece
-            raise ValueError(f"unknown piece {value!r}: expected a UHP name such as wQ, bA1 or wM")
+            return cls.from_name(value)
         raise ValueError(f"{value!r} is not a piece value (colour << 4 | slot) or name")
 
     @property

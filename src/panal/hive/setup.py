@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from panal.hex import NEIGHBOR_OFFSETS, Hex, pack
+from panal.hex import NEIGHBOR_OFFSETS, Hex, as_pair, pack
 from panal.hive.errors import PositionError
 from panal.hive.pieces import (
     BUG_COUNTS,
@@ -30,9 +30,10 @@ from panal.hive.pieces import (
     Piece,
 )
 
-__all__ = ["BoardInput", "board_stacks", "check_position", "smallest_ply"]
+__all__ = ["BoardInput", "StackInput", "board_stacks", "check_position", "smallest_ply"]
 
-BoardInput = Mapping[Hex | tuple[int, int], Sequence[Piece | str] | Piece | str]
+StackInput = Sequence[Piece | str] | Piece | str
+BoardInput = Mapping[Hex, StackInput] | Mapping[tuple[int, int], StackInput]
 """A board as users write it: cell → stack bottom first (or a single piece); names allowed."""
 
 _MAX_COORDINATE = 4096
@@ -44,7 +45,7 @@ def _piece(value: object) -> Piece:
         return value
     if isinstance(value, str):
         try:
-            return Piece(value)
+            return Piece.from_name(value)
         except ValueError as exc:
             raise PositionError(str(exc)) from None
     raise PositionError(f"a board holds Pieces or their names, not {value!r}")
@@ -57,12 +58,10 @@ def board_stacks(board: BoardInput, game_type: GameType) -> dict[int, list[int]]
     stacks: dict[int, list[int]] = {}
     seen: set[Piece] = set()
     for where, content in board.items():
-        try:
-            q, r = where
-        except (TypeError, ValueError):
-            raise PositionError(f"a cell is a Hex or a (q, r) pair, not {where!r}") from None
-        if not (isinstance(q, int) and isinstance(r, int)):
+        pair = as_pair(where)
+        if pair is None:
             raise PositionError(f"a cell is a Hex or a (q, r) pair, not {where!r}")
+        q, r = pair
         if abs(q) >= _MAX_COORDINATE or abs(r) >= _MAX_COORDINATE:
             raise PositionError(f"cell {(q, r)} is too far from the centre")
         items = [content] if isinstance(content, (Piece, str)) else list(content)

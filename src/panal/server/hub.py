@@ -220,7 +220,7 @@ class GameHub:
             raise RequestError("unknown_game", "there is no game with that id", 404)
         row, moves = loaded
         game = Game(row.game_type, options=row.rules)
-        history = []
+        history: list[dict[str, Any]] = []
         for text in moves:
             move = game.parse_move(text, lenient=True)
             history.append(history_entry(game, move, len(history) + 1))

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from panal.hive import Game, GameState, GameType, Termination
 from panal.hive.codes import PASS_CODE
@@ -275,15 +276,15 @@ async def _play_game(
             outcome.reason = f"adjudicated draw after {settings.max_plies} plies"
             break
         mover = white if game.ply % 2 == 0 else 1 - white
-        engine = engines[mover]
-        assert engine is not None
+        mover_engine = engines[mover]
+        assert mover_engine is not None
         started = time.perf_counter()
         try:
             if settings.depth is not None:
-                text = await engine.bestmove(depth=settings.depth, timeout=None)
+                text = await mover_engine.bestmove(depth=settings.depth, timeout=None)
             else:
                 assert budget is not None
-                text = await engine.bestmove(
+                text = await mover_engine.bestmove(
                     time=budget, timeout=budget * TIMEOUT_FACTOR + TIMEOUT_SLACK
                 )
         except EngineError as exc:
@@ -442,7 +443,7 @@ def write_results(settings: ArenaSettings, summary: MatchSummary) -> None:
     )
 
 
-def progress_bar(stream: object = None) -> Callable[[int, int, MatchSummary], None]:
+def progress_bar(stream: TextIO | None = None) -> Callable[[int, int, MatchSummary], None]:
     """A one-line progress bar with the running score, redrawn on ``stream`` (stderr)."""
     out = stream or sys.stderr
     started = time.perf_counter()
@@ -455,8 +456,8 @@ def progress_bar(stream: object = None) -> Callable[[int, int, MatchSummary], No
             f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
             f"  +{summary.wins} ={summary.draws} -{summary.losses}  {elapsed:.0f} s"
         )
-        out.write(line + ("\n" if done == total else ""))  # type: ignore[attr-defined]
-        out.flush()  # type: ignore[attr-defined]
+        out.write(line + ("\n" if done == total else ""))
+        out.flush()
 
     return draw
 

@@ -1,176 +1,27 @@
-"""Game records: boardspace.net SGF, PGN (Mzinga, hivegame.com) and files of UHP GameStrings.
+"""boardspace.net SGF: one game per file, as boardspace's UI actions (pick, drop, done…).
 
-Every reader returns :class:`GameRecord` values: the game type, the moves as UHP MoveStrings, the
-recorded headers and result, and the rule options of the site that recorded the game.
-``record.replay()`` replays the moves with full rules and ``record.check_result(game)`` compares
-the recorded result with the final position::
-
-    records = load_records("games.pgn")
-    for record in records:
-        game = record.replay()              # RecordError names the source, ply and move
-        problem = record.check_result(game)  # None when the result agrees
-
-A file that cannot be read raises :class:`RecordError` (a ``ValueError``) naming the file and the
-line, never an unrelated exception. The formats are described in docs/rules.md.
+The moves are replayed as they are read (each destination comes from boardspace's grid
+coordinates), so an illegal move raises :class:`~panal.hive.errors.RecordError` while reading.
+A file whose game tree does not parse, or that goes on after the tree closes (a stray ``)`` in
+the middle of a game), is refused with the line at fault: never read as a shorter game.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from panal.hex import Hex
-from panal.hive.errors import GameTypeError, RecordError
+from panal.hex import DIRECTIONS, Hex
+from panal.hive.errors import RecordError
 from panal.hive.game import Game
 from panal.hive.move import PASS, Move
-from panal.hive.notation import parse_move
-from panal.hive.options import OPTION_SPECS, Options, OptionsError
-from panal.hive.outcome import GameState, Outcome, Termination
+from panal.hive.notation import DIRECTION_OF_SYMBOLS
+from panal.hive.outcome import GameState, Termination
 from panal.hive.pieces import Color, GameType, Piece, piece_from_name
+from panal.hive.records.base import BOARDSPACE_OPTIONS, GameRecord, read_text
 
-__all__ = [
-    "BOARDSPACE_OPTIONS",
-    "BOARD_GAME_ARENA_OPTIONS",
-    "TERMINATIONS",
-    "GameRecord",
-    "RecordError",
-    "load_records",
-    "read_game_strings",
-    "read_pgn",
-    "read_sgf",
-    "read_sgf_file",
-    "write_pgn",
-]
-
-# boardspace.net allows the queen on the first turn. It does end games drawn by repetition, but
-# by its own rule (the third arrival at a position by the same move), which fires later than
-# ours: its records replay with our rule off, and a recorded draw says how the game ended.
-BOARDSPACE_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
-# BoardGameArena allows the queen on the first turn and never ends a game by repetition.
-BOARD_GAME_ARENA_OPTIONS = Options(tournament_opening=False, repetition_draw=False)
-
-# How a game can end off the board: the Termination values a record can carry. A "forfeit" is a
-# recorded win without a resignation on an unfinished position (the loser ran out of time or
-# left; only boardspace's RE tells), a "repetition" boardspace's own draw by repetition.
-TERMINATIONS = tuple(t for t in Termination if not t.on_board or t is Termination.REPETITION)
-# Words older files (panal before Termination) wrote in [Termination] tags.
-_LEGACY_TERMINATIONS = {"agreed_draw": Termination.AGREEMENT, "timeout": Termination.TIME}
-
-
-def termination_from_word(word: str) -> Termination | None:
-    """A ``[Termination]`` tag's value → :class:`Termination` (None for free text)."""
-    key = word.strip().lower().replace(" ", "_")
-    try:
-        return Termination(key)
-    except ValueError:
-        return _LEGACY_TERMINATIONS.get(key)
-
-
-@dataclass
-class GameRecord:
-    """One recorded game.
-
-    ``moves`` are UHP MoveStrings as they are replayed (``lenient``: hivegame.com's climbs written
-    with a direction are accepted). ``result`` is what the record says (``None`` when it says
-    nothing usable); ``termination`` says how the game ended off the board (one of
-    :data:`TERMINATIONS`) or is ``None``. ``options`` are the rules of the site that recorded it.
-    ``game`` is the 1-based index of the game in its file and ``move_lines`` the source line of
-    each move, when known, for error messages.
-    """
-
-    game_type: GameType
-    moves: list[str] = field(default_factory=list)
-    headers: dict[str, str] = field(default_factory=dict)
-    result: GameState | None = None
-    termination: Termination | None = None
-    source: str = "<string>"
-    options: Options = field(default_factory=Options)
-    game: int | None = None
-    move_lines: list[int] = field(default_factory=list)
-
-    def replay(self) -> Game:
-        """Replay every move with full rules; raises :class:`RecordError` at the first bad one."""
-        game = Game(self.game_type, options=self.options)
-        for ply, text in enumerate(self.moves, 1):
-            try:
-                game.push(text, lenient=True)
-            except ValueError as exc:
-                raise self.error(str(exc), ply) from exc
-        return game
-
-    def error(self, reason: str, ply: int | None = None) -> RecordError:
-        """A :class:`RecordError` located at ``ply`` (1-based) of this record."""
-        line = None
-        move = None
-        if ply is not None and 0 < ply <= len(self.moves):
-            move = self.moves[ply - 1]
-            if ply <= len(self.move_lines):
-                line = self.move_lines[ply - 1]
-        return RecordError(
-            reason, source=self.source, line=line, game=self.game, ply=ply, move=move
-        )
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The recorded ending off the board (result and termination), when the record says
-        both; a game that ended on the board says it by ``replay().outcome()``."""
-        if self.result is None or not self.result.is_over or self.termination is None:
-            return None
-        try:
-            return Outcome(self.termination, self.result.winner)
-        except ValueError:
-            return None  # a contradiction check_result reports
-
-    def check_result(self, game: Game) -> str | None:
-        """How the recorded result disagrees with ``game`` (the replayed final position), or None.
-
-        A finished position must show the recorded result. An unfinished one agrees with a
-        recorded win or draw only when the record says how the game ended off the board
-        (``termination``), and a record of an unfinished game needs an unfinished position.
-        """
-        recorded = self.result
-        final = game.state
-        if recorded is None:
-            return None
-        if final.is_over:
-            if recorded is final:
-                return None
-            return f"the record says {recorded} but the final position is {final}"
-        if not recorded.is_over:
-            return None
-        if self.termination is None:
-            return (
-                f"the record says {recorded} but the final position is still in progress "
-                "and the record does not say how the game ended"
-            )
-        if self.termination in (Termination.SURROUNDED, Termination.BOTH_SURROUNDED):
-            return (
-                f"the record says the game ended by {self.termination.value}, but the final "
-                "position is still in progress"
-            )
-        if self.termination.is_draw != (recorded is GameState.DRAW):
-            return f"the record says {recorded}, which a {self.termination.value} cannot give"
-        return None
-
-
-def _decode(data: bytes) -> str:
-    """UTF-8 (with or without a byte-order mark), else Latin-1 as old boardspace files are."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
-
-
-def _read_text(path: str | Path) -> str:
-    try:
-        return _decode(Path(path).read_bytes())
-    except OSError as exc:
-        raise RecordError(f"cannot read the file: {exc.strerror or exc}", source=str(path)) from exc
-
-
-# --- boardspace.net SGF -----------------------------------------------------------------------
+__all__ = ["read_sgf", "read_sgf_file"]
 
 
 class _Property(NamedTuple):
@@ -183,9 +34,54 @@ _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 
 
 def _scan_sgf(text: str, source: str) -> list[list[_Property]]:
-    """The nodes of the first game tree, each a list of properties (values unescaped)."""
+    """The nodes of the game tree, each a list of properties (values unescaped).
+
+    Some boardspace files repeat the tree (with the viewer's own actions added); a second tree is
+    skipped when it is a whole tree of the same game (the same GN[] name). Anything else after
+    the tree is an error: a stray ``)`` closes the tree early, and the rest of the game must not
+    be silently dropped.
+    """
+    nodes, index, line, closed_at = _scan_tree(text, 0, 1, source)
+    while True:
+        index, line = _skip_space(text, index, line)
+        if index >= len(text):
+            return nodes
+        if text[index] != "(":
+            raise RecordError(
+                f"text after the end of the game tree, which a ')' on line {closed_at} closed: "
+                "a stray ')' would cut the game short",
+                source=source,
+                line=line,
+            )
+        copy_line = line
+        copy, index, line, _ = _scan_tree(text, index, line, source)
+        if _game_name(copy) != _game_name(nodes):
+            raise RecordError(
+                "a second game tree of another game (its GN[] differs): one game per file",
+                source=source,
+                line=copy_line,
+            )
+
+
+def _game_name(nodes: list[list[_Property]]) -> str | None:
+    return next((p.value for node in nodes for p in node if p.name == "GN"), None)
+
+
+def _skip_space(text: str, index: int, line: int) -> tuple[int, int]:
+    while index < len(text) and text[index].isspace():
+        if text[index] == "\n":
+            line += 1
+        index += 1
+    return index, line
+
+
+def _scan_tree(
+    text: str, index: int, line: int, source: str
+) -> tuple[list[list[_Property]], int, int, int]:
+    """One game tree from ``index``: its nodes, where it ends, the line there, and the line of
+    its closing ``)``."""
     nodes: list[list[_Property]] = []
-    index, end, line, depth = 0, len(text), 1, 0
+    end, depth = len(text), 0
     while index < end:
         char = text[index]
         if char == "\n":
@@ -208,7 +104,7 @@ def _scan_sgf(text: str, source: str) -> list[list[_Property]]:
             depth -= 1
             index += 1
             if depth == 0:
-                return nodes  # a second copy of the tree, as some files have, is ignored
+                return nodes, index, line, line
         elif char == ";":
             nodes.append([])
             index += 1
@@ -311,19 +207,11 @@ _DRAW_WORDS = (
 # The largest coordinate offset accepted from a file: a hive of 28 pieces spans far less.
 _MAX_OFFSET = 256
 _ATTACHMENT = re.compile(r"^([-/\\]?)([A-Za-z]{1,2}\d?)([-/\\.]?)$")
-_DIRECTION_OF_ATTACHMENT = {
-    ("", "-"): Hex(1, 0),
-    ("", "\\"): Hex(0, 1),
-    ("/", ""): Hex(-1, 1),
-    ("-", ""): Hex(-1, 0),
-    ("\\", ""): Hex(0, -1),
-    ("", "/"): Hex(1, -1),
-}
 
 
 def read_sgf_file(path: str | Path) -> GameRecord:
     """Read a boardspace SGF file (UTF-8, or Latin-1 as some old files are)."""
-    return read_sgf(_read_text(path), source=str(path))
+    return read_sgf(read_text(path), source=str(path))
 
 
 def read_sgf(text: str, source: str = "<string>") -> GameRecord:
@@ -602,7 +490,9 @@ class _SgfConverter:
             )
         pending = self.pending or _Pending(None, None, None, action.line)
         self.pending = None
-        move = PASS if pending.piece is None else Move(pending.piece, pending.to)
+        move = (
+            PASS if pending.piece is None or pending.to is None else Move(pending.piece, pending.to)
+        )
         ply = game.ply + 1
         try:
             if not game.is_legal(move):
@@ -636,6 +526,7 @@ class _SgfConverter:
     def check_attachment(self, pending: _Pending) -> str | None:
         """Boardspace's own description of the destination must name the same cell."""
         assert pending.attachment is not None and pending.to is not None
+        assert pending.piece is not None
         text = pending.attachment
         game = self.game
         occupied = bool(game.stack_at(pending.to))
@@ -657,7 +548,7 @@ class _SgfConverter:
         if suffix in (".", "") and not prefix:
             expected = where  # on top of the reference
         else:
-            expected = where + _DIRECTION_OF_ATTACHMENT[(prefix, suffix)]
+            expected = where + DIRECTIONS[DIRECTION_OF_SYMBOLS[(prefix, suffix)]]
         if expected != pending.to:
             return (
                 f"the attachment {text!r} names cell {tuple(expected)} but the grid "
@@ -694,307 +585,3 @@ def _parse_column(token: str) -> int | None:
     if letter == "Z":
         return 25 + int(count)
     return None
-
-
-# --- PGN (Mzinga, hivegame.com) ---------------------------------------------------------------
-
-# Result words: UHP's GameState names (Mzinga) and chess-style scores (hivegame.com).
-_RESULTS: dict[str, GameState | None] = {
-    "whitewins": GameState.WHITE_WINS,
-    "blackwins": GameState.BLACK_WINS,
-    "draw": GameState.DRAW,
-    "inprogress": GameState.IN_PROGRESS,
-    "notstarted": GameState.NOT_STARTED,
-    "1-0": GameState.WHITE_WINS,
-    "0-1": GameState.BLACK_WINS,
-    "1/2-1/2": GameState.DRAW,
-    "*": None,
-    "?": None,
-    "": None,
-    "error parsing result": None,  # hivegame.com's converter writes this when it gave up
-}
-_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
-_NUMBERED_MOVE = re.compile(r"^(\d+)\s*\.+\s*(.*?)$")
-_ROSTER = ("GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result")
-
-
-def read_pgn(text: str, source: str = "<string>") -> list[GameRecord]:
-    """Read one or more games of Hive PGN: tag pairs, one numbered ply per line, a result line.
-
-    Ply numbers are not checked (a repeated number is a separate ply, as hivegame.com's test files
-    expect). ``[GameType]`` is required. The result comes from ``[Result]`` (``WhiteWins``… or
-    ``1-0``/``0-1``/``1/2-1/2``) and the result line, which must agree. A ``[Termination]`` tag
-    with one of :data:`TERMINATIONS` says how the game ended off the board; without one (Mzinga
-    and hivegame.com write none), a recorded draw on an unfinished position is read as an agreed
-    draw and a recorded win as a resignation, as for GameString lines. panal's own rule-option
-    tags, named as the UHP options (``[TournamentOpening "True"]``, ``[DragonflySidestep
-    "Backward"]``, see :data:`panal.hive.OPTION_SPECS`), set rule options, which are otherwise the
-    defaults (hivegame.com's rules: queen allowed on the first turn, threefold repetition draws).
-    """
-    records: list[GameRecord] = []
-    builder = _PgnGame(source, 1)
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line:
-            continue
-        if line.startswith("["):
-            if builder.has_body:
-                records.append(builder.finish())
-                builder = _PgnGame(source, len(records) + 1)
-            builder.tag(line, number)
-        elif builder.result_line is not None:
-            raise RecordError(
-                f"unexpected text after the result line: {line!r}", source=source, line=number
-            )
-        elif line.lower() in _RESULTS and line not in ("", "?"):
-            builder.result_line = (line, number)
-        else:
-            match = _NUMBERED_MOVE.match(line)
-            if match is None:
-                raise RecordError(
-                    f"expected a tag pair, a numbered move ('12. wQ -bA1') or a result, "
-                    f"not {line!r}",
-                    source=source,
-                    line=number,
-                )
-            if not match.group(2):
-                raise RecordError(f"ply {match.group(1)} has no move", source=source, line=number)
-            builder.moves.append(match.group(2))
-            builder.move_lines.append(number)
-    if builder.tags or builder.has_body:
-        records.append(builder.finish())
-    if not records:
-        raise RecordError("no game found", source=source)
-    return records
-
-
-class _PgnGame:
-    """The parts of one PGN game as they are read."""
-
-    def __init__(self, source: str, index: int) -> None:
-        self.source = source
-        self.index = index
-        self.tags: dict[str, str] = {}
-        self.tag_lines: dict[str, int] = {}
-        self.moves: list[str] = []
-        self.move_lines: list[int] = []
-        self.result_line: tuple[str, int] | None = None
-        self.first_line: int | None = None
-
-    @property
-    def has_body(self) -> bool:
-        return bool(self.moves) or self.result_line is not None
-
-    def fail(self, reason: str, line: int | None) -> RecordError:
-        return RecordError(reason, source=self.source, line=line, game=self.index)
-
-    def tag(self, line: str, number: int) -> None:
-        match = _TAG.match(line)
-        if match is None:
-            raise self.fail(f'expected a tag pair like [Name "value"], not {line!r}', number)
-        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
-        if name in self.tags:
-            raise self.fail(f"the tag {name} appears twice", number)
-        if self.first_line is None:
-            self.first_line = number
-        self.tags[name] = value
-        self.tag_lines[name] = number
-
-    def finish(self) -> GameRecord:
-        if "GameType" not in self.tags:
-            raise self.fail("no [GameType] tag", self.first_line or self.result_or_move_line())
-        try:
-            game_type = GameType.parse(self.tags["GameType"])
-        except GameTypeError as exc:
-            raise self.fail(str(exc), self.tag_lines["GameType"]) from exc
-        result = self.result()
-        record = GameRecord(
-            game_type=game_type,
-            moves=self.moves,
-            headers=dict(self.tags),
-            result=result,
-            source=self.source,
-            options=self.options(),
-            game=self.index,
-            move_lines=self.move_lines,
-        )
-        if "Termination" in self.tags:
-            # PGN allows free text here; only our own words say something we can check
-            record.termination = termination_from_word(self.tags["Termination"])
-        else:
-            record.termination = _ending_off_the_board(record)
-        return record
-
-    def result_or_move_line(self) -> int | None:
-        if self.move_lines:
-            return self.move_lines[0]
-        return self.result_line[1] if self.result_line else None
-
-    def result(self) -> GameState | None:
-        tagged = None
-        if "Result" in self.tags:
-            word = self.tags["Result"].strip().lower()
-            if word not in _RESULTS:
-                raise self.fail(f"unknown result {self.tags['Result']!r}", self.tag_lines["Result"])
-            tagged = _RESULTS[word]
-        if self.result_line is None:
-            return tagged
-        text, number = self.result_line
-        written = _RESULTS[text.lower()]
-        if "Result" in self.tags and written is not tagged and None not in (written, tagged):
-            raise self.fail(
-                f"the result line says {text} but the Result tag says {self.tags['Result']}",
-                number,
-            )
-        return written if written is not None else tagged
-
-    def options(self) -> Options:
-        values: dict[str, bool | str] = {}
-        for spec in OPTION_SPECS:
-            if spec.uhp in self.tags:
-                try:
-                    values[spec.name] = spec.parse(self.tags[spec.uhp])
-                except OptionsError as exc:
-                    raise self.fail(str(exc), self.tag_lines[spec.uhp]) from None
-        return Options.from_values(values)
-
-
-def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
-    """The game as Mzinga-style PGN: tag pairs, one numbered ply per line, the result line.
-
-    ``headers`` add tags (``White``, ``Date``…); a ``Result`` among them is written instead of the
-    position's state (a resignation, say). ``GameType`` always comes from the game; rule options
-    that differ from the defaults are written as tags named as their UHP options.
-    """
-    given = dict(headers or {})
-    given.pop("GameType", None)
-    result = given.pop("Result", None) or str(game.state)
-    if result.strip().lower() not in _RESULTS:
-        raise ValueError(f"unknown result {result!r}")
-    tags: dict[str, str] = {"GameType": str(game.game_type)}
-    for name in _ROSTER[1:-1]:
-        tags[name] = given.pop(name, "")
-    tags["Result"] = result
-    changed = game.options.changed()
-    for spec in OPTION_SPECS:
-        if spec.name in changed:
-            tags[spec.uhp] = spec.uhp_value(changed[spec.name])
-        given.pop(spec.uhp, None)
-    tags.update(given)
-    lines = []
-    for name, value in tags.items():
-        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
-            raise ValueError(f"a PGN tag name is letters, digits and '_': {name!r}")
-        if len(f"[{value}]".splitlines()) != 1:
-            raise ValueError(f"the value of tag {name} spans lines")
-        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-        lines.append(f'[{name} "{escaped}"]')
-    lines.append("")
-    lines.extend(f"{ply}. {text}" for ply, text in enumerate(game.move_strings(), 1))
-    lines.append("")
-    lines.append(result)
-    return "\n".join(lines) + "\n"
-
-
-# --- UHP GameString lines (BoardGameArena corpus) ---------------------------------------------
-
-_TURN = re.compile(r"^(white|black)\[\d+\]$", re.IGNORECASE)
-
-
-def read_game_strings(text: str, source: str = "<string>") -> list[GameRecord]:
-    """Read a file of UHP GameStrings, one game a line (blank lines and ``#`` comments skipped).
-
-    The GameState field is the recorded result and the turn field is recomputed. These files
-    have no headers, so a recorded ``Draw`` on an unfinished final position is read as an agreed
-    draw and a recorded win on an unfinished position as a resignation (``termination``); the
-    moves are replayed without rule checks to see whether the position is finished. The options
-    are BoardGameArena's: queen allowed on the first turn, no draw by repetition.
-    """
-    records: list[GameRecord] = []
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        index = len(records) + 1
-        fields = [part.strip() for part in line.split(";")]
-        if len(fields) < 3:
-            raise RecordError(
-                "expected a GameString: GameType;GameState;Turn;moves…",
-                source=source,
-                line=number,
-                game=index,
-            )
-        try:
-            game_type = GameType.parse(fields[0])
-        except GameTypeError as exc:
-            raise RecordError(str(exc), source=source, line=number, game=index) from exc
-        state_word = fields[1].lower()
-        if state_word not in _RESULTS or not state_word.isalpha():
-            raise RecordError(
-                f"unknown game state {fields[1]!r}", source=source, line=number, game=index
-            )
-        if not _TURN.match(fields[2]):
-            raise RecordError(
-                f"bad turn {fields[2]!r}, expected White[n] or Black[n]",
-                source=source,
-                line=number,
-                game=index,
-            )
-        moves = fields[3:]
-        if moves and moves[-1] == "":
-            moves.pop()  # a trailing ';'
-        record = GameRecord(
-            game_type=game_type,
-            moves=moves,
-            result=_RESULTS[state_word],
-            source=source,
-            options=BOARD_GAME_ARENA_OPTIONS,
-            game=index,
-            move_lines=[number] * len(moves),
-        )
-        record.termination = _ending_off_the_board(record)
-        records.append(record)
-    return records
-
-
-def _ending_off_the_board(record: GameRecord) -> Termination | None:
-    """For records that cannot say how a game ended: a recorded draw on an unfinished position
-    was agreed, a recorded win on an unfinished position was a resignation (or a loss on time)."""
-    if record.result is None or not record.result.is_over or not _ends_unfinished(record):
-        return None
-    if record.result is GameState.DRAW:
-        return Termination.AGREEMENT
-    return Termination.RESIGNATION
-
-
-def _ends_unfinished(record: GameRecord) -> bool:
-    """Whether the moves, played without rule checks, leave the game unfinished.
-
-    Only the geometry matters here; ``replay`` judges legality. Moves that do not even parse
-    count as unfinished: the record will fail to replay anyway.
-    """
-    game = Game(record.game_type, options=record.options)
-    try:
-        for text in record.moves:
-            game.push_code(parse_move(game, text, lenient=True))
-    except (ValueError, KeyError, IndexError):
-        # Unchecked moves can leave a nonsensical position; replay() reports the real error.
-        return True
-    return not game.state.is_over
-
-
-# --- files ------------------------------------------------------------------------------------
-
-
-def load_records(path: str | Path) -> list[GameRecord]:
-    """Every game in a file: SGF (``.sgf`` or ``(;``), PGN (``.pgn`` or a leading ``[``) or
-    UHP GameString lines."""
-    text = _read_text(path)
-    source = str(path)
-    suffix = Path(path).suffix.lower()
-    start = text.lstrip()
-    if suffix == ".sgf" or (suffix != ".pgn" and start.startswith("(")):
-        return [read_sgf(text, source)]
-    if suffix == ".pgn" or start.startswith("["):
-        return read_pgn(text, source)
-    return read_game_strings(text, source)
