@@ -6,6 +6,7 @@ written as a UHP GameString; ``Game.from_board(...)`` and ``Game.from_board_text
 position, set up without moves. ``game.game_string()`` writes the GameString back and
 ``print(game)`` draws the board.
 
+>>> from panal.hive import Game
 >>> game = Game("Base+MLP", tournament_opening=True)
 >>> game.push("wS1")
 Move(wS1, (0, 0))
@@ -281,6 +282,8 @@ class Game:
         moved (a pillbug's throw freezes it; it is drawn outlined). A board no game can reach
         raises :class:`~panal.hive.errors.PositionError` (see :mod:`panal.hive.setup`).
 
+        >>> from panal.hex import Hex
+        >>> from panal.hive import Color, Game
         >>> game = Game.from_board({(0, 0): "wQ", (1, 0): ["bQ", "wB1"], (-1, 0): "bS1"},
         ...                        turn=Color.BLACK)
         >>> game.turn_number, game.stack_at(Hex(1, 0))

@@ -1,6 +1,7 @@
 """A Hive position as an SVG string: nothing to install, and notebooks show games as pictures.
 
     >>> from panal.hive import Game
+    >>> from panal.hive.svg import board_svg
     >>> svg = board_svg(Game.from_game_string("Base;InProgress;Black[1];wQ"))
     >>> svg.startswith("<svg") and "wQ" in svg
     True
