@@ -43,8 +43,11 @@ def think(
     depth: int | None = None,
     seed: int | None = None,
     searcher: Searcher | None = None,
+    nodes: int | None = None,
 ) -> SearchResult:
-    """Like :func:`choose_move`, with the whole :class:`SearchResult` (score, depth, nodes, pv)."""
+    """Like :func:`choose_move`, with the whole :class:`SearchResult` (score, depth, nodes, pv).
+
+    ``nodes`` bounds the search by a node count instead of the clock (repeatable anywhere)."""
     settings: Level = get_level(level)
     codes = game.legal_move_codes()
     if not codes:
@@ -57,7 +60,7 @@ def think(
         return SearchResult(Move.from_code(code), code, 0, 0, 0, 0.0, [code])
     if depth is None:
         depth = settings.depth
-        if time_limit is None:
+        if time_limit is None and nodes is None:
             time_limit = settings.time_limit
     searcher = searcher or Searcher()
     return searcher.search(
@@ -66,7 +69,8 @@ def think(
         time_limit=time_limit,
         noise=settings.noise,
         rng=rng,
-        exact_depth=depth is not None and time_limit is None,
+        exact_depth=depth is not None and time_limit is None and nodes is None,
+        node_limit=nodes,
     )
 
 

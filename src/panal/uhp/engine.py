@@ -215,7 +215,8 @@ class PanalEngine:
         return lines
 
     def bestmove(self, args: str) -> list[str]:
-        """``bestmove``, ``bestmove time hh:mm:ss`` or ``bestmove depth N``."""
+        """``bestmove``, ``bestmove time hh:mm:ss``, ``bestmove depth N`` or (panal's extension,
+        repeatable on any machine) ``bestmove nodes N``."""
         from panal.ai import Searcher, think
 
         game = self._current()
@@ -224,26 +225,37 @@ class PanalEngine:
         words = args.split()
         time_limit: float | None = None
         depth: int | None = None
+        nodes: int | None = None
         if len(words) == 2 and words[0].lower() == "time":
             budget = _parse_duration(words[1])
             time_limit = max(0.01, budget * TIME_SAFETY_FRACTION - TIME_SAFETY_SECONDS)
         elif len(words) == 2 and words[0].lower() == "depth":
             depth = _parse_depth(words[1])
+        elif len(words) == 2 and words[0].lower() == "nodes" and words[1].isdigit():
+            nodes = int(words[1])
         elif words:
-            raise UhpError("usage: bestmove | bestmove time hh:mm:ss | bestmove depth N")
+            raise UhpError(
+                "usage: bestmove | bestmove time hh:mm:ss | bestmove depth N | bestmove nodes N"
+            )
         if not isinstance(self._searcher, Searcher):
             self._searcher = Searcher(int(self.ai_values["HashSizeMB"]))
         searcher = self._searcher
         searcher.hash_size_mb = int(self.ai_values["HashSizeMB"])
         level = str(self.ai_values["Level"])
         seed = int(self.ai_values["Seed"]) or None
-        if time_limit is not None:
+        if time_limit is not None or nodes is not None:
             # The clock is the limit; the level's own depth ceiling still applies.
             from panal.ai.levels import get_level
 
             depth = get_level(level).depth
         result = think(
-            game, level, time_limit=time_limit, depth=depth, seed=seed, searcher=searcher
+            game,
+            level,
+            time_limit=time_limit,
+            depth=depth,
+            seed=seed,
+            searcher=searcher,
+            nodes=nodes,
         )
         if result.code not in game.legal_move_codes():  # never an illegal move
             raise UhpError("internal error: the AI chose an illegal move")
