@@ -42,6 +42,7 @@ import os
 import queue
 import random
 import shlex
+import signal
 import subprocess
 import sys
 import threading
@@ -65,6 +66,9 @@ class EngineFailure(Exception):
     """The engine died, stopped answering, or answered with an error."""
 
 
+_RUNNING: set[Engine] = set()  # every started engine, killed if the match is interrupted
+
+
 class Engine:
     """One UHP engine process, spoken to line by line with timeouts."""
 
@@ -84,6 +88,7 @@ class Engine:
             text=True,
             bufsize=1,
         )
+        _RUNNING.add(self)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.process, self.lines), daemon=True).start()
         self._reply(COMMAND_TIMEOUT)  # the id banner, ended by ok
@@ -138,6 +143,7 @@ class Engine:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        _RUNNING.discard(self)
 
     def close(self) -> None:
         if self.alive:
@@ -734,6 +740,19 @@ def main(argv: list[str] | None = None) -> int:
         settings.out.mkdir(parents=True, exist_ok=True)
         (settings.out / "games.jsonl").write_text("", encoding="utf-8")
     match = Match(settings)
+
+    def interrupted(signum: int, _frame: object) -> None:
+        # Keep what was played: stop, kill the engines (their games are abandoned), write.
+        match.stop.set()
+        for engine in list(_RUNNING):
+            engine.kill()
+        match.log(f"interrupted by signal {signum}: results so far")
+        match.write()
+        print(match.text())
+        os._exit(130)
+
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
     match.run()
     match.write()
     print(match.text())

@@ -194,6 +194,9 @@ class Searcher:
         if not codes:
             raise ValueError("the game is over: there is no move to search")
         rng = rng or random.Random()
+        # Each root move's noise is drawn once, by move (not by search order), so that a seed
+        # gives the same choice whatever the table remembers from earlier searches.
+        jitter = {code: rng.randint(-noise, noise) for code in sorted(codes)} if noise else {}
         root = self._order(position, codes, 0, self._table_move(position.hash))
         best = SearchResult(Move.from_code(root[0]), root[0], 0, 0, 0, 0.0, [root[0]])
         if len(root) == 1 and bounded:
@@ -203,7 +206,7 @@ class Searcher:
 
         for iteration in range(1, max_depth + 1):
             try:
-                code, score, root = self._search_root(position, root, iteration, noise, rng)
+                code, score, root = self._search_root(position, root, iteration, noise, jitter)
             except SearchTimeout as timeout:
                 partial = timeout.args[0] if timeout.args else None
                 if partial is not None:
@@ -238,7 +241,7 @@ class Searcher:
         root: list[int],
         depth: int,
         noise: int,
-        rng: random.Random,
+        jitter: dict[int, int],
     ) -> tuple[int, int, list[int]]:
         """One iteration at the root. Returns (best code, its score, root moves reordered)."""
         alpha = -INFINITY
@@ -266,7 +269,7 @@ class Searcher:
                 raise SearchTimeout(partial) from None
             pop()
             scored.append((score, code))
-            noisy = score + rng.randint(-noise, noise) if noise else score
+            noisy = score + jitter[code] if noise else score
             if noisy > best_noisy or index == 0:
                 best_noisy = noisy
                 best_code = code
