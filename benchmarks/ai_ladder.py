@@ -4,6 +4,7 @@
         --engine "../shared/engines/nokamute uhp --num-threads=1" --go "bestmove depth 4" \\
         --player-go "bestmove time 00:00:01" --game-type Base+MLP --games 100 --jobs 16 \\
         --out results/strongest-vs-nokamute-d4
+    PYTHONPATH=src python3 benchmarks/ai_ladder.py combine results/run1 results/run2
 
 It needs only Python 3.11+ and this checkout (``PYTHONPATH=src``): the standard library plus
 panal's rules engine, which referees. Each game:
@@ -543,6 +544,7 @@ class Match:
             "repetition_draw": settings.repetition,
             "games": len(outcomes),
             "abandoned": len(self.abandoned),
+            "not_started": settings.games - len(outcomes) - len(self.abandoned),
             "wins": wins,
             "draws": draws,
             "losses": losses,
@@ -572,7 +574,8 @@ class Match:
         lines = [
             f"{s['player']} ({s['player_go']}) vs {s['opponent']} ({s['opponent_go']}), "
             f"{s['game_type']}: {s['games']} games"
-            + (f" ({s['abandoned']} abandoned at the deadline)" if s["abandoned"] else ""),
+            + (f" ({s['abandoned']} abandoned at the deadline)" if s["abandoned"] else "")
+            + (f" ({s['not_started']} not started by the deadline)" if s["not_started"] else ""),
             f"  +{s['wins']} ={s['draws']} -{s['losses']}  score {s['score']:.1%}  "
             f"Elo {_signed(s['elo'])} (95% {_signed(s['elo_low'])} .. {_signed(s['elo_high'])})",
             f"  seconds a move: player {s['seconds_per_move']['player']:.2f}, "  # type: ignore[index]
@@ -734,8 +737,33 @@ def parse_args(argv: list[str] | None = None) -> Settings:
     )
 
 
+def combine(folders: list[str]) -> int:
+    """``ai_ladder.py combine DIR...``: one score over the finished games of several runs."""
+    wins = draws = losses = plies = 0
+    for folder in folders:
+        for line in (Path(folder) / "games.jsonl").read_text(encoding="utf-8").splitlines():
+            data = json.loads(line)
+            outcome = Outcome(**data)
+            score = outcome.player_score
+            wins += score == 1.0
+            draws += score == 0.5
+            losses += score == 0.0
+            plies += outcome.plies
+    games = wins + draws + losses
+    elo, low, high = elo_interval(wins, draws, losses)
+    score = (wins + 0.5 * draws) / games if games else 0.0
+    print(
+        f"{' + '.join(folders)}: {games} games, +{wins} ={draws} -{losses}  score {score:.1%}  "
+        f"Elo {_signed(_finite(elo))} (95% {_signed(_finite(low))} .. {_signed(_finite(high))})"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
-    settings = parse_args(argv)
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["combine"]:
+        return combine(args[1:])
+    settings = parse_args(args)
     if settings.out is not None:
         settings.out.mkdir(parents=True, exist_ok=True)
         (settings.out / "games.jsonl").write_text("", encoding="utf-8")

@@ -301,6 +301,12 @@ class Searcher:
             # The side to move won only when the opponent surrounded their own queen.
             return WIN - ply if winner == game._ply & 1 else ply - WIN
 
+        if self.selective and game.repetitions() > 1:
+            # A position met before (in this line or in the game): going round again gains
+            # nothing, whatever the rules say of the third time; score it as a draw. This also
+            # keeps the search out of cycles when it plays without the repetition rule.
+            return -CONTEMPT if ply & 1 == 0 else CONTEMPT
+
         key = game._hash
         entry = self.table.get(key)
         table_move = PASS_CODE
