@@ -74,11 +74,30 @@ def test_the_match_runner_gives_panal_the_referees_rule(repetition: str, tmp_pat
     random_player = f"{sys.executable} -m panal.uhp.players random"
     settings = ladder.parse_args(
         [
-            "--engine", random_player, "--go", "bestmove depth 1",
-            "--player", random_player, "--player-go", "bestmove depth 1",
-            "--player-option", "Seed=3", "--engine-option", "Seed=4",
-            "--game-type", "Base", "--games", "2", "--jobs", "1", "--max-plies", "40",
-            "--repetition", repetition, "--out", str(tmp_path),
+            "--engine",
+            random_player,
+            "--go",
+            "bestmove depth 1",
+            "--player",
+            random_player,
+            "--player-go",
+            "bestmove depth 1",
+            "--player-option",
+            "Seed=3",
+            "--engine-option",
+            "Seed=4",
+            "--game-type",
+            "Base",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--max-plies",
+            "40",
+            "--repetition",
+            repetition,
+            "--out",
+            str(tmp_path),
         ]  # fmt: skip
     )
     match = ladder.Match(settings)

@@ -66,14 +66,19 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+
+
 @pytest.fixture
 def open_page(browser: Any, server: ServerProcess) -> Iterator[Any]:
-    """``open_page(path, locale="en-US")`` → a page in a fresh browser context."""
+    """``open_page(path, locale="en-US", phone=False)`` → a page in a fresh browser context (on
+    a 390×844 touch screen with ``phone``)."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def open_(path: str = "/", locale: str = "en-US") -> Any:
-        context = browser.new_context(locale=locale, viewport={"width": 1366, "height": 900})
+    def open_(path: str = "/", locale: str = "en-US", phone: bool = False) -> Any:
+        context = browser.new_context(locale=locale, **(PHONE if phone else DESKTOP))
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -70,7 +70,8 @@ def test_whole_game_against_the_ai(open_page: Any, server: ServerProcess, artifa
     page.screenshot(path=str(artifacts / "archive.png"))
     page.click(f'a[href="/game/{game}?watch=1"]')
     page.wait_for_selector(".move-list")
-    page.click("[data-action=review]")
+    assert page.is_hidden(".result-overlay"), "the result card covers a finished game's board"
+    assert page.inner_text(".status").startswith(banner)  # the result, in the status line
     page.click("[data-action=first]")
     assert page.locator(".board .stack").count() == 0
     page.click("[data-action=forward]")

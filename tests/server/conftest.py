@@ -18,7 +18,7 @@ async def first_legal_move(request: AiRequest) -> str:
     from panal.hive import Game
 
     game = Game.from_game_string(request.game_string, options=request.options)
-    return game.move_string(game.legal_moves()[0])
+    return game.move_string(next(iter(game.legal_moves)))
 
 
 @pytest.fixture

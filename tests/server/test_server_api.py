@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import time
 from typing import Any
 
 import pytest
@@ -20,14 +22,19 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
 
 def test_config_lists_languages_looks_levels_and_names(client: TestClient) -> None:
     config = client.get("/api/config").json()
-    assert config["languages"] == ["en", "es", "pt"]
+    assert config["languages"] == ["en", "es", "pt-PT", "pt-BR"]
     assert config["looks"] == ["classic", "football"]
     assert config["ai_levels"] == ["beginner", "medium"]
     football = config["names"]["football"]["es"]
     assert football["bugs"]["Q"] == "Escudo"
     assert football["bugs"]["B"] == "Muro"
     assert football["colors"] == ["Grana", "Blanco"]
-    assert config["names"]["classic"]["pt"]["bugs"]["A"] == "Formiga"
+    assert config["names"]["classic"]["pt-PT"]["bugs"]["A"] == "Formiga"
+    # Brazilian and European Portuguese name the Pillbug and the Beetle differently.
+    assert config["names"]["classic"]["pt-PT"]["bugs"]["P"] == "Bicho-de-conta"
+    assert config["names"]["classic"]["pt-BR"]["bugs"]["P"] == "Tatuzinho"
+    assert config["names"]["classic"]["pt-BR"]["bugs"]["B"] == "Besouro"
+    assert config["names"]["football"]["pt-BR"]["bugs"]["P"] == "Goleiro"
 
 
 def test_hotseat_game_has_one_token_for_both_seats(client: TestClient) -> None:
@@ -88,6 +95,7 @@ def test_ai_game_needs_a_known_level(client: TestClient) -> None:
 
 
 def test_export_gamestring_and_pgn(client: TestClient) -> None:
+    began = time.strftime("%Y.%m.%d", time.gmtime())
     created = new_game(client)
     with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
         receive_state(ws)
@@ -106,11 +114,30 @@ def test_export_gamestring_and_pgn(client: TestClient) -> None:
         receive_state(ws, lambda s: s["result"] is not None)
     pgn = client.get(f"/api/games/{created['id']}/export", params={"format": "pgn"}).text
     assert '[Result "WhiteWins"]' in pgn  # Black resigned
+    # The day the game began and who played it, never empty tags.
+    assert f'[Date "{began}"]' in pgn
+    assert '[White "Guest"]' in pgn and '[Black "Guest"]' in pgn
     # The exported PGN imports back to the same moves.
     again = client.post("/api/import", json={"text": pgn}).json()
     state = client.get(f"/api/games/{again['id']}").json()
     assert [e["move"] for e in state["history"]] == ["wS1", "bG1 wS1-", "wQ -wS1"]
     assert state["result"] == "WhiteWins"
+
+
+def test_pgn_names_the_ai_and_keeps_an_imported_records_tags(client: TestClient) -> None:
+    created = client.post("/api/games", json={"mode": "ai", "color": "black"}).json()
+    pgn = client.get(f"/api/games/{created['id']}/export", params={"format": "pgn"}).text
+    assert '[White "panal AI (medium)"]' in pgn and '[Black "Guest"]' in pgn
+    assert re.search(r'\[Date "\d{4}\.\d{2}\.\d{2}"\]', pgn)
+
+    record = '[GameType "Base"]\n[Date "2019.05.04"]\n[White "Ana"]\n[Black ""]\n\n1. wS1\n'
+    imported = client.post("/api/import", json={"text": record}).json()
+    pgn = client.get(f"/api/games/{imported['id']}/export", params={"format": "pgn"}).text
+    assert '[Date "2019.05.04"]' in pgn and '[White "Ana"]' in pgn
+    assert '[Black "?"]' in pgn  # the record does not say: unknown, as PGN writes it
+    bare = client.post("/api/import", json={"text": "Base;InProgress;Black[1];wS1"}).json()
+    pgn = client.get(f"/api/games/{bare['id']}/export", params={"format": "pgn"}).text
+    assert '[Date "????.??.??"]' in pgn
 
 
 def test_import_gamestring_to_replay_and_to_continue(client: TestClient) -> None:
@@ -158,9 +185,9 @@ def test_import_sgf_from_the_corpus(client: TestClient) -> None:
 
 
 def test_import_refuses_bad_records_with_the_reason(client: TestClient) -> None:
-    response = client.post("/api/import", json={"text": "Base;InProgress;White[1];wS1;bQ"})
+    response = client.post("/api/import", json={"text": "Base;InProgress;White[2];wS1;bQ"})
     assert response.status_code == 422
-    assert "move 2" in response.json()["detail"]
+    assert "ply 2 (bQ)" in response.json()["detail"]
     response = client.post("/api/import", json={"text": "hello"})
     assert response.status_code == 422
     assert response.json()["error"] == "bad_record"

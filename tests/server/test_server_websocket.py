@@ -90,7 +90,16 @@ def test_illegal_moves_name_the_rule_and_change_nothing(client: TestClient) -> N
         error = receive_error(ws)
         assert error["rule"] == Rule.PLACE_TOUCH_OWN.key
         ws.send_json({"type": "move", "move": "wZ9 bS1-"})
-        assert receive_error(ws)["code"] == "invalid_move"
+        error = receive_error(ws)
+        assert error["code"] == "invalid_move"
+        assert (error["reason"], error["details"]) == ("unknown_piece", {"name": "wZ9"})
+        ws.send_json({"type": "move", "move": "wA1 bS1-?"})
+        error = receive_error(ws)
+        assert (error["reason"], error["details"]) == ("bad_reference", {"reference": "bS1-?"})
+        ws.send_json({"type": "move", "move": "wA1 bS1- wS1"})
+        assert receive_error(ws)["reason"] == "syntax"
+        ws.send_json({"type": "move", "piece": "xx", "to": [0, 0]})
+        assert receive_error(ws)["reason"] == "unknown_piece"
         ws.send_json({"type": "move", "move": "pass"})
         assert receive_error(ws)["rule"] == Rule.PASS_WITH_MOVES.key
         ws.send_json({"type": "sync"})

@@ -19,7 +19,8 @@ import random
 from panal.ai.evaluation import WIN, evaluate
 from panal.ai.levels import DEFAULT_LEVEL, LEVELS, Level, get_level
 from panal.ai.search import Searcher, SearchResult
-from panal.hive.game import PASS, PASS_CODE, Game, Move
+from panal.hive import PASS, Game, Move
+from panal.hive.codes import PASS_CODE
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -43,11 +44,16 @@ def think(
     depth: int | None = None,
     seed: int | None = None,
     searcher: Searcher | None = None,
+    max_time: float | None = None,
     nodes: int | None = None,
 ) -> SearchResult:
     """Like :func:`choose_move`, with the whole :class:`SearchResult` (score, depth, nodes, pv).
 
-    ``nodes`` bounds the search by a node count instead of the clock (repeatable anywhere)."""
+    ``max_time`` (seconds) is a ceiling that does not change how the search prunes: a ``depth``
+    search still searches every line, but stops after ``max_time`` with the best move of its
+    deepest finished iteration. ``nodes`` bounds the search by a node count instead of the clock
+    (the same choice on any machine, as selective as a timed search).
+    """
     settings: Level = get_level(level)
     codes = game.legal_move_codes()
     if not codes:
@@ -63,13 +69,16 @@ def think(
         if time_limit is None and nodes is None:
             time_limit = settings.time_limit
     searcher = searcher or Searcher()
+    exact_depth = depth is not None and time_limit is None and nodes is None
+    if max_time is not None:
+        time_limit = max_time if time_limit is None else min(time_limit, max_time)
     return searcher.search(
         game,
         depth=depth,
         time_limit=time_limit,
         noise=settings.noise,
         rng=rng,
-        exact_depth=depth is not None and time_limit is None and nodes is None,
+        exact_depth=exact_depth,
         node_limit=nodes,
     )
 

@@ -13,12 +13,14 @@ weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena gam
 logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins. The unit is
 arbitrary; :data:`WIN` is far above any static score.
 
-Everything works on the game's packed internals and is written for CPython speed: one pass over
+Everything works on the game's low-level surface (``stacks``, ``piece_cells``,
+``placed_counts``) and is written for CPython speed: one pass over
 the occupied cells and one articulation-point pass (cached by the shape of the hive).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from operator import mul
 from typing import TYPE_CHECKING
 
@@ -120,15 +122,15 @@ WEIGHTS: tuple[int, ...] = (
 """Weight of each feature in :data:`FEATURES` (score units per count)."""
 
 
-def _can_slide(stacks: dict[int, list[int]], cell: int) -> bool:
+def _can_slide(stacks: Mapping[int, Sequence[int]], cell: int) -> bool:
     """Could a ground piece on ``cell`` make one slide (ignoring the one-hive rule)?"""
     return bool(SLIDE_STEPS[neighbor_mask(stacks, cell)])
 
 
 def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     """The feature counts of White and of Black (see :data:`FEATURES`)."""
-    stacks = game._stacks
-    cells = game._cell
+    stacks = game.stacks
+    cells = game.piece_cells
     pinned = pinned_cells(stacks)
     bug_of = BUG_OF
     counts = ([0] * _COUNT, [0] * _COUNT)
@@ -208,33 +210,30 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             elif mobile and (bug == _ANT or offset in _REACH_BY_BUG.get(bug, _EMPTY)):
                 threats[color] += 1
 
-    placed = game._placed
-    bugs = game._bugs
+    placed = game.placed_counts
+    bugs = game.game_type.bugs
     for color in (0, 1):
         mine = counts[color]
         base = color << 4
         for bug in bugs:
-            left = BUG_COUNTS[bug] - placed[base | bug]  # type: ignore[index]
+            left = BUG_COUNTS[bug] - placed[base | bug]
             if left and bug != _QUEEN:
                 mine[_IN_HAND[bug]] += left
         queen = queen_cells[color]
         if queen < 0:
-            if game._ply >= 6:
+            if game.ply >= 6:
                 mine[_QUEEN_IN_HAND_LATE] += 1
             continue
         filled = 0
         drops = 0
         for step in NEIGHBOR_OFFSETS:
-            near = queen + step
-            if near in stacks:
+            around = queen + step
+            if around in stacks:
                 filled += 1
-            elif _enemy_may_drop(stacks, near, color, queen):
+            elif _enemy_may_drop(stacks, around, color):
                 drops += 1
         mine[_QUEEN_RING + min(filled, 5)] += 1
-        enemy_hand = sum(
-            BUG_COUNTS[bug] - placed[(base ^ 16) | bug]  # type: ignore[index]
-            for bug in bugs
-        )
+        enemy_hand = sum(BUG_COUNTS[bug] - placed[(base ^ 16) | bug] for bug in bugs)
         if enemy_hand:
             mine[_ENEMY_DROP_CELLS] += drops
         if len(stacks[queen]) == 1 and queen not in pinned and _can_slide(stacks, queen):
@@ -245,11 +244,11 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
         usable = min(threats[color ^ 1], 6 - filled)
         if usable and filled < 6:
             counts[color ^ 1][_THREAT + min(filled, 5)] += usable
-    counts[game._ply & 1][_TEMPO] += 1
+    counts[game.ply & 1][_TEMPO] += 1
     return counts
 
 
-def _enemy_may_drop(stacks: dict[int, list[int]], cell: int, color: int, queen: int) -> bool:
+def _enemy_may_drop(stacks: Mapping[int, Sequence[int]], cell: int, color: int) -> bool:
     """Could the opponent of ``color`` place a new piece on the empty ``cell``?"""
     enemy_touch = False
     for step in NEIGHBOR_OFFSETS:
@@ -264,9 +263,10 @@ def _enemy_may_drop(stacks: dict[int, list[int]], cell: int, color: int, queen: 
 def evaluate(game: Game, weights: tuple[int, ...] = WEIGHTS) -> int:
     """The static score of ``game`` for the player to move (positive: good for them)."""
     white, black = feature_counts(game)
-    if game._ply & 1:
+    if game.ply & 1:
         white, black = black, white
-    return sum(map(mul, weights, white)) - sum(map(mul, weights, black))
+    score: int = sum(map(mul, weights, white)) - sum(map(mul, weights, black))
+    return score
 
 
 _NEIGHBOR_SET = frozenset(NEIGHBOR_OFFSETS)

@@ -1,19 +1,24 @@
 """Names of the bugs and colours in English, Spanish and Portuguese, in two looks.
 
 The *classic* look uses the names of the rulebooks (000 Spanish, 001 Portuguese, 002 for the
-Mosquito, Ladybug and Dragonfly). The *football* look is rulebook 004's re-skin: Escudo, Muro,
-Rayo, Balón, Bota, and from its "Leyendas Murcianistas" expansion Escudo Imperial and Acho
-Pimentón, played Grana against Blanco. The rulebooks name no football Pillbug or Dragonfly; panal
-calls them the Portero (a goalkeeper picks up a piece next to him and puts it down on his other
-side) and the Extremo (a winger runs down the line, then cuts in sideways: a straight jump, then one
-step at 60°). A look renames; it never changes a rule, and UHP notation never changes.
+Mosquito, Ladybug and Dragonfly). Rulebook 001 is European Portuguese (``pt-PT``, also ``pt``);
+Brazilian Portuguese (``pt-BR``) names some bugs otherwise: the Beetle is a Besouro, the Pillbug a
+Tatuzinho, the football Goalkeeper a Goleiro and the Winger a Ponta.
+
+The *football* look is rulebook 004's re-skin: Escudo, Muro, Rayo, Balón, Bota, and from its
+"Leyendas Murcianistas" expansion Escudo Imperial and Acho Pimentón, played Grana against Blanco.
+The rulebooks name no football Pillbug or Dragonfly; panal calls them the Portero (a goalkeeper
+picks up a piece next to him and puts it down on his other side) and the Extremo (a winger runs down
+the line, then cuts in sideways: a straight jump, then one step at 60°). A look renames; it never
+changes a rule, and UHP notation never changes.
 """
 
 from __future__ import annotations
 
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, NUMBER_OF, Bug, Color
 
-LANGUAGES = ("en", "es", "pt")
+LANGUAGES = ("en", "es", "pt-PT", "pt-BR")
+_ALIASES = {"pt": "pt-PT"}  # Portuguese without a region: the rulebook's (001), European
 LOOKS = ("classic", "football")
 
 _BUGS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -41,7 +46,7 @@ _BUGS: dict[str, dict[str, tuple[str, ...]]] = {
             "Cochinilla",
             "Libélula",
         ),
-        "pt": (
+        "pt-PT": (
             "Abelha",
             "Aranha",
             "Escaravelho",
@@ -50,6 +55,17 @@ _BUGS: dict[str, dict[str, tuple[str, ...]]] = {
             "Mosquito",
             "Joaninha",
             "Bicho-de-conta",
+            "Libélula",
+        ),
+        "pt-BR": (
+            "Abelha-rainha",
+            "Aranha",
+            "Besouro",
+            "Gafanhoto",
+            "Formiga",
+            "Mosquito",
+            "Joaninha",
+            "Tatuzinho",
             "Libélula",
         ),
     },
@@ -76,7 +92,7 @@ _BUGS: dict[str, dict[str, tuple[str, ...]]] = {
             "Portero",
             "Extremo",
         ),
-        "pt": (
+        "pt-PT": (
             "Escudo",
             "Bola",
             "Muro",
@@ -87,31 +103,53 @@ _BUGS: dict[str, dict[str, tuple[str, ...]]] = {
             "Guarda-redes",
             "Extremo",
         ),
+        "pt-BR": (
+            "Escudo",
+            "Bola",
+            "Muro",
+            "Raio",
+            "Chuteira",
+            "Escudo Imperial",
+            "Acho Pimentón",
+            "Goleiro",
+            "Ponta",
+        ),
     },
 }
 
 _COLORS: dict[str, dict[str, tuple[str, str]]] = {
-    "classic": {"en": ("White", "Black"), "es": ("Blancas", "Negras"), "pt": ("Brancas", "Pretas")},
-    "football": {"en": ("Maroon", "White"), "es": ("Grana", "Blanco"), "pt": ("Grená", "Branco")},
+    "classic": {
+        "en": ("White", "Black"),
+        "es": ("Blancas", "Negras"),
+        "pt-PT": ("Brancas", "Pretas"),
+        "pt-BR": ("Brancas", "Pretas"),
+    },
+    "football": {
+        "en": ("Maroon", "White"),
+        "es": ("Grana", "Blanco"),
+        "pt-PT": ("Grená", "Branco"),
+        "pt-BR": ("Grená", "Branco"),
+    },
 }
 
 
-def _check(language: str, look: str) -> None:
+def _check(language: str, look: str) -> str:
+    """The language's code in :data:`LANGUAGES` (``pt`` is ``pt-PT``), or ValueError."""
+    language = _ALIASES.get(language, language)
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
     if look not in LOOKS:
         raise ValueError(f"unknown look {look!r}; choose one of {', '.join(LOOKS)}")
+    return language
 
 
 def bug_name(bug: Bug | int, language: str = "en", look: str = "classic") -> str:
-    _check(language, look)
-    return _BUGS[look][language][int(bug)]
+    return _BUGS[look][_check(language, look)][int(bug)]
 
 
 def color_name(color: Color | int, language: str = "en", look: str = "classic") -> str:
     """The colour as players call it: in the football look white plays Grana, black Blanco."""
-    _check(language, look)
-    return _COLORS[look][language][int(color)]
+    return _COLORS[look][_check(language, look)][int(color)]
 
 
 def piece_name(piece: int, language: str = "en", look: str = "classic") -> str:

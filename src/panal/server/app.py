@@ -25,6 +25,7 @@ import contextlib
 import gc
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
@@ -44,6 +45,7 @@ from panal.server.ai_pool import AiRunner, ProcessPoolAi, ai_levels
 from panal.server.hub import Connection, GameHub, LiveGame, RequestError
 from panal.server.records_io import RecordImportError, export_pgn, parse_record
 from panal.server.store import Store
+from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
 
 __all__ = ["create_app"]
 
@@ -176,10 +178,10 @@ def create_app(
 
     @app.exception_handler(RequestError)
     async def request_error(request: Request, exc: RequestError) -> JSONResponse:
-        body: dict[str, Any] = {"error": exc.code, "detail": exc.message}
-        if exc.rule:
-            body["rule"] = exc.rule
-            body["details"] = exc.details
+        body = exc.to_json()
+        body.pop("type")
+        body["error"] = body.pop("code")
+        body["detail"] = body.pop("message")
         return JSONResponse(body, exc.status)
 
     @app.exception_handler(RequestValidationError)
@@ -259,7 +261,7 @@ def create_app(
             text = live.game.game_string() + "\n"
             suffix = "txt"
         else:
-            headers = {**live.row.headers, **_pgn_headers(live)}
+            headers = _pgn_headers(live)
             try:
                 text = export_pgn(live.game, headers)
             except RecordImportError as exc:
@@ -364,6 +366,23 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
 
+    # The installable app: the worker at the root, so that its scope is the whole site.
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / "manifest.webmanifest",
+            media_type=MANIFEST_MEDIA_TYPE,
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        return Response(
+            service_worker_script(WEB_DIR),
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
     @app.get("/", include_in_schema=False)
     @app.get("/new", include_in_schema=False)
     @app.get("/archive", include_in_schema=False)
@@ -448,11 +467,20 @@ def _seats(live: LiveGame, authorization: str | None) -> frozenset[int]:
 
 
 def _pgn_headers(live: LiveGame) -> dict[str, str]:
+    """The tags of an exported PGN: the record's own tags where it brought some (an import), else
+    what the server knows: the day the game began, the AI by its level, a person as "Guest"."""
     row = live.row
-    headers = {"Site": "panal", "GameType": row.game_type}
-    if row.mode == "ai":
-        ai = f"panal AI ({row.ai_level})"
-        headers["White" if row.ai_color == 0 else "Black"] = ai
+    if row.mode == "review":  # a record: its date and players are what it says, or unknown
+        date, players = "????.??.??", ["?", "?"]
+    else:
+        date = time.strftime("%Y.%m.%d", time.gmtime(row.created_at))
+        players = [
+            f"panal AI ({row.ai_level})" if row.mode == "ai" and row.ai_color == color else "Guest"
+            for color in (0, 1)
+        ]
+    headers = {"Site": "panal", "Date": date, "White": players[0], "Black": players[1]}
+    headers.update({name: value for name, value in row.headers.items() if value.strip()})
+    headers["GameType"] = row.game_type
     if row.result:
         headers["Result"] = row.result  # a resignation or an agreed draw, not only the board's
     return headers

@@ -25,7 +25,6 @@ from typing import Any
 
 from panal.hex import Hex
 from panal.hive import (
-    Color,
     Game,
     GameState,
     GameType,
@@ -33,9 +32,9 @@ from panal.hive import (
     InvalidMoveError,
     Move,
     Options,
+    Termination,
 )
 from panal.hive.pieces import piece_from_name
-from panal.hive.rules import broken_rule
 from panal.server.ai_pool import AiRequest, AiRunner
 from panal.server.snapshot import history_entry, legal_moves_json, public_state
 from panal.server.store import GameRow, Store
@@ -53,7 +52,9 @@ MAX_COORDINATE = 1000
 class RequestError(Exception):
     """A request refused with a reason; the game is unchanged.
 
-    ``code`` is stable for clients and translations; ``status`` is the HTTP status to use.
+    ``code`` is stable for clients and translations; ``status`` is the HTTP status to use. An
+    illegal move names the ``rule`` it breaks, a MoveString that does not parse the ``reason``
+    (:class:`panal.hive.InvalidMoveError`'s code); ``details`` fill in either's sentence.
     """
 
     def __init__(
@@ -63,6 +64,7 @@ class RequestError(Exception):
         status: int = 400,
         *,
         rule: str | None = None,
+        reason: str | None = None,
         details: dict[str, str] | None = None,
     ) -> None:
         super().__init__(message)
@@ -70,12 +72,16 @@ class RequestError(Exception):
         self.message = message
         self.status = status
         self.rule = rule
+        self.reason = reason
         self.details = details or {}
 
     def to_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
         if self.rule is not None:
             body["rule"] = self.rule
+        if self.reason is not None:
+            body["reason"] = self.reason
+        if self.rule is not None or self.reason is not None:
             body["details"] = self.details
         return body
 
@@ -214,7 +220,7 @@ class GameHub:
             raise RequestError("unknown_game", "there is no game with that id", 404)
         row, moves = loaded
         game = Game(row.game_type, options=row.rules)
-        history = []
+        history: list[dict[str, Any]] = []
         for text in moves:
             move = game.parse_move(text, lenient=True)
             history.append(history_entry(game, move, len(history) + 1))
@@ -374,17 +380,17 @@ class GameHub:
         try:
             if isinstance(move, str):
                 move = game.parse_move(move)
-            elif not game.is_legal(move):
-                rule, details = broken_rule(game, move.code)
-                raise IllegalMoveError(rule.value.format(**details), rule, details)
-            entry = history_entry(game, move, game.ply + 1)  # before push: needs the position
+            # Before the push: the entry needs the position. An illegal move raises
+            # IllegalMoveError here (move_string) or in the push, naming the rule.
+            entry = history_entry(game, move, game.ply + 1)
             game.push(move)
         except InvalidMoveError as exc:
-            raise RequestError("invalid_move", str(exc)) from None
-        except IllegalMoveError as exc:
-            rule = getattr(exc.rule, "key", None)
             raise RequestError(
-                "illegal_move", str(exc), 409, rule=rule or "illegal", details=exc.details
+                "invalid_move", str(exc), reason=exc.reason, details=exc.details
+            ) from None
+        except IllegalMoveError as exc:
+            raise RequestError(
+                "illegal_move", str(exc), 409, rule=exc.rule.key, details=exc.details
             ) from None
         except ValueError as exc:  # e.g. a destination beside no piece cannot be written
             raise RequestError("illegal_move", str(exc), 409, rule="illegal") from None
@@ -415,7 +421,7 @@ class GameHub:
         row, game = live.row, live.game
         if row.mode not in ("ai", "hotseat"):
             raise RequestError("no_undo", "undo is only for games against the AI or hot-seat", 409)
-        if row.result is not None and row.end_reason not in ("surrounded", "repetition"):
+        if row.result is not None and not _ended_on_board(row):
             raise RequestError("game_over", "the game is over", 409)
         human_moves = [e for e in live.history if e["color"] != row.ai_color]
         if not human_moves:
@@ -438,7 +444,9 @@ class GameHub:
         self._check_open(live)
         loser = live.acting_color(seats)
         self._finish(
-            live, GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS, "resignation"
+            live,
+            GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS,
+            Termination.RESIGNATION,
         )
 
     def offer_draw(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
@@ -458,7 +466,7 @@ class GameHub:
         offer = live.row.draw_offer
         if offer is None or (1 - offer) not in seats:
             raise RequestError("no_draw_offer", "there is no draw offer for you to accept", 409)
-        self._finish(live, GameState.DRAW, "agreement")
+        self._finish(live, GameState.DRAW, Termination.AGREEMENT)
 
     def decline_draw(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
         self._check_open(live)
@@ -475,9 +483,9 @@ class GameHub:
         if live.is_finished:
             raise RequestError("game_over", "the game is over", 409)
 
-    def _finish(self, live: LiveGame, result: GameState, reason: str) -> None:
+    def _finish(self, live: LiveGame, result: GameState, reason: Termination) -> None:
         live.row.result = result.value
-        live.row.end_reason = reason
+        live.row.end_reason = reason.value
         live.row.draw_offer = None
         self.store.save(live.row)
         live.version += 1
@@ -572,7 +580,12 @@ def _requested_move(game: Game, message: dict[str, Any]) -> Move | str:
         raise RequestError("bad_request", "a move needs 'move' (a MoveString) or 'piece' and 'to'")
     piece = piece_from_name(name)
     if piece is None:
-        raise RequestError("invalid_move", f"unknown piece {name[:8]!r}")
+        raise RequestError(
+            "invalid_move",
+            f"unknown piece {name[:8]!r}",
+            reason="unknown_piece",
+            details={"name": name[:8]},
+        )
     if (
         not isinstance(to, list)
         or len(to) != 2
@@ -585,13 +598,20 @@ def _requested_move(game: Game, message: dict[str, Any]) -> Move | str:
     return Move(piece, Hex(to[0], to[1]), carry)
 
 
+def _ended_on_board(row: GameRow) -> bool:
+    """Whether the row's game ended on the board (an undo may take that ending back)."""
+    return row.end_reason in _ON_BOARD_ENDINGS
+
+
+_ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
+
+
 def _settle_result(row: GameRow, game: Game, *, clear: bool = False) -> None:
     """Copy a result decided on the board into the row (or clear it after an undo)."""
-    state = game.state
-    if state.is_over:
-        row.result = state.value
-        surrounded = game.surrounding(Color.WHITE) == 6 or game.surrounding(Color.BLACK) == 6
-        row.end_reason = "surrounded" if surrounded else "repetition"
+    outcome = game.outcome()
+    if outcome is not None:
+        row.result = outcome.result.value
+        row.end_reason = outcome.termination.value
         row.draw_offer = None
     elif clear:
         row.result = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from panal.hive import Color, Game, Move
-from panal.hive.game import PASS_CODE
+from panal.hive.codes import PASS_CODE
 
 if TYPE_CHECKING:
     from panal.server.hub import LiveGame
@@ -21,7 +21,7 @@ __all__ = ["history_entry", "legal_moves_json", "public_state"]
 def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
     """One played move, computed *before* it is pushed (notation is relative to the position)."""
     color = int(game.turn)
-    if move.piece is None:
+    if move.is_pass:
         return {"ply": ply, "color": color, "move": "pass", "piece": None, "to": None}
     origin = game.position_of(move.piece)
     entry: dict[str, Any] = {
@@ -31,7 +31,7 @@ def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
         "piece": move.piece.name,
         # Tuples of ints (JSON arrays): the garbage collector stops tracking them.
         "from": tuple(origin) if origin is not None else None,
-        "to": tuple(move.to),  # type: ignore[arg-type]
+        "to": tuple(move.to),
     }
     if move.carry:
         entry["carry"] = True
@@ -41,14 +41,14 @@ def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
 def legal_moves_json(game: Game) -> list[dict[str, Any]]:
     """The legal moves in the position: MoveString, piece, destination, carry."""
     out: list[dict[str, Any]] = []
-    for move in game.legal_moves():
-        if move.piece is None:
+    for move in game.legal_moves:
+        if move.is_pass:
             out.append({"move": "pass", "piece": None, "to": None})
             continue
         item: dict[str, Any] = {
             "move": game.move_string(move),
             "piece": move.piece.name,
-            "to": list(move.to),  # type: ignore[arg-type]
+            "to": list(move.to),
         }
         if move.carry:
             item["carry"] = True

@@ -22,6 +22,7 @@ export class Board {
     this.svg.appendChild(this.layer);
     container.appendChild(this.svg);
     this.pointer = null;
+    this.touches = new Map(); // fingers on the board (pointerId → client point), for pinch zoom
     this.ghost = null;
     this.bindEvents();
   }
@@ -31,7 +32,8 @@ export class Board {
   }
 
   // scene: {stacks: Map, look, selectable: Set, selected, destinations: Map(key → label),
-  //         lastMove: {from, to} | null, probeCells: bool}
+  //         lastMove: {from, to} | null, pending: {piece, key} | null (a move waiting to be
+  //         confirmed, drawn faintly where it goes), surrounded: Set of keys (queens to ring)}
   render(scene) {
     this.scene = scene;
     const parts = [];
@@ -76,13 +78,15 @@ export class Board {
       if (lit) classes.push("dest");
       if (selectable) classes.push("selectable");
       if (scene.selected === top) classes.push("selected");
+      const surrounded = scene.surrounded?.has(key);
+      if (surrounded) classes.push("surrounded");
       const description = this.callbacks.describeCell(key, stack);
       const focusable = lit || selectable;
       const aria = lit ? label : description;
       parts.push(
         `<g class="${classes.join(" ")}" data-cell="${key}" data-piece="${top}" data-height="${stack.length}" ` +
           `transform="translate(${x.toFixed(2)} ${y.toFixed(2)})" ` +
-          `${focusable ? 'tabindex="0" role="button"' : 'role="img"'} ${lit ? 'data-dest="1"' : ""} aria-label="${escapeAttr(aria)}">`,
+          `${focusable ? 'tabindex="0" role="button"' : 'role="img"'} ${lit ? 'data-dest="1"' : ""} ${surrounded ? 'data-surrounded="1"' : ""} aria-label="${escapeAttr(aria)}">`,
       );
       stack.forEach((piece, level) => {
         const dx = STACK_SHIFT.x * level;
@@ -99,6 +103,22 @@ export class Board {
       }
       if (lit) parts.push(`<g transform="${topShift}"><polygon class="dest-ring" points="${hexPoints(HEX_SIZE - 3)}"/></g>`);
       parts.push("</g>");
+      if (surrounded) {
+        // Drawn above everything: the ring that ends the game.
+        badges.unshift(
+          `<polygon class="surround-ring" points="${hexPoints(HEX_SIZE - 2)}" transform="translate(${(x + STACK_SHIFT.x * (stack.length - 1)).toFixed(2)} ${(y + STACK_SHIFT.y * (stack.length - 1)).toFixed(2)})" pointer-events="none"/>`,
+        );
+      }
+    }
+    // The move waiting to be confirmed: the piece drawn faintly where it would go.
+    if (scene.pending) {
+      const { q, r } = parseKey(scene.pending.key);
+      const { x, y } = toPixel(q, r, HEX_SIZE);
+      const level = occupied.get(scene.pending.key)?.filter((piece) => piece !== scene.pending.piece).length || 0;
+      parts.push(
+        `<g class="pending-piece" data-pending="${scene.pending.key}" pointer-events="none" transform="translate(${(x + STACK_SHIFT.x * level).toFixed(2)} ${(y + STACK_SHIFT.y * level).toFixed(2)})">` +
+          `${pieceMarkup(scene.pending.piece, scene.look)}<polygon class="pending-ring" points="${hexPoints(HEX_SIZE - 2)}"/></g>`,
+      );
     }
     // The last move: a dashed outline where it came from, a ring where it went.
     if (scene.lastMove) {
@@ -181,6 +201,13 @@ export class Board {
     }, { passive: false });
 
     this.svg.addEventListener("pointerdown", (event) => {
+      if (event.pointerType === "touch") {
+        this.touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+        if (this.touches.size === 2) {
+          this.startPinch();
+          return;
+        }
+      }
       if (event.button !== 0) return;
       const cell = event.target.closest("[data-cell]");
       const piece = cell?.dataset.piece;
@@ -214,15 +241,18 @@ export class Board {
 
     window.addEventListener("pointermove", (event) => this.pointerMove(event));
     window.addEventListener("pointerup", (event) => this.pointerUp(event));
-    window.addEventListener("pointercancel", () => this.cancelPointer());
+    window.addEventListener("pointercancel", (event) => {
+      this.touches.delete(event.pointerId);
+      this.cancelPointer();
+    });
   }
 
   activateCell(cell, viaKeyboard = false) {
     const piece = cell.dataset.piece;
     const { q, r } = parseKey(cell.dataset.cell);
-    if (cell.dataset.dest) this.callbacks.onCell(q, r);
+    if (cell.dataset.dest) this.callbacks.onCell(q, r, { keyboard: viaKeyboard });
     else if (piece && this.scene.selectable.has(piece)) this.callbacks.onPiece(piece, { keyboard: viaKeyboard });
-    else this.callbacks.onCell(q, r);
+    else this.callbacks.onCell(q, r, { keyboard: viaKeyboard });
   }
 
   // Pieces in hand start drags too: the game page calls this from its hand buttons.
@@ -230,8 +260,36 @@ export class Board {
     this.pointer = { kind: "piece", id: event.pointerId, piece, start: { x: event.clientX, y: event.clientY }, dragging: false };
   }
 
-  pointerMove(event) {
+  // Two fingers: zoom around their midpoint by the change of their distance, and pan with it.
+  startPinch() {
+    this.removeGhost();
+    const [a, b] = [...this.touches.values()];
+    this.pointer = { kind: "pinch", distance: Math.hypot(a.x - b.x, a.y - b.y), mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+  }
+
+  pinchMove() {
     const p = this.pointer;
+    const [a, b] = [...this.touches.values()];
+    const distance = Math.hypot(a.x - b.x, a.y - b.y);
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    const rect = this.svg.getBoundingClientRect();
+    const scale = Math.max(this.view.w / rect.width, this.view.h / rect.height);
+    this.view.x -= (mid.x - p.mid.x) * scale;
+    this.view.y -= (mid.y - p.mid.y) * scale;
+    if (p.distance > 0 && distance > 0) this.zoom(distance / p.distance, this.toBoardPoint(mid.x, mid.y));
+    this.userMovedView = true;
+    this.applyView();
+    p.distance = distance;
+    p.mid = mid;
+  }
+
+  pointerMove(event) {
+    if (this.touches.has(event.pointerId)) this.touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const p = this.pointer;
+    if (p?.kind === "pinch") {
+      if (this.touches.size === 2) this.pinchMove();
+      return;
+    }
     if (!p || p.id !== event.pointerId) return;
     if (p.kind === "pan") {
       const dx = event.clientX - p.last.x;
@@ -261,7 +319,19 @@ export class Board {
   }
 
   pointerUp(event) {
+    this.touches.delete(event.pointerId);
     const p = this.pointer;
+    if (p?.kind === "pinch") {
+      if (this.touches.size < 2) {
+        // The lifted fingers do not tap what they were over.
+        this.pointer = null;
+        this.suppressClick = true;
+        setTimeout(() => {
+          this.suppressClick = false;
+        }, 0);
+      }
+      return;
+    }
     if (!p || p.id !== event.pointerId) return;
     this.pointer = null;
     if (p.kind === "pan") {

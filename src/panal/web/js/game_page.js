@@ -1,13 +1,20 @@
-// The game page: board, pieces in hand, move list, controls. Everything shown comes from the
-// server's state; a move is sent to the server, which checks it and answers with the new state
-// (or with the rule it breaks, shown in the reader's language).
+// The game page: a player bar per side (name, a place for a clock, the pieces in hand as a
+// strip), the board, a dock for what needs an answer (the move to confirm, a carry, a pass, a
+// draw offer) and a side panel (moves, controls, typing, export, links). Everything shown comes
+// from the server's state; a move is sent to the server, which checks it and answers with the
+// new state (or with the rule it breaks, shown in the reader's language).
+//
+// On a phone the bars, the board and the dock fill the first screen (board first, hands as
+// compact strips, the move to confirm always in view); the side panel follows below.
 
 import { api, saveSeatToken, seatToken } from "./api.js";
 import { Board } from "./board.js";
 import { GameClient } from "./client.js";
+import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLook, onChange, pieceName, setLook, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
-import { cellKey, handsAt, stacksAt } from "./position.js";
+import { cellKey, handsAt, stacksAt, surroundedQueens } from "./position.js";
+import { confirmMoves, savedLook } from "./preferences.js";
 
 const COLORS = ["white", "black"];
 
@@ -26,11 +33,11 @@ class GamePage {
     this.viewPly = null; // null: follow the game; a number: looking back at that ply
     this.selected = null;
     this.carryChoice = null;
+    this.pending = null; // a chosen move waiting for "Play it": {move, piece, to}
     this.notice = null; // {text, kind}
     this.connection = "connecting";
     this.confirmResign = false;
     this.resultClosed = false;
-    this.lookFromGame = false;
   }
 
   async start() {
@@ -65,12 +72,18 @@ class GamePage {
     this.unsubscribe = onChange(() => this.renderAll());
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
+    this.preferencesHandler = () => {
+      if (!confirmMoves()) this.pending = null;
+      this.renderAll();
+    };
+    document.addEventListener("panal:preferences", this.preferencesHandler);
   }
 
   stop() {
     this.client?.close();
     this.unsubscribe?.();
     document.removeEventListener("keydown", this.keyHandler);
+    document.removeEventListener("panal:preferences", this.preferencesHandler);
   }
 
   // --- state from the server -------------------------------------------------------------
@@ -78,26 +91,41 @@ class GamePage {
   receive(state) {
     const previous = this.state;
     this.state = state;
-    if (!this.lookFromGame) {
-      this.lookFromGame = true;
-      setLook(state.look);
+    if (!previous) {
+      // The look the game was created in, unless the reader chose a look of their own.
+      if (!savedLook()) setLook(state.look);
+      // A game that was already over when opened (from the archive, say) shows its result in
+      // the status line, not as a card over the board.
+      this.resultClosed = Boolean(state.result);
     }
     if (previous && state.ply !== previous.ply) {
       this.selected = null;
       this.carryChoice = null;
+      this.pending = null;
       if (this.viewPly === previous.ply) this.viewPly = null;
       if (state.ply > previous.ply) this.announceMove(state.history[state.ply - 1]);
-      if (this.notice?.kind === "error") this.notice = null;
+      if (this.notice) this.notice = null;
     }
+    if (previous) this.noticeDeclinedDraw(previous, state);
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!state.result) this.resultClosed = false;
     if (!this.legalPieces().has(this.selected)) this.selected = null;
     this.renderAll();
   }
 
+  /** The offerer learns that the offer is gone: declined, or answered by a move. */
+  noticeDeclinedDraw(previous, state) {
+    const offerer = previous.draw_offer;
+    if (offerer === null || offerer === undefined || state.draw_offer !== null || state.result) return;
+    if (!this.seats().has(offerer)) return;
+    const text = t("game.drawDeclined", { color: colorName(1 - offerer) });
+    this.notice = { text, kind: "info", key: "drawDeclined" };
+    this.announce(text);
+  }
+
   showError(error) {
     this.notice = { text: describeError(error), kind: "error" };
-    this.renderPanels();
+    this.renderDock();
   }
 
   connectionChanged(status, code) {
@@ -139,8 +167,10 @@ class GamePage {
     if (!this.legalPieces().has(piece)) return;
     this.selected = this.selected === piece ? null : piece;
     this.carryChoice = null;
+    this.pending = null;
     this.renderBoard();
     this.renderHands();
+    this.renderDock();
     if (this.selected) {
       const count = this.destinations().size;
       this.announce(t("game.selected", { piece: pieceName(piece, true), n: count }));
@@ -162,7 +192,7 @@ class GamePage {
     return result;
   }
 
-  target(q, r) {
+  target(q, r, viaKeyboard = false) {
     if (!this.selected || !this.isLive()) return;
     const options = this.destinations().get(cellKey(q, r));
     if (!options) {
@@ -172,17 +202,33 @@ class GamePage {
     }
     if (options.plain && options.carry) {
       this.carryChoice = options;
-      this.renderPanels();
+      this.pending = null;
+      this.renderDock();
       this.root.querySelector("[data-action=carry-yes]")?.focus();
       return;
     }
-    this.play((options.plain || options.carry).move);
+    this.choose(options.plain || options.carry, viaKeyboard);
+  }
+
+  /** A move chosen on the board: played at once, or held for "Play it" when moves are confirmed. */
+  choose(move, viaKeyboard = false) {
+    this.carryChoice = null;
+    if (!confirmMoves()) {
+      this.play(move.move);
+      return;
+    }
+    this.pending = { move: move.move, piece: move.piece, to: move.to };
+    this.renderBoard();
+    this.renderDock();
+    this.announce(t("game.confirmMove", { move: move.move }));
+    if (viaKeyboard) this.root.querySelector("[data-action=confirm-move]")?.focus();
   }
 
   play(moveString) {
     this.send({ type: "move", move: moveString, ply: this.state.ply });
     this.selected = null;
     this.carryChoice = null;
+    this.pending = null;
   }
 
   drop(piece, q, r) {
@@ -201,35 +247,35 @@ class GamePage {
   renderFrame() {
     this.root.innerHTML = `
       <section class="game-page">
-        <div class="game-top">
-          <h1 class="game-title"></h1>
-          <p class="status" role="status" aria-live="polite"></p>
-        </div>
-        <div class="game-layout">
-          <div class="hands">
-            <section class="hand" data-hand="top"></section>
-            <section class="hand" data-hand="bottom"></section>
+        <div class="game-shell">
+          <div class="game-top">
+            <p class="status" role="status" aria-live="polite"></p>
+            <h1 class="game-title"></h1>
           </div>
-          <div class="board-column">
-            <div class="banners"></div>
-            <div class="board-area">
-              <div class="board-holder"></div>
-              <div class="zoom-controls">
-                <button type="button" data-action="zoom-in"></button>
-                <button type="button" data-action="zoom-out"></button>
-                <button type="button" data-action="fit"></button>
-              </div>
-              <div class="result-overlay" hidden></div>
+          <section class="player hand" data-hand="top"></section>
+          <div class="board-area">
+            <div class="board-holder"></div>
+            <div class="zoom-controls">
+              <button type="button" data-action="zoom-in"></button>
+              <button type="button" data-action="zoom-out"></button>
+              <button type="button" data-action="fit"></button>
             </div>
+            <div class="result-overlay" hidden></div>
           </div>
-          <aside class="side-panel"></aside>
+          <section class="player hand" data-hand="bottom"></section>
+          <div class="dock">
+            <div class="banners"></div>
+            <div class="action-bar" hidden></div>
+          </div>
         </div>
+        <aside class="side-panel"></aside>
         <div class="sr-only" aria-live="polite" data-announcer></div>
       </section>`;
     this.board = new Board(this.root.querySelector(".board-holder"), {
       onPiece: (piece, info) => {
         if (info?.drag) {
           this.selected = piece;
+          this.pending = null;
           this.renderBoard();
           this.renderHands();
         } else {
@@ -237,9 +283,9 @@ class GamePage {
           this.pick(piece);
         }
       },
-      onCell: (q, r) => this.target(q, r),
+      onCell: (q, r, info) => this.target(q, r, Boolean(info?.keyboard)),
       onDrop: (piece, q, r) => this.drop(piece, q, r),
-      describeCell: (key, stack) => this.describeStack(stack),
+      describeCell: (key, stack) => this.describeStack(key, stack),
     });
     this.root.addEventListener("click", (event) => this.onClick(event));
     this.root.addEventListener("pointerdown", (event) => {
@@ -288,6 +334,7 @@ class GamePage {
       destinations.set(key, label);
     }
     const last = ply > 0 ? state.history[ply - 1] : null;
+    this.surrounded = surroundedQueens(stacks);
     this.board.setLabel(t("game.board"));
     this.board.render({
       stacks,
@@ -296,6 +343,8 @@ class GamePage {
       selected: this.selected,
       destinations,
       lastMove: last && last.piece ? { from: last.from, to: last.to } : null,
+      pending: this.pending ? { piece: this.pending.piece, key: cellKey(...this.pending.to) } : null,
+      surrounded: this.surrounded,
     });
     for (const [action, key] of [
       ["zoom-in", "game.zoomIn"],
@@ -309,10 +358,24 @@ class GamePage {
     }
   }
 
-  describeStack(stack) {
+  describeStack(key, stack) {
     const top = pieceName(stack[stack.length - 1], true);
-    if (stack.length === 1) return top;
-    return t("game.stackOf", { piece: top, n: stack.length });
+    const text = stack.length === 1 ? top : t("game.stackOf", { piece: top, n: stack.length });
+    const queen = stack.find((piece) => piece[1] === "Q");
+    if (!queen || !this.surrounded?.has(key)) return text;
+    return `${text}; ${t("game.queenSurrounded", { piece: pieceName(queen, true) })}`;
+  }
+
+  /** Who sits on a side, as the bar names them (a clock will join the bar). */
+  playerName(color) {
+    const state = this.state;
+    if (state.ai && state.ai.color === color) return t("player.ai", { level: t(`level.${state.ai.level}`) });
+    const header = state.headers?.[color === 0 ? "White" : "Black"];
+    if (header) return header;
+    if (state.mode === "hotseat" || state.mode === "review") return "";
+    if (this.seats().has(color)) return t("player.you");
+    if (state.mode === "online" && !state.seats[COLORS[color]]) return t("player.waiting");
+    return t("player.guest");
   }
 
   renderHands() {
@@ -334,18 +397,27 @@ class GamePage {
         if (!groups.has(letter)) groups.set(letter, []);
         groups.get(letter).push(piece);
       }
-      const turnMark = !state.result && state.turn === color ? " to-move" : "";
+      const toMove = !state.result && state.turn === color;
       const items = [...groups.entries()].map(([letter, pieces]) => {
         const piece = pieces[0];
         const canPick = selectable.has(piece);
         const label = `${bugName(letter)} ×${pieces.length} (${colorName(color)})`;
+        // The tile is drawn without its number: the badge says how many are left.
         return `<li><button type="button" class="hand-piece${this.selected === piece ? " selected" : ""}" data-piece="${piece}" ${canPick ? "" : "disabled"} aria-label="${label}" aria-pressed="${this.selected === piece}" title="${bugName(letter)}">
-            ${pieceSvg(piece, getLook(), 46)}<span class="count">${pieces.length}</span><span class="hand-name">${bugName(letter)}</span></button></li>`;
+            ${pieceSvg(piece, getLook(), 46, { number: false })}<span class="count" aria-hidden="true">${pieces.length}</span><span class="hand-name" aria-hidden="true">${bugName(letter)}</span></button></li>`;
       });
-      element.className = `hand${turnMark}`;
+      const name = this.playerName(color);
+      element.className = `player hand${toMove ? " to-move" : ""}`;
+      element.dataset.color = COLORS[color];
       element.setAttribute("aria-label", t("game.hand", { color: colorName(color) }));
-      element.innerHTML = `<h2>${t("game.hand", { color: colorName(color) })}</h2>
-        ${items.length ? `<ul>${items.join("")}</ul>` : `<p class="empty-hand">${t("game.handEmpty")}</p>`}`;
+      keepingFocus(element, () => {
+        element.innerHTML = `<div class="player-bar">
+            <span class="swatch" aria-hidden="true"></span>
+            <h2 class="player-name"><span class="player-color">${escapeHtml(colorName(color))}</span>${name ? ` <span class="player-who">${escapeHtml(name)}</span>` : ""}</h2>
+            <span class="clock" data-clock hidden></span>
+          </div>
+          ${items.length ? `<ul class="hand-strip">${items.join("")}</ul>` : `<p class="empty-hand">${t("game.handEmpty")}</p>`}`;
+      });
     }
   }
 
@@ -385,16 +457,28 @@ class GamePage {
     status.textContent = this.statusText();
     status.className = `status${state?.result ? " over" : ""}`;
     document.title = state ? `${this.statusText()} · panal` : "panal";
-    this.renderBanners();
+    this.renderDock();
     this.renderSide();
     this.renderResult();
+  }
+
+  /** The dock: notices, and what waits for the player's answer. */
+  renderDock() {
+    const dock = this.root.querySelector(".dock");
+    keepingFocus(dock, () => {
+      this.renderBanners();
+      this.renderActionBar();
+    });
   }
 
   renderBanners() {
     const state = this.state;
     const parts = [];
     if (this.connection === "reconnecting") parts.push(`<p class="banner warn" data-banner="reconnecting">${t("game.reconnecting")}</p>`);
-    if (this.notice) parts.push(`<p class="banner ${this.notice.kind}" role="alert" data-banner="notice">${escapeHtml(this.notice.text)}</p>`);
+    if (this.notice) {
+      const key = this.notice.key ? ` data-notice="${this.notice.key}"` : "";
+      parts.push(`<p class="banner ${this.notice.kind}" role="alert" data-banner="notice"${key}>${escapeHtml(this.notice.text)}</p>`);
+    }
     if (state && !state.result && state.mode !== "review") {
       const mine = this.seats().has(state.turn);
       if (!this.isLive()) {
@@ -430,11 +514,26 @@ class GamePage {
     this.root.querySelector(".banners").innerHTML = parts.join("");
   }
 
+  /** The chosen move, waiting for "Play it" (only when moves are confirmed). */
+  renderActionBar() {
+    const bar = this.root.querySelector(".action-bar");
+    if (!this.pending) {
+      bar.hidden = true;
+      bar.innerHTML = "";
+      return;
+    }
+    bar.hidden = false;
+    bar.innerHTML = `<p class="pending-move">${escapeHtml(t("game.confirmMove", { move: this.pending.move }))}</p>
+      <button type="button" class="primary" data-action="confirm-move">${t("game.confirm")}</button>
+      <button type="button" data-action="cancel-move">${t("game.cancel")}</button>`;
+  }
+
   renderResult() {
     const overlay = this.root.querySelector(".result-overlay");
     const state = this.state;
     if (!state?.result || this.resultClosed || state.mode === "review") {
       overlay.hidden = true;
+      overlay.innerHTML = "";
       return;
     }
     overlay.hidden = false;
@@ -492,40 +591,38 @@ class GamePage {
     const spectators = state.spectators ? `<p class="spectators">${t("game.spectators", { n: state.spectators })}</p>` : "";
     const typing = this.myTurn()
       ? `<form class="type-move"><label>${t("game.typeMove")}
-           <input name="move" autocomplete="off" spellcheck="false" maxlength="64" placeholder="wA1 bQ-" aria-describedby="type-move-help"></label>
+           <input name="move" autocomplete="off" autocapitalize="off" spellcheck="false" maxlength="64" placeholder="wA1 bQ-" aria-describedby="type-move-help"></label>
            <button type="submit">${t("game.play")}</button>
            <small id="type-move-help">${t("game.typeMoveHelp")}</small></form>`
       : "";
-    const typed = side.querySelector("form.type-move input");
-    const keepTyping = typed && document.activeElement === typed ? typed.value : null;
-    side.innerHTML = `
-      <section class="moves-panel" aria-labelledby="moves-title">
-        <h2 id="moves-title">${t("game.moves")}</h2>
-        <div class="move-nav">
-          <button type="button" data-action="first" aria-label="${t("game.first")}" title="${t("game.first")}">«</button>
-          <button type="button" data-action="back" aria-label="${t("game.back")}" title="${t("game.back")}">◀</button>
-          <button type="button" data-action="forward" aria-label="${t("game.forward")}" title="${t("game.forward")}">▶</button>
-          <button type="button" data-action="last" aria-label="${t("game.last")}" title="${t("game.last")}">»</button>
-        </div>
-        ${rows.length ? `<ol class="move-list">${rows.join("")}</ol>` : `<p>${t("game.noMoves")}</p>`}
-      </section>
-      ${controls.length ? `<div class="controls">${controls.join("")}</div>` : ""}
-      ${typing}
-      ${spectators}
-      <section class="export">
-        <h2>${t("game.export")}</h2>
-        <a class="button" data-export="gamestring" href="/api/games/${state.id}/export?format=gamestring" download>${t("game.gameString")}</a>
-        <a class="button" data-export="pgn" href="/api/games/${state.id}/export?format=pgn" download>${t("game.pgn")}</a>
-      </section>
-      <section class="links">${links.join("")}</section>`;
-    if (keepTyping !== null) {
+    const typed = side.querySelector("form.type-move input")?.value ?? "";
+    keepingFocus(side, () => {
+      side.innerHTML = `
+        <section class="moves-panel" aria-labelledby="moves-title">
+          <h2 id="moves-title">${t("game.moves")}</h2>
+          <div class="move-nav">
+            <button type="button" data-action="first" aria-label="${t("game.first")}" title="${t("game.first")}">«</button>
+            <button type="button" data-action="back" aria-label="${t("game.back")}" title="${t("game.back")}">◀</button>
+            <button type="button" data-action="forward" aria-label="${t("game.forward")}" title="${t("game.forward")}">▶</button>
+            <button type="button" data-action="last" aria-label="${t("game.last")}" title="${t("game.last")}">»</button>
+          </div>
+          ${rows.length ? `<ol class="move-list">${rows.join("")}</ol>` : `<p>${t("game.noMoves")}</p>`}
+        </section>
+        ${controls.length ? `<div class="controls">${controls.join("")}</div>` : ""}
+        ${typing}
+        ${spectators}
+        <section class="export">
+          <h2>${t("game.export")}</h2>
+          <a class="button" data-export="gamestring" href="/api/games/${state.id}/export?format=gamestring" download>${t("game.gameString")}</a>
+          <a class="button" data-export="pgn" href="/api/games/${state.id}/export?format=pgn" download>${t("game.pgn")}</a>
+        </section>
+        <section class="links">${links.join("")}</section>`;
       const input = side.querySelector("form.type-move input");
-      if (input) {
-        input.value = keepTyping;
-        input.focus();
-      }
-    }
-    side.querySelector(".move-list .current")?.scrollIntoView({ block: "nearest" });
+      if (input) input.value = typed;
+    });
+    const list = side.querySelector(".move-list");
+    const current = list?.querySelector(".current");
+    if (list && current) list.scrollTop = current.offsetTop - list.offsetTop - list.clientHeight / 2;
   }
 
   // --- actions ---------------------------------------------------------------------------
@@ -548,6 +645,10 @@ class GamePage {
       navigator.clipboard?.writeText(input.value).catch(() => {});
       input.select();
       copy.textContent = t("game.copied");
+      return;
+    }
+    if (event.target.matches(".result-overlay")) {
+      this.closeResult();
       return;
     }
     const action = event.target.closest("[data-action]")?.dataset.action;
@@ -578,6 +679,15 @@ class GamePage {
       case "pass":
         this.play("pass");
         break;
+      case "confirm-move":
+        if (this.pending) this.play(this.pending.move);
+        this.renderDock();
+        break;
+      case "cancel-move":
+        this.pending = null;
+        this.renderBoard();
+        this.renderDock();
+        break;
       case "undo":
         this.send({ type: "undo" });
         break;
@@ -604,18 +714,22 @@ class GamePage {
         this.renderSide();
         break;
       case "carry-yes":
-        this.play(this.carryChoice.carry.move);
+        this.choose(this.carryChoice.carry, event.detail === 0);
         break;
       case "carry-no":
-        this.play(this.carryChoice.plain.move);
+        this.choose(this.carryChoice.plain, event.detail === 0);
         break;
       case "review":
-        this.resultClosed = true;
-        this.renderResult();
+        this.closeResult();
         break;
       default:
         break;
     }
+  }
+
+  closeResult() {
+    this.resultClosed = true;
+    this.renderResult();
   }
 
   goTo(ply) {
@@ -623,6 +737,9 @@ class GamePage {
     const bounded = Math.max(0, Math.min(ply, this.state.ply));
     this.viewPly = bounded === this.state.ply ? null : bounded;
     this.selected = null;
+    this.pending = null;
+    // Stepping through the moves shows the board: the result card steps aside.
+    this.resultClosed = true;
     this.renderAll();
   }
 
@@ -631,6 +748,7 @@ class GamePage {
     if (event.key === "Escape") {
       this.selected = null;
       this.carryChoice = null;
+      this.pending = null;
       this.confirmResign = false;
       this.renderAll();
       return;
@@ -659,8 +777,4 @@ class GamePage {
 function linkRow(kind, label, url) {
   return `<div class="link-row" data-link-kind="${kind}"><label>${label}<input readonly value="${escapeHtml(url)}"></label>
     <button type="button" data-copy>${t("game.copy")}</button></div>`;
-}
-
-function escapeHtml(text) {
-  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }

@@ -5,27 +5,13 @@ import { showArchivePage } from "./archive_page.js";
 import { showGamePage } from "./game_page.js";
 import { showImportPage, showNewGamePage } from "./home_page.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
+import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./preferences.js";
 
-const LANGUAGE_KEY = "panal.language";
+// Each language is named in itself.
+const LANGUAGE_NAMES = { en: "English", es: "Español", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
 const main = document.querySelector("main");
 let config = null;
 let leavePage = null;
-
-function stored(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null;
-  }
-}
-
-function store(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // No storage: the choice lasts for this page only.
-  }
-}
 
 function renderHeader() {
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
@@ -33,20 +19,26 @@ function renderHeader() {
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
+  document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
+  const toggle = document.querySelector(".settings-toggle");
+  toggle.setAttribute("aria-label", t("nav.settings"));
+  toggle.title = t("nav.settings");
   const languageSelect = document.querySelector("select[name=language]");
   languageSelect.innerHTML = LANGUAGES.map(
-    (code) => `<option value="${code}" ${code === getLanguage() ? "selected" : ""}>${{ en: "English", es: "Español", pt: "Português" }[code]}</option>`,
+    (code) => `<option value="${code}" lang="${code}" ${code === getLanguage() ? "selected" : ""}>${LANGUAGE_NAMES[code]}</option>`,
   ).join("");
   const lookSelect = document.querySelector("select[name=look]");
   lookSelect.innerHTML = ["classic", "football"]
     .map((look) => `<option value="${look}" ${look === getLook() ? "selected" : ""}>${t(`look.${look}`)}</option>`)
     .join("");
+  document.querySelector("input[name=confirm_moves]").checked = confirmMoves();
   document.body.dataset.look = getLook();
 }
 
 export function navigate(path, replace = false) {
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
+  window.scrollTo(0, 0); // a new page starts at its top (a long form may have been scrolled)
   route();
 }
 
@@ -58,6 +50,7 @@ async function route() {
   main.replaceChildren(page);
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
+  document.body.dataset.page = gameMatch ? "game" : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
@@ -69,9 +62,44 @@ async function route() {
   }
 }
 
+function bindPreferences() {
+  document.querySelector("select[name=language]").addEventListener("change", (event) => {
+    saveLanguage(event.target.value);
+    setLanguage(event.target.value);
+  });
+  document.querySelector("select[name=look]").addEventListener("change", (event) => {
+    saveLook(event.target.value);
+    setLook(event.target.value);
+  });
+  document.querySelector("input[name=confirm_moves]").addEventListener("change", (event) => {
+    saveConfirmMoves(event.target.checked);
+    document.dispatchEvent(new CustomEvent("panal:preferences"));
+  });
+  // On a phone the preferences fold behind a button.
+  const toggle = document.querySelector(".settings-toggle");
+  toggle.addEventListener("click", () => {
+    toggle.setAttribute("aria-expanded", String(toggle.getAttribute("aria-expanded") !== "true"));
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && toggle.getAttribute("aria-expanded") === "true") {
+      toggle.setAttribute("aria-expanded", "false");
+      toggle.focus();
+    }
+  });
+}
+
+/** Installable web app: the service worker keeps the static files for offline start-up. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => {
+    // Not a secure context, or storage refused: the app works without it.
+  });
+}
+
 async function start() {
-  setLanguage(pickLanguage(stored(LANGUAGE_KEY)));
+  setLanguage(pickLanguage(savedLanguage()));
   document.documentElement.lang = getLanguage();
+  setLook(savedLook() || "classic");
   try {
     config = await api("/api/config");
   } catch {
@@ -81,19 +109,17 @@ async function start() {
   configure(config);
   renderHeader();
   onChange(renderHeader);
-  document.querySelector("select[name=language]").addEventListener("change", (event) => {
-    store(LANGUAGE_KEY, event.target.value);
-    setLanguage(event.target.value);
-  });
-  document.querySelector("select[name=look]").addEventListener("change", (event) => setLook(event.target.value));
+  bindPreferences();
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-link], a[data-nav]");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;
     event.preventDefault();
+    document.querySelector(".settings-toggle").setAttribute("aria-expanded", "false");
     navigate(link.getAttribute("href"));
   });
   window.addEventListener("popstate", route);
   await route();
+  registerServiceWorker();
   document.body.dataset.ready = "1";
 }
 

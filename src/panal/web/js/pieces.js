@@ -54,12 +54,31 @@ function classicDrawing(letter, dark) {
         <rect x="-8" y="7" width="16" height="3.5" fill="#222"/>
         <circle cx="0" cy="-12" r="5.5" fill="#222"/>
         <path d="M-4 -19 L-2 -15 L0 -19 L2 -15 L4 -19" stroke="${c}" stroke-width="1.8" fill="none"/>`;
-    case "S": // a spider: round body, eight legs
+    case "S": {
+      // A spider seen from above: a small head-and-chest with fangs, a big striped abdomen, and
+      // eight long legs, four a side, each bent at a high knee, so it reads as a spider at a
+      // glance on both tiles (a lighter brown and a dark outline keep it clear on the black tile).
+      const body = dark ? "#c47a4a" : c;
+      const outline = dark ? "#f4efe2" : "#3b1d0f";
+      // The left legs, from the body to the knee to the foot; the right ones mirror them.
+      const left = [
+        [[-3, -8], [-9, -17], [-15, -21]],
+        [[-4, -6], [-13, -11], [-21, -9]],
+        [[-4, -4], [-14, -2], [-21, 5]],
+        [[-3, -2], [-10, 6], [-15, 16]],
+      ];
+      const legPaths = [-1, 1]
+        .flatMap((flip) => left.map((leg) => `M${leg.map(([x, y]) => `${-flip * x} ${y}`).join(" L")}`))
+        .map((path) => `<path data-part="leg" d="${path}"/>`)
+        .join("");
       return `
-        ${legs("M-4 -2 L-16 -12 L-20 -4 M-4 1 L-18 -2 L-22 6 M-4 4 L-16 8 L-18 17 M-3 6 L-10 14 L-10 21 M4 -2 L16 -12 L20 -4 M4 1 L18 -2 L22 6 M4 4 L16 8 L18 17 M3 6 L10 14 L10 21")}
-        <circle cx="0" cy="5" r="8" fill="${c}"/>
-        <circle cx="0" cy="-6" r="5" fill="${c}"/>
-        <circle cx="-2" cy="-7" r="1.2" fill="${ink}"/><circle cx="2" cy="-7" r="1.2" fill="${ink}"/>`;
+        <g stroke="${body}" stroke-width="2.6" fill="none" stroke-linecap="round" stroke-linejoin="round">${legPaths}</g>
+        <ellipse data-part="abdomen" cx="0" cy="9" rx="8" ry="10.5" fill="${body}" stroke="${outline}" stroke-width="1.2"/>
+        <path d="M-4 4 Q0 7 4 4 M-5 9 Q0 12 5 9 M-4 14 Q0 17 4 14" stroke="${outline}" stroke-width="1.4" fill="none" opacity="0.8"/>
+        <ellipse data-part="head" cx="0" cy="-5" rx="5" ry="5.5" fill="${body}" stroke="${outline}" stroke-width="1.2"/>
+        <path d="M-2 -10 L-2.5 -13.5 M2 -10 L2.5 -13.5" stroke="${outline}" stroke-width="1.6" stroke-linecap="round"/>
+        <circle cx="-1.8" cy="-6.5" r="1.1" fill="${ink}"/><circle cx="1.8" cy="-6.5" r="1.1" fill="${ink}"/>`;
+    }
     case "B": // a beetle: split shell, head, six short legs
       return `
         ${legs("M-10 -4 L-17 -9 M-11 3 L-18 3 M-10 10 L-16 16 M10 -4 L17 -9 M11 3 L18 3 M10 10 L16 16")}
@@ -176,13 +195,14 @@ function footballDrawing(letter, color) {
   }
 }
 
-// The drawing of one piece (tile + figure) as SVG markup, centred on 0,0.
-export function pieceMarkup(piece, look) {
+// The drawing of one piece (tile + figure) as SVG markup, centred on 0,0. `number: false` leaves
+// out the piece's number (a hand shows how many are left instead).
+export function pieceMarkup(piece, look, { number: withNumber = true } = {}) {
   const color = piece[0] === "w" ? 0 : 1;
   const letter = piece[1].toUpperCase();
   const tile = TILE_COLORS[look][color];
   const figure = look === "football" ? footballDrawing(letter, color) : classicDrawing(letter, color === 1);
-  const number = piece.length > 2 ? piece.slice(2) : "";
+  const number = withNumber && piece.length > 2 ? piece.slice(2) : "";
   const numberColor = look === "football" ? (color === 0 ? "#f2c14e" : "#7b1e34") : color === 0 ? "#6d6455" : "#c9c2b2";
   return `
     <polygon class="tile" points="${hexPoints()}" fill="${tile.fill}" stroke="${tile.stroke}" stroke-width="2"/>
@@ -191,7 +211,7 @@ export function pieceMarkup(piece, look) {
 }
 
 // A standalone <svg> of one piece, for the hands and the piece legend.
-export function pieceSvg(piece, look, size = 48) {
+export function pieceSvg(piece, look, size = 48, options = {}) {
   const half = HEX_SIZE + 2;
-  return `<svg class="piece-icon" width="${size}" height="${size}" viewBox="${-half} ${-half} ${2 * half} ${2 * half}" aria-hidden="true" focusable="false">${pieceMarkup(piece, look)}</svg>`;
+  return `<svg class="piece-icon" width="${size}" height="${size}" viewBox="${-half} ${-half} ${2 * half} ${2 * half}" aria-hidden="true" focusable="false">${pieceMarkup(piece, look, options)}</svg>`;
 }

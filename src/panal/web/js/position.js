@@ -28,6 +28,17 @@ export function stacksAt(history, ply) {
   return stacks;
 }
 
+// The cells of queens with all six neighbours occupied (the end of the game), as "q,r" keys.
+export function surroundedQueens(stacks) {
+  const keys = new Set();
+  for (const [key, stack] of stacks) {
+    if (!stack.some((piece) => piece[1] === "Q")) continue;
+    const { q, r } = parseKey(key);
+    if (DIRECTIONS.every(([dq, dr]) => stacks.has(cellKey(q + dq, r + dr)))) keys.add(key);
+  }
+  return keys;
+}
+
 export function comparePieces(a, b) {
   const bugA = BUG_ORDER.indexOf(a[1].toUpperCase());
   const bugB = BUG_ORDER.indexOf(b[1].toUpperCase());
