@@ -23,16 +23,19 @@ from panal.uhp.engine import PanalEngine
 
 # A Base game whose last ply leaves, for the third time, the position left by plies 16 and 22:
 # a six-ply cycle of the two ants. nokamute 1.0.3 answers InProgress here and plays 'wA2 wA1\'.
-CYCLE_OF_SIX = (
-    "Base;InProgress;White[15];wB1;bG1 wB1/;wG1 wB1\\;bB1 bG1-;wA1 wG1-;bB2 \\bG1;wQ /wG1;"
+CYCLE_MOVES = (
+    "wB1;bG1 wB1/;wG1 wB1\\;bB1 bG1-;wA1 wG1-;bB2 \\bG1;wQ /wG1;"
     "bQ -bB2;wS1 wQ-;bG2 bB1/;wA1 wQ\\;bS1 bG2/;wA1 wB1-;bA1 -bS1;wG2 wS1-;bS2 \\bQ;wA1 /bS2;"
     "bA1 wG1-;wA1 -wQ;bA1 bS1-;wA1 wB1-;bA1 -bS1;wA1 /bS2;bA1 wG1-;wA1 -wQ;bA1 bS1-;"
     "wA1 wB1-;bA1 -bS1"
 )
+# The GameString's state field must agree with the rules it is read under.
+CYCLE_OF_SIX = f"Base;InProgress;White[15];{CYCLE_MOVES}"
+CYCLE_OF_SIX_DRAWN = f"Base;Draw;White[15];{CYCLE_MOVES}"
 
 
 def test_a_cycle_of_six_plies_is_a_draw_under_panals_rule() -> None:
-    game = Game.from_game_string(CYCLE_OF_SIX, tournament_opening=True)
+    game = Game.from_game_string(CYCLE_OF_SIX_DRAWN, tournament_opening=True)
     assert game.repetitions() == 3
     assert game.state is GameState.DRAW
 
@@ -54,7 +57,7 @@ def test_panal_plays_on_under_rules_without_that_draw() -> None:
     assert referee.is_legal(move[0])
     # Under panal's own rule the same position is over, and says so.
     engine.handle("options set RepetitionDraw True")
-    assert engine.handle(f"newgame {CYCLE_OF_SIX}")[0].split(";")[1] == "Draw"
+    assert engine.handle(f"newgame {CYCLE_OF_SIX_DRAWN}")[0].split(";")[1] == "Draw"
     assert engine.handle("bestmove depth 1")[0].startswith("err the game is over")
 
 
@@ -98,7 +101,7 @@ def test_the_match_runner_gives_panal_the_referees_rule(repetition: str, tmp_pat
             repetition,
             "--out",
             str(tmp_path),
-        ]  # fmt: skip
+        ]
     )
     match = ladder.Match(settings)
     engine = ladder.Engine(random_player, "probe")
@@ -122,7 +125,7 @@ def test_the_match_runner_reports_an_engine_that_ends_the_game_early(tmp_path: P
     ladder = _ladder()
     match = ladder.Match(ladder.parse_args(["--engine", "x", "--repetition", "off"]))
     referee = Game.from_game_string(CYCLE_OF_SIX, tournament_opening=True, repetition_draw=False)
-    claimed = Game.from_game_string(CYCLE_OF_SIX, tournament_opening=True)
+    claimed = Game.from_game_string(CYCLE_OF_SIX_DRAWN, tournament_opening=True)
     state = match._compare(0, referee, "opponent", [str(claimed)], "an engine")
     assert state == "Draw"
     assert [(d.who, d.says, d.referee) for d in match.disagreements] == [
