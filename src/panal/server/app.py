@@ -228,7 +228,10 @@ def create_app(
             game_type=request.game_type,
             mode=request.mode,
             options=Options(
-                request.tournament_opening, request.repetition_draw, request.dragonfly_gates
+                tournament_opening=request.tournament_opening,
+                repetition_draw=request.repetition_draw,
+                dragonfly_gaps=request.dragonfly_gates,
+                dragonfly_contact=request.dragonfly_gates,
             ),
             look=request.look,
             color=request.color,

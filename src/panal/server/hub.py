@@ -285,7 +285,7 @@ class GameHub:
             mode=mode,
             tournament_opening=options.tournament_opening,
             repetition_draw=options.repetition_draw,
-            dragonfly_gates=options.dragonfly_gates,
+            dragonfly_gates=options.dragonfly_gaps and options.dragonfly_contact,
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,

@@ -114,7 +114,12 @@ class GameRow:
     @property
     def rules(self) -> Options:
         """The game's rule options."""
-        return Options(self.tournament_opening, self.repetition_draw, self.dragonfly_gates)
+        return Options(
+            tournament_opening=self.tournament_opening,
+            repetition_draw=self.repetition_draw,
+            dragonfly_gaps=self.dragonfly_gates,
+            dragonfly_contact=self.dragonfly_gates,
+        )
 
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)
