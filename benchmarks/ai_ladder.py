@@ -599,12 +599,15 @@ class Match:
         (out / "games.txt").write_text(
             "".join(o.game_string + "\n" for o in self.outcomes), encoding="utf-8"
         )
-        (out / "games.pgn").write_text(self._pgn(), encoding="utf-8")
         (out / "log.txt").write_text("".join(m + "\n" for m in self.log_lines), encoding="utf-8")
         (out / "summary.json").write_text(
             json.dumps(self.summary(), indent=2) + "\n", encoding="utf-8"
         )
         (out / "summary.txt").write_text(self.text() + "\n", encoding="utf-8")
+        try:
+            (out / "games.pgn").write_text(self._pgn(), encoding="utf-8")
+        except Exception as exc:  # the PGN is a convenience; the GameStrings are kept anyway
+            print(f"games.pgn not written: {exc}", file=sys.stderr)
 
     def _pgn(self) -> str:
         from panal.hive.records import write_pgn
