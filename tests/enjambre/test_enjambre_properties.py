@@ -257,6 +257,7 @@ def play_random(seed: int, *, players: int, options: Options, deep: bool) -> tup
     return game, checks
 
 
+@pytest.mark.slow
 def test_thousands_of_random_games_keep_every_secret_and_invariant() -> None:
     """2,000 short games with 2-6 players and random options; every observation is checked."""
     games = checks = 0

@@ -12,8 +12,6 @@ from fastapi.testclient import TestClient
 from panal.server.app import create_app
 from tests.server.helpers import receive_state
 
-pytest.importorskip("panal.ai")
-
 
 @pytest.fixture
 def ai_client(db_url: str) -> Iterator[TestClient]:

@@ -6,6 +6,7 @@ written as a UHP GameString; ``Game.from_board(...)`` and ``Game.from_board_text
 position, set up without moves. ``game.game_string()`` writes the GameString back and
 ``print(game)`` draws the board.
 
+>>> from panal.hive import Game
 >>> game = Game("Base+MLP", tournament_opening=True)
 >>> game.push("wS1")
 Move(wS1, (0, 0))
@@ -316,6 +317,8 @@ class Game:
         A set-up position has no history: under ``dragonfly_carry=next_turn`` no Dragonfly has
         just landed, and under ``mosquito_stays_dragonfly`` no mosquito flew up.
 
+        >>> from panal.hex import Hex
+        >>> from panal.hive import Color, Game
         >>> game = Game.from_board({(0, 0): "wQ", (1, 0): ["bQ", "wB1"], (-1, 0): "bS1"},
         ...                        turn=Color.BLACK)
         >>> game.turn_number, game.stack_at(Hex(1, 0))
