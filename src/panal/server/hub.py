@@ -59,7 +59,7 @@ from panal.server.snapshot import (
     public_state_text,
     settle_result,
 )
-from panal.server.store import Conflict, GameRow, Store
+from panal.server.store import Conflict, GameRow, Store, rule_headers
 
 __all__ = [
     "Connection",
@@ -426,7 +426,7 @@ class GameHub:
             "game.rebuild",
             {
                 "game_type": row.game_type,
-                "options": _options_list(row.rules),
+                "options": row.rules.to_values(),
                 "moves": moves,
                 "playable": playable,
             },
@@ -540,12 +540,12 @@ class GameHub:
             mode=mode,
             tournament_opening=options.tournament_opening,
             repetition_draw=options.repetition_draw,
-            dragonfly_gates=options.dragonfly_gates,
+            dragonfly_gates=False,  # the legacy column: these options now travel in headers
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,
             plies=len(moves),
-            headers=dict(headers or {}),
+            headers=rule_headers(options, dict(headers or {})),
             owner=owner if mode == "ai" else None,
         )
         secrets_out: dict[str, Any] = {"id": row.id}
@@ -1021,10 +1021,6 @@ class _Change:
 def _replay(game_type: str, options: Options, moves: list[str]) -> tuple[Game, list[str]]:
     game, history = replay_with_history(game_type, options, moves)
     return game, history
-
-
-def _options_list(options: Options) -> list[bool]:
-    return [options.tournament_opening, options.repetition_draw, options.dragonfly_gates]
 
 
 def _requested_move(message: dict[str, Any]) -> Move | str:
