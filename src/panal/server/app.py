@@ -39,7 +39,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from panal.hive import Options, names
+from panal.hive import OPTION_SPECS, Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
 from panal.server.ai_pool import AiRunner, ProcessPoolAi, ai_levels
 from panal.server.hub import Connection, GameHub, LiveGame, RequestError
@@ -66,9 +66,9 @@ class StrictModel(BaseModel):
 class NewGameRequest(StrictModel):
     mode: Literal["ai", "hotseat", "online"]
     game_type: str = Field("Base", max_length=16)
-    tournament_opening: bool = False
-    repetition_draw: bool = True
-    dragonfly_gates: bool = False
+    # Rule options by name (panal.hive.OPTION_SPECS; GET /api/config lists them); the others
+    # keep their defaults.
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
     look: Look = "classic"
     color: ColorChoice = "white"
     ai_level: str | None = Field(None, max_length=32)
@@ -210,6 +210,15 @@ def create_app(
             "looks": list(names.LOOKS),
             "ai_levels": list(hub.levels),
             "expansions": [bug.letter for bug in EXPANSIONS],
+            "rule_options": [
+                {
+                    "name": spec.name,
+                    "default": spec.default,
+                    "choices": list(spec.choices) if spec.choices else None,
+                    "needs": spec.expansion,
+                }
+                for spec in OPTION_SPECS
+            ],
             "names": {
                 look: {
                     language: {
@@ -227,12 +236,7 @@ def create_app(
         _, secrets_out = hub.create(
             game_type=request.game_type,
             mode=request.mode,
-            options=Options(
-                tournament_opening=request.tournament_opening,
-                repetition_draw=request.repetition_draw,
-                dragonfly_gaps=request.dragonfly_gates,
-                dragonfly_contact=request.dragonfly_gates,
-            ),
+            options=_rule_options(request.options),
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
@@ -487,3 +491,11 @@ def _pgn_headers(live: LiveGame) -> dict[str, str]:
     if row.result:
         headers["Result"] = row.result  # a resignation or an agreed draw, not only the board's
     return headers
+
+
+def _rule_options(values: dict[str, bool | str]) -> Options:
+    """A new game's rule options from the request (names and values checked)."""
+    try:
+        return Options.from_values(values)
+    except (TypeError, ValueError) as exc:
+        raise RequestError("bad_options", str(exc)) from None

@@ -37,7 +37,7 @@ from panal.hive import (
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import AiRequest, AiRunner
 from panal.server.snapshot import history_entry, legal_moves_json, public_state
-from panal.server.store import GameRow, Store
+from panal.server.store import GameRow, Store, rule_headers
 
 __all__ = ["Connection", "GameHub", "LiveGame", "RequestError", "hash_token", "new_token"]
 
@@ -285,12 +285,12 @@ class GameHub:
             mode=mode,
             tournament_opening=options.tournament_opening,
             repetition_draw=options.repetition_draw,
-            dragonfly_gates=options.dragonfly_gaps and options.dragonfly_contact,
+            dragonfly_gates=False,  # the legacy column: these options now travel in headers
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,
             plies=len(history),
-            headers=dict(headers or {}),
+            headers=rule_headers(options, dict(headers or {})),
         )
         secrets_out: dict[str, Any] = {"id": row.id}
         if mode != "review":

@@ -41,9 +41,9 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 
-from panal.hive import Options
+from panal.hive import OPTION_SPECS, Options
 
-__all__ = ["DatabaseError", "GameRow", "Store", "database_url"]
+__all__ = ["DatabaseError", "GameRow", "Store", "database_url", "rule_headers"]
 
 
 class DatabaseError(RuntimeError):
@@ -113,13 +113,21 @@ class GameRow:
 
     @property
     def rules(self) -> Options:
-        """The game's rule options."""
-        return Options(
-            tournament_opening=self.tournament_opening,
-            repetition_draw=self.repetition_draw,
-            dragonfly_gaps=self.dragonfly_gates,
-            dragonfly_contact=self.dragonfly_gates,
-        )
+        """The game's rule options: two columns, and the others as the PGN tags in ``headers``.
+
+        ``dragonfly_gates`` is the column of games stored before the Dragonfly had two options
+        for it (gaps and contact): true reads as both.
+        """
+        values: dict[str, bool | str] = {
+            "tournament_opening": self.tournament_opening,
+            "repetition_draw": self.repetition_draw,
+        }
+        if self.dragonfly_gates:
+            values.update(dragonfly_gaps=True, dragonfly_contact=True)
+        for spec in _OPTIONS_IN_HEADERS:
+            if spec.uhp in self.headers:
+                values[spec.name] = spec.parse(self.headers[spec.uhp])
+        return Options.from_values(values)
 
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)
@@ -131,6 +139,26 @@ class GameRow:
         data = {f.name: values[f.name] for f in fields(cls)}
         data["headers"] = json.loads(data["headers"]) if data["headers"] else {}
         return cls(**data)
+
+
+# Rule options without a column of their own travel in ``headers``, as the tags that carry them in
+# a PGN record (``DragonflySidestep: Backward``): an exported record then carries them too.
+_OPTIONS_IN_HEADERS = tuple(
+    spec for spec in OPTION_SPECS if spec.name not in ("tournament_opening", "repetition_draw")
+)
+
+
+def rule_headers(options: Options, headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with the rule-option tags replaced by those of ``options`` (changed ones)."""
+    changed = options.changed()
+    out = {name: value for name, value in headers.items() if name not in _OPTION_TAGS}
+    for spec in _OPTIONS_IN_HEADERS:
+        if spec.name in changed:
+            out[spec.uhp] = spec.uhp_value(changed[spec.name])
+    return out
+
+
+_OPTION_TAGS = frozenset(spec.uhp for spec in _OPTIONS_IN_HEADERS)
 
 
 def database_url(value: str) -> tuple[str, str]:
