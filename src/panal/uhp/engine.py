@@ -255,7 +255,8 @@ class PanalEngine:
         return lines
 
     def bestmove(self, args: str) -> list[str]:
-        """``bestmove``, ``bestmove time hh:mm:ss`` or ``bestmove depth N``."""
+        """``bestmove``, ``bestmove time hh:mm:ss``, ``bestmove depth N`` or (panal's extension,
+        the same choice on any machine) ``bestmove nodes N``."""
         from panal.ai import Searcher, think
         from panal.ai.levels import get_level
 
@@ -267,6 +268,7 @@ class PanalEngine:
         settings = get_level(level)
         time_limit: float | None = None
         depth: int | None = None
+        nodes: int | None = None
         if len(words) == 2 and words[0].lower() == "time":
             budget = _parse_duration(words[1])
             if budget > self._max_time:
@@ -279,8 +281,14 @@ class PanalEngine:
             depth = settings.depth
         elif len(words) == 2 and words[0].lower() == "depth":
             depth = self._bounded_depth(_parse_depth(words[1]), "bestmove depth")
+        elif len(words) == 2 and words[0].lower() == "nodes" and words[1].isdigit():
+            # As selective as a timed search; MaxTime still bounds it.
+            nodes = int(words[1])
+            depth = settings.depth
         elif words:
-            raise UhpError("usage: bestmove | bestmove time hh:mm:ss | bestmove depth N")
+            raise UhpError(
+                "usage: bestmove | bestmove time hh:mm:ss | bestmove depth N | bestmove nodes N"
+            )
         else:
             time_limit = min(settings.time_limit, self._max_time)
             depth = min(settings.depth or self._max_depth, self._max_depth)
@@ -297,6 +305,7 @@ class PanalEngine:
             seed=seed,
             searcher=searcher,
             max_time=self._max_time,
+            nodes=nodes,
         )
         if result.code not in game.legal_move_codes():  # never an illegal move
             raise UhpError("internal error: the AI chose an illegal move")
