@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -33,6 +34,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -348,6 +350,9 @@ class GameHub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
+        self._db_threads = ThreadPoolExecutor(
+            1 if store.is_sqlite else 8, thread_name_prefix="panal-db"
+        )
 
     # --- running ---------------------------------------------------------------------------
 
@@ -364,6 +369,7 @@ class GameHub:
         await self.jobs.close()
         await self.bus.close()
         await self.heavy.close()
+        self._db_threads.shutdown(wait=True)
 
     def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
         """A background task the hub keeps a reference to (and cancels on close)."""
@@ -373,8 +379,15 @@ class GameHub:
         return task
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in a thread: the event loop never waits for the database."""
-        return await asyncio.to_thread(function, *args, **kwargs)
+        """Run a store call in a thread: the event loop never waits for the database.
+
+        SQLite gets one thread: it has one writer, and two commits from two threads make one
+        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
+        of the move latency). PostgreSQL gets a pool as large as the connection pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._db_threads, functools.partial(function, *args, **kwargs)
+        )
 
     # --- loading ---------------------------------------------------------------------------
 
