@@ -49,6 +49,28 @@ class Results:
     opponent: list[float] = field(default_factory=list)
     errors: int = 0
     finished_games: int = 0
+    server_cpu: float = 0.0  # CPU seconds the server's processes used while measuring
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of ``pid`` and every process below it, from /proc (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    family, frontier = {pid}, {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - family
+        family |= frontier
+    return sum(times.get(member, 0.0) for member in family)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -125,7 +147,9 @@ async def send_after(
     await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))  # type: ignore[attr-defined]
 
 
-async def run(base_url: str, games: int, seconds: float, think: float, warmup: float) -> Results:
+async def run(
+    base_url: str, games: int, seconds: float, think: float, warmup: float, server_pid: int
+) -> Results:
     gc.collect()
     ws_url = base_url.replace("http", "ws", 1)
     limits = httpx.Limits(max_connections=50)
@@ -170,6 +194,9 @@ async def run(base_url: str, games: int, seconds: float, think: float, warmup: f
     gc.freeze()
     gc.disable()
     measuring.set()
+    cpu_before = cpu_seconds(server_pid)
+    await asyncio.sleep(seconds)
+    results.server_cpu = cpu_seconds(server_pid) - cpu_before
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     gc.enable()
     gc.unfreeze()
@@ -284,7 +311,11 @@ def main() -> None:
         configurations += [("scale", n) for n in args.processes]
     print(f"cpus: {os.cpu_count()}  think: {args.think} s mean  measured: {args.seconds} s")
     print(versions(args.postgres if scale else None, args.redis if scale else None), flush=True)
-    print("backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  errors  load")
+    header = (
+        "backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  "
+        "cpu_ms/move  errors  load"
+    )
+    print(header)
     rows = []
     for backend, processes in configurations:
         for games in args.games:
@@ -305,6 +336,7 @@ def main() -> None:
                             args.seconds,
                             args.think,
                             args.warmup,
+                            server.pid,
                         )
                     )
                     load = load_average()
@@ -319,12 +351,14 @@ def main() -> None:
                 f"{len(measured) / args.seconds:7.1f}  "
                 f"{1000 * percentile(measured, 50):6.1f}  {1000 * percentile(measured, 99):6.1f}  "
                 f"{1000 * (measured[-1] if measured else float('nan')):6.1f}  "
-                f"{1000 * percentile(results.opponent, 99):10.1f}  {results.errors:6d}  {load}"
+                f"{1000 * percentile(results.opponent, 99):10.1f}  "
+                f"{1000 * results.server_cpu / max(1, len(measured)):11.2f}  "
+                f"{results.errors:6d}  {load}"
             )
             rows.append(line)
             print(line, flush=True)
     print("\nsummary (move round trip on the mover's socket; opp: on the opponent's socket)")
-    print("backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  errors  load")
+    print(header)
     for line in rows:
         print(line)
 

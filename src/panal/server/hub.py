@@ -375,8 +375,13 @@ class GameHub:
         """A background task the hub keeps a reference to (and cancels on close)."""
         task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call in a thread: the event loop never waits for the database.
@@ -712,9 +717,11 @@ class GameHub:
             ) from None
         try:
             settle_result(values, game)
+            board = board_fields(game)
         finally:
             game.pop()
-        return _Change(values, add_moves=(text,))
+        entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
+        return _Change(values, add_moves=(text,), checked=((move.code, entry),), board=board)
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -829,14 +836,22 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
-        for text in change.add_moves:
-            assert game is not None
-            move = game.parse_move(text, lenient=True)
-            entry = history_entry(game, move, game.ply + 1)
-            game.push(move)
-            live.moves.append(text)
-            live.history_parts.append(json.dumps(entry, separators=(",", ":")))
-        if game is not None and (change.add_moves or change.keep_plies is not None):
+        if change.checked and game is not None:  # checked here a moment ago: replay it
+            for (code, entry), text in zip(change.checked, change.add_moves, strict=True):
+                game.push_code(code)
+                live.moves.append(text)
+                live.history_parts.append(entry)
+        else:
+            for text in change.add_moves:  # from another process: the rules check it again
+                assert game is not None
+                move = game.parse_move(text, lenient=True)
+                part = history_entry(game, move, game.ply + 1)
+                game.push_code(move.code)
+                live.moves.append(text)
+                live.history_parts.append(json.dumps(part, separators=(",", ":")))
+        if change.board is not None:
+            live.board = change.board
+        elif game is not None and (change.add_moves or change.keep_plies is not None):
             live.board = board_fields(game)
         for name, value in change.values.items():
             setattr(live.row, name, value)
@@ -1024,11 +1039,15 @@ class GameHub:
 
 @dataclass(frozen=True)
 class _Change:
-    """One change to a game: row fields, moves added or taken back."""
+    """One change to a game: row fields, moves added or taken back. A change made here also
+    carries what checking it computed (move codes, history entries, the next position's board
+    fields), so that applying it repeats no rules work."""
 
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
     keep_plies: int | None = None
+    checked: tuple[tuple[int, str], ...] = ()
+    board: dict[str, Any] | None = None
 
 
 def _replay(game_type: str, options: Options, moves: list[str]) -> tuple[Game, list[str]]:
