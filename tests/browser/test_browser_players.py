@@ -12,6 +12,7 @@ import pytest
 
 from panal.server.ratings import Glicko2, rate_game
 from tests.browser.helpers import game_id
+from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -30,11 +31,6 @@ BLACK_WINS = [
     "bA1 bG1\\",
     "wA1 wQ-",
 ]
-
-OVERFLOW = """(width) => {
-  const page = document.documentElement.scrollWidth;
-  return page > width ? [`page ${page}`] : [];
-}"""
 
 
 def sign_up(page: Any, name: str) -> None:
@@ -92,6 +88,7 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     bruno.wait_for_selector(".lobby-challenges [data-action=accept]")
     assert "ana (1500?)" in bruno.inner_text(".lobby-challenges")
     assert bruno.evaluate(OVERFLOW, 390) == []
+    assert bruno.evaluate(SMALL_TAP_TARGETS) == []
     bruno.screenshot(path=str(artifacts / "players-lobby-phone.png"), full_page=True)
     bruno.tap(".lobby-challenges [data-action=accept]")
     game = game_id(bruno)
@@ -121,6 +118,7 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
         box = bruno.locator(selector).bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, selector
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
+    assert bruno.evaluate(OVERFLOW, 390) == [] and bruno.evaluate(SMALL_TAP_TARGETS) == []
     bruno.screenshot(path=str(artifacts / "players-game-phone.png"))
 
     for ply, move in enumerate(BLACK_WINS):
@@ -174,6 +172,7 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     bruno.wait_for_selector(".profile-recent .profile-game")
     assert bruno.locator(".profile-recent .profile-game").count() == 2
     assert bruno.evaluate(OVERFLOW, 390) == []
+    assert bruno.evaluate(SMALL_TAP_TARGETS) == []
     bruno.screenshot(path=str(artifacts / "players-profile-phone.png"), full_page=True)
     for name, wins in (("ana", 0), ("Bruno", 2)):
         results = profile(server, name)["results"]

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from panal.hive import names
-from panal.server.account_api import Language, Look
+from panal.server.account_api import FREE_SIGN_UPS_PER_ADDRESS, Language, Look
 from panal.server.accounts import FREE_FAILURES_PER_ADDRESS, FREE_FAILURES_PER_NAME
 from panal.server.ratings import Glicko2, rate_game
 from panal.server.store import Store
@@ -149,6 +149,15 @@ def test_guessing_passwords_is_slowed_per_name_and_per_address(client: TestClien
         assert response.status_code == 401
     from_address = guesser.post("/api/account/signin", {"name": "someone", "password": "x" * 8})
     assert from_address.status_code == 429
+
+
+def test_sign_ups_from_one_address_are_slowed(client: TestClient) -> None:
+    for index in range(FREE_SIGN_UPS_PER_ADDRESS):
+        Person(client).sign_up(f"many{index}")
+    slowed = Person(client).post(
+        "/api/account/signup", {"name": "onemore", "password": "correct horse"}
+    )
+    assert slowed.status_code == 429 and slowed.json()["error"] == "slow_down"
 
 
 def test_requests_from_other_sites_are_refused(client: TestClient) -> None:

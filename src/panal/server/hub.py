@@ -35,6 +35,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -63,7 +64,15 @@ from panal.server.snapshot import (
     public_state_text,
     settle_result,
 )
-from panal.server.store import Conflict, GameRow, Store, clock_values, insert_game
+from panal.server.store import (
+    Conflict,
+    GameRow,
+    Store,
+    clock_values,
+    insert_game,
+    rule_columns,
+    rule_headers,
+)
 
 __all__ = [
     "Connection",
@@ -370,6 +379,9 @@ class GameHub:
         self._stale: set[str] = set()
         #: Receives the bus's ``lobby`` messages (set by :class:`panal.server.lobby.Lobby`).
         self.on_lobby_message: Callable[[dict[str, Any]], None] | None = None
+        self._db_threads = ThreadPoolExecutor(
+            1 if store.is_sqlite else 8, thread_name_prefix="panal-db"
+        )
 
     # --- running ---------------------------------------------------------------------------
 
@@ -390,12 +402,13 @@ class GameHub:
         await self.jobs.close()
         await self.bus.close()
         await self.heavy.close()
+        self._db_threads.shutdown(wait=True)
 
     def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
         """A background task the hub keeps a reference to (and cancels on close)."""
         task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
 
     def lobby_changed(self) -> None:
@@ -458,9 +471,21 @@ class GameHub:
             with contextlib.suppress(RequestError):  # stale: another process wrote it
                 await self._commit(live, _flag_change(clock, loser, now))
 
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in a thread: the event loop never waits for the database."""
-        return await asyncio.to_thread(function, *args, **kwargs)
+        """Run a store call in a thread: the event loop never waits for the database.
+
+        SQLite gets one thread: it has one writer, and two commits from two threads make one
+        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
+        of the move latency). PostgreSQL gets a pool as large as the connection pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._db_threads, functools.partial(function, *args, **kwargs)
+        )
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -514,7 +539,7 @@ class GameHub:
             "game.rebuild",
             {
                 "game_type": row.game_type,
-                "options": _options_list(row.rules),
+                "options": row.rules.to_values(),
                 "moves": moves,
                 "playable": playable,
             },
@@ -640,12 +665,12 @@ class GameHub:
             mode=mode,
             tournament_opening=options.tournament_opening,
             repetition_draw=options.repetition_draw,
-            dragonfly_gates=options.dragonfly_gates,
+            dragonfly_gates=False,  # the legacy column: these options now travel in headers
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,
             plies=len(moves),
-            headers=dict(headers or {}),
+            headers=rule_headers(options, dict(headers or {})),
             owner=owner if mode == "ai" else None,
         )
         if user is not None and mode in ("ai", "online"):
@@ -817,9 +842,11 @@ class GameHub:
             ) from None
         try:
             settle_result(values, game)
+            board = board_fields(game)
         finally:
             game.pop()
-        return _Change(values, add_moves=(text,))
+        entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
+        return _Change(values, add_moves=(text,), checked=((move.code, entry),), board=board)
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -907,9 +934,7 @@ class GameHub:
             id=new_game_id(),
             game_type=row.game_type,
             mode="online",
-            tournament_opening=row.tournament_opening,
-            repetition_draw=row.repetition_draw,
-            dragonfly_gates=row.dragonfly_gates,
+            **rule_columns(row.rules),
             look=row.look,
             white_token=row.black_token,
             black_token=row.white_token,
@@ -1031,14 +1056,22 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
-        for text in change.add_moves:
-            assert game is not None
-            move = game.parse_move(text, lenient=True)
-            entry = history_entry(game, move, game.ply + 1)
-            game.push(move)
-            live.moves.append(text)
-            live.history_parts.append(json.dumps(entry, separators=(",", ":")))
-        if game is not None and (change.add_moves or change.keep_plies is not None):
+        if change.checked and game is not None:  # checked here a moment ago: replay it
+            for (code, entry), text in zip(change.checked, change.add_moves, strict=True):
+                game.push_code(code)
+                live.moves.append(text)
+                live.history_parts.append(entry)
+        else:
+            for text in change.add_moves:  # from another process: the rules check it again
+                assert game is not None
+                move = game.parse_move(text, lenient=True)
+                part = history_entry(game, move, game.ply + 1)
+                game.push_code(move.code)
+                live.moves.append(text)
+                live.history_parts.append(json.dumps(part, separators=(",", ":")))
+        if change.board is not None:
+            live.board = change.board
+        elif game is not None and (change.add_moves or change.keep_plies is not None):
             live.board = board_fields(game)
         for name, value in change.values.items():
             setattr(live.row, name, value)
@@ -1244,11 +1277,15 @@ class GameHub:
 @dataclass(frozen=True)
 class _Change:
     """One change to a game: row fields, moves added or taken back, and more writes for the
-    same transaction (``also``: a rematch's new game)."""
+    same transaction (``also``: a rematch's new game). A change made here also carries what
+    checking it computed (move codes, history entries, the next position's board fields), so
+    that applying it repeats no rules work."""
 
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
     keep_plies: int | None = None
+    checked: tuple[tuple[int, str], ...] = ()
+    board: dict[str, Any] | None = None
     also: Callable[[Any], object] | None = None
 
 
@@ -1281,10 +1318,6 @@ def _both(
 def _replay(game_type: str, options: Options, moves: list[str]) -> tuple[Game, list[str]]:
     game, history = replay_with_history(game_type, options, moves)
     return game, history
-
-
-def _options_list(options: Options) -> list[bool]:
-    return [options.tournament_opening, options.repetition_draw, options.dragonfly_gates]
 
 
 def _requested_move(message: dict[str, Any]) -> Move | str:

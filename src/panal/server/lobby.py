@@ -1,10 +1,9 @@
 """The lobby: open challenges and the games being played now, live on every screen.
 
 * ``GET /api/lobby`` → ``{"challenges": [...], "games": [...]}``.
-* ``POST /api/challenges`` ``{"game_type", "tournament_opening", "repetition_draw",
-  "dragonfly_gates", "look", "clock", "rated", "color"}`` → 201 ``{"id", "token"}``: the token
-  is the seat the creator will play with (a guest's browser keeps it). A rated challenge needs
-  an account and a clock.
+* ``POST /api/challenges`` ``{"game_type", "options", "look", "clock", "rated", "color"}`` →
+  201 ``{"id", "token"}``: the token is the seat the creator will play with (a guest's browser
+  keeps it). A rated challenge needs an account and a clock.
 * ``POST /api/challenges/{id}/accept`` → ``{"id", "seat", "token"}``: the new game. Exactly
   one acceptor wins (the database decides); the others get 409 ``challenge_taken``.
 * ``POST /api/challenges/{id}/cancel`` ``{"token"?}``: by its creator (account or token).
@@ -27,7 +26,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
-from panal.hive import GameType
+from panal.hive import GameType, Options
 from panal.server.account_api import Look
 from panal.server.auth import session_account
 from panal.server.clock import ClockState, TimeControl, TimeControlError
@@ -37,7 +36,7 @@ from panal.server.players import (
     CORRESPONDENCE_CHALLENGE_SECONDS,
     Challenge,
 )
-from panal.server.store import GameRow
+from panal.server.store import GameRow, rule_columns
 
 __all__ = ["Lobby", "lobby_router"]
 
@@ -52,9 +51,8 @@ class StrictModel(BaseModel):
 
 class ChallengeRequest(StrictModel):
     game_type: str = Field("Base", max_length=16)
-    tournament_opening: bool = False
-    repetition_draw: bool = True
-    dragonfly_gates: bool = False
+    # Rule options by name, as for POST /api/games (panal.hive.OPTION_SPECS).
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
     look: Look = "classic"
     clock: dict[str, Any] | None = None
     rated: bool = False
@@ -140,6 +138,10 @@ class Lobby:
             control = TimeControl.from_json(body.clock)
         except TimeControlError as exc:
             raise RequestError("bad_clock", str(exc), 422) from None
+        try:
+            options = Options.from_values(body.options)
+        except (TypeError, ValueError) as exc:
+            raise RequestError("bad_options", str(exc)) from None
         if body.rated and account is None:
             raise RequestError("sign_in", "sign in to post a rated challenge", 401)
         if body.rated and control is None:
@@ -170,11 +172,7 @@ class Lobby:
             creator_id=account.id if account else None,
             creator_token=hash_token(token),
             game_type=game_type,
-            options={
-                "tournament_opening": body.tournament_opening,
-                "repetition_draw": body.repetition_draw,
-                "dragonfly_gates": body.dragonfly_gates,
-            },
+            options=options.changed(),
             look=body.look,
             time_control=control,
             rated=body.rated,
@@ -235,9 +233,7 @@ class Lobby:
             id=secrets.token_urlsafe(9),
             game_type=challenge.game_type,
             mode="online",
-            tournament_opening=challenge.options.get("tournament_opening", False),
-            repetition_draw=challenge.options.get("repetition_draw", True),
-            dragonfly_gates=challenge.options.get("dragonfly_gates", False),
+            **rule_columns(Options.from_values(challenge.options)),
             look=challenge.look,
             white_token=tokens[0],
             black_token=tokens[1],

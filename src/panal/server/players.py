@@ -193,7 +193,7 @@ class Challenge:
     creator_id: int | None
     creator_token: str  # the SHA-256 hash of the seat token the creator will play with
     game_type: str
-    options: dict[str, bool]
+    options: dict[str, bool | str]  # rule options that differ from the defaults, by name
     look: str
     time_control: TimeControl | None
     rated: bool

@@ -58,7 +58,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
-from panal.hive import Options
+from panal.hive import OPTION_SPECS, Options
 from panal.server.clock import ClockState, TimeControl
 
 __all__ = [
@@ -69,6 +69,8 @@ __all__ = [
     "clock_values",
     "database_url",
     "insert_game",
+    "rule_columns",
+    "rule_headers",
 ]
 
 HEAD_REVISION = "0004_players"
@@ -206,8 +208,21 @@ class GameRow:
 
     @property
     def rules(self) -> Options:
-        """The game's rule options."""
-        return Options(self.tournament_opening, self.repetition_draw, self.dragonfly_gates)
+        """The game's rule options: two columns, and the others as the PGN tags in ``headers``.
+
+        ``dragonfly_gates`` is the column of games stored before the Dragonfly had two options
+        for it (gaps and contact): true reads as both.
+        """
+        values: dict[str, bool | str] = {
+            "tournament_opening": self.tournament_opening,
+            "repetition_draw": self.repetition_draw,
+        }
+        if self.dragonfly_gates:
+            values.update(dragonfly_gaps=True, dragonfly_contact=True)
+        for spec in _OPTIONS_IN_HEADERS:
+            if spec.uhp in self.headers:
+                values[spec.name] = spec.parse(self.headers[spec.uhp])
+        return Options.from_values(values)
 
     @property
     def control(self) -> TimeControl | None:
@@ -253,6 +268,36 @@ def clock_values(clock: ClockState) -> dict[str, Any]:
         "clock_since": clock.since,
         "deadline": clock.deadline,
     }
+
+
+# Rule options without a column of their own travel in ``headers``, as the tags that carry them in
+# a PGN record (``DragonflySidestep: Backward``): an exported record then carries them too.
+_OPTIONS_IN_HEADERS = tuple(
+    spec for spec in OPTION_SPECS if spec.name not in ("tournament_opening", "repetition_draw")
+)
+
+
+def rule_columns(options: Options) -> dict[str, Any]:
+    """A new game row's fields for its rule options (two columns; the others in ``headers``)."""
+    return {
+        "tournament_opening": options.tournament_opening,
+        "repetition_draw": options.repetition_draw,
+        "dragonfly_gates": False,
+        "headers": rule_headers(options, {}),
+    }
+
+
+def rule_headers(options: Options, headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with the rule-option tags replaced by those of ``options`` (changed ones)."""
+    changed = options.changed()
+    out = {name: value for name, value in headers.items() if name not in _OPTION_TAGS}
+    for spec in _OPTIONS_IN_HEADERS:
+        if spec.name in changed:
+            out[spec.uhp] = spec.uhp_value(changed[spec.name])
+    return out
+
+
+_OPTION_TAGS = frozenset(spec.uhp for spec in _OPTIONS_IN_HEADERS)
 
 
 def database_url(value: str) -> tuple[str, str]:
