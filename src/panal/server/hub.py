@@ -49,6 +49,7 @@ from panal.hive import (
     Options,
     Termination,
 )
+from panal.hive.notation import parse_move
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
@@ -61,7 +62,7 @@ from panal.server.snapshot import (
     public_state_text,
     settle_result,
 )
-from panal.server.store import Conflict, GameRow, Store, rule_headers
+from panal.server.store import IMPORT_BATCH, Conflict, GameRow, Store, rule_headers
 
 __all__ = [
     "Connection",
@@ -98,6 +99,7 @@ class Limits:
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
+    presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
 
 
 class RequestError(Exception):
@@ -215,6 +217,10 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_error: str | None = None
     announced_spectators: int = 0
+    published_spectators: int = 0
+    # Other processes' spectators of this game: process → (count, when it said so).
+    remote_spectators: dict[str, tuple[int, float]] = field(default_factory=dict)
+    presence_ttl: float = 90.0
     used_at: float = field(default_factory=time.monotonic)
     _state_cache: str | None = None
     _history_cache: str | None = None
@@ -246,8 +252,19 @@ class LiveGame:
         return self.is_ai_turn and not self.is_finished and self.ai_error is None
 
     @property
-    def spectators(self) -> int:
+    def local_spectators(self) -> int:
         return sum(1 for connection in self.connections if not connection.seats)
+
+    @property
+    def spectators(self) -> int:
+        """Spectators on every process (the others' counts as they last published them)."""
+        now = time.monotonic()
+        remote = sum(
+            count
+            for count, said in self.remote_spectators.values()
+            if now - said < self.presence_ttl
+        )
+        return self.local_spectators + remote
 
     @property
     def history_text(self) -> str:
@@ -359,6 +376,8 @@ class GameHub:
     async def start(self) -> None:
         await self.bus.start(self._on_bus_message, self._on_bus_reconnect)
         await self.jobs.start(self)
+        if self.shared:
+            self.spawn(self._refresh_presence())
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -470,6 +489,7 @@ class GameHub:
             ) from None
 
     def _cache(self, live: LiveGame) -> None:
+        live.presence_ttl = self.limits.presence_ttl
         self.games[live.id] = live
         self.games.move_to_end(live.id)
         self._evict()
@@ -586,12 +606,22 @@ class GameHub:
             settle_result(settled, game)
         for name, value in settled.items():
             setattr(row, name, value)
-        await self.db(self.store.create_game, row, moves)
+        await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)
         self._cache(live)
         await self.bus.subscribe(f"game:{row.id}")
         await self._after_change(live, was_ai_turn=False)
         return live, secrets_out
+
+    async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
+        if len(moves) <= IMPORT_BATCH:
+            await self.db(self.store.create_game, row, moves)
+            return
+        await self.db(self.store.begin_import, row)
+        for start in range(0, len(moves), IMPORT_BATCH):
+            batch = moves[start : start + IMPORT_BATCH]
+            await self.db(self.store.import_moves, row.id, start + 1, batch)
+        await self.db(self.store.finish_import, row.id, row.mode)
 
     async def _check_ai_allowance(self, owner: str | None) -> None:
         if owner is None:
@@ -721,7 +751,7 @@ class GameHub:
         finally:
             game.pop()
         entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
-        return _Change(values, add_moves=(text,), checked=((move.code, entry),), board=board)
+        return _Change(values, add_moves=(text,), entries=(entry,), codes=(move.code,), board=board)
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -820,6 +850,8 @@ class GameHub:
                 "v": version,
                 "values": change.values,
                 "add": list(change.add_moves),
+                "entries": list(change.entries),
+                "board": change.board,
                 "keep": change.keep_plies,
             },
         )
@@ -836,19 +868,19 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
-        if change.checked and game is not None:  # checked here a moment ago: replay it
-            for (code, entry), text in zip(change.checked, change.add_moves, strict=True):
-                game.push_code(code)
-                live.moves.append(text)
-                live.history_parts.append(entry)
-        else:
-            for text in change.add_moves:  # from another process: the rules check it again
-                assert game is not None
-                move = game.parse_move(text, lenient=True)
-                part = history_entry(game, move, game.ply + 1)
-                game.push_code(move.code)
-                live.moves.append(text)
-                live.history_parts.append(json.dumps(part, separators=(",", ":")))
+        for index, text in enumerate(change.add_moves):
+            assert game is not None
+            # Checked here a moment ago (its code is known), or by the process that stored it:
+            # then only read, not checked again.
+            code = change.codes[index] if change.codes else parse_move(game, text, lenient=True)
+            if change.entries:
+                entry = change.entries[index]
+            else:
+                part = history_entry(game, Move.from_code(code), game.ply + 1)
+                entry = json.dumps(part, separators=(",", ":"))
+            game.push_code(code)
+            live.moves.append(text)
+            live.history_parts.append(entry)
         if change.board is not None:
             live.board = change.board
         elif game is not None and (change.add_moves or change.keep_plies is not None):
@@ -979,15 +1011,25 @@ class GameHub:
                     live.changed()
                 return
             if op == "presence":
+                count, origin = message.get("spectators"), message.get("from")
+                if isinstance(count, int) and isinstance(origin, str):
+                    live.remote_spectators[origin] = (max(0, count), time.monotonic())
+                    if live.spectators != live.announced_spectators:
+                        live.changed()
                 return
             if version <= live.version:
                 return  # this process made that change, or has it already
             if op == "change" and version == live.version + 1:
                 try:
+                    added = tuple(message.get("add") or ())
+                    entries = tuple(message.get("entries") or ())
+                    board = message.get("board")
                     change = _Change(
                         dict(message["values"]),
-                        add_moves=tuple(message.get("add") or ()),
+                        add_moves=added,
                         keep_plies=message.get("keep"),
+                        entries=entries if len(entries) == len(added) else (),
+                        board=board if isinstance(board, dict) else None,
                     )
                     self._apply(live, change, version)
                 except Exception:
@@ -1031,10 +1073,27 @@ class GameHub:
         def announce() -> None:
             live._presence_pending = False
             if live.spectators != live.announced_spectators:
-                live.announced_spectators = live.spectators
                 live.changed()
+            if self.shared and live.local_spectators != live.published_spectators:
+                self.spawn(self._publish_presence(live))
 
         asyncio.get_running_loop().call_later(self.limits.presence_delay, announce)
+
+    async def _publish_presence(self, live: LiveGame) -> None:
+        live.published_spectators = live.local_spectators
+        await self.bus.publish(
+            f"game:{live.id}",
+            {"op": "presence", "v": live.version, "spectators": live.local_spectators},
+        )
+
+    async def _refresh_presence(self) -> None:
+        """Say again, now and then, how many watch each game here (other processes forget a
+        count that is not refreshed: a process that died stops counting)."""
+        while True:
+            await asyncio.sleep(self.limits.presence_ttl / 3)
+            for live in list(self.games.values()):
+                if live.local_spectators or live.published_spectators:
+                    await self._publish_presence(live)
 
 
 @dataclass(frozen=True)
@@ -1046,7 +1105,8 @@ class _Change:
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
     keep_plies: int | None = None
-    checked: tuple[tuple[int, str], ...] = ()
+    entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
+    codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
     board: dict[str, Any] | None = None
 
 
