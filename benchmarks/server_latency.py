@@ -82,11 +82,20 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def create_game(client: httpx.AsyncClient) -> tuple[str, str, str]:
-    created = (await client.post("/api/games", json={"mode": "online"})).json()
-    joined = (
-        await client.post(f"/api/games/{created['id']}/join", json={"invite": created["invite"]})
-    ).json()
-    return created["id"], created["token"], joined["token"]
+    for attempt in range(5):  # a kept-alive connection may be closed as it is reused
+        try:
+            created = (await client.post("/api/games", json={"mode": "online"})).json()
+            joined = (
+                await client.post(
+                    f"/api/games/{created['id']}/join", json={"invite": created["invite"]}
+                )
+            ).json()
+            return created["id"], created["token"], joined["token"]
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
 
 
 async def player(

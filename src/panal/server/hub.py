@@ -50,6 +50,7 @@ from panal.hive import (
     Options,
     Termination,
 )
+from panal.hive.notation import parse_move
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
@@ -65,6 +66,7 @@ from panal.server.snapshot import (
     settle_result,
 )
 from panal.server.store import (
+    IMPORT_BATCH,
     Conflict,
     GameRow,
     Store,
@@ -113,6 +115,7 @@ class Limits:
     clock_sweep_seconds: float = 0.5  # how often a process looks for clocks whose time is up
     heartbeat_seconds: float = 1.0  # how often a process notes that it runs (clock keeping)
     outage_seconds: float = 5.0  # no process ran this long: the time is given back to clocks
+    presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
 
 
 class RequestError(Exception):
@@ -231,6 +234,10 @@ class LiveGame:
     ai_error: str | None = None
     players: dict[str, Any] | None = None  # names, ratings and rating changes of the accounts
     announced_spectators: int = 0
+    published_spectators: int = 0
+    # Other processes' spectators of this game: process → (count, when it said so).
+    remote_spectators: dict[str, tuple[int, float]] = field(default_factory=dict)
+    presence_ttl: float = 90.0
     used_at: float = field(default_factory=time.monotonic)
     _state_cache: str | None = None
     _history_cache: str | None = None
@@ -262,8 +269,19 @@ class LiveGame:
         return self.is_ai_turn and not self.is_finished and self.ai_error is None
 
     @property
-    def spectators(self) -> int:
+    def local_spectators(self) -> int:
         return sum(1 for connection in self.connections if not connection.seats)
+
+    @property
+    def spectators(self) -> int:
+        """Spectators on every process (the others' counts as they last published them)."""
+        now = time.monotonic()
+        remote = sum(
+            count
+            for count, said in self.remote_spectators.values()
+            if now - said < self.presence_ttl
+        )
+        return self.local_spectators + remote
 
     @property
     def history_text(self) -> str:
@@ -392,6 +410,8 @@ class GameHub:
         await self._heartbeat(self.now())
         await self.jobs.start(self)
         self.spawn(self._keep_time())
+        if self.shared:
+            self.spawn(self._refresh_presence())
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -506,12 +526,18 @@ class GameHub:
         future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
+            # Subscribe first, then read: a change made meanwhile elsewhere is either in what
+            # is read or announced after; the check after caching covers the moment between.
+            await self.bus.subscribe(f"game:{game_id}")
             live = await self._load(game_id)
             self._cache(live)
-            await self.bus.subscribe(f"game:{game_id}")
+            if self.shared:
+                await self._verify(live)
             future.set_result(live)
             return live
         except BaseException as exc:
+            if game_id not in self.games:
+                self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             future.set_exception(exc)
             future.exception()  # retrieved: waiters get it through shield
             raise
@@ -565,6 +591,7 @@ class GameHub:
             ) from None
 
     def _cache(self, live: LiveGame) -> None:
+        live.presence_ttl = self.limits.presence_ttl
         self.games[live.id] = live
         self.games.move_to_end(live.id)
         self._evict()
@@ -700,12 +727,22 @@ class GameHub:
             settle_result(settled, game)
         for name, value in settled.items():
             setattr(row, name, value)
-        await self.db(self.store.create_game, row, moves)
+        await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)
         self._cache(live)
         await self.bus.subscribe(f"game:{row.id}")
         await self._after_change(live, was_ai_turn=False)
         return live, secrets_out
+
+    async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
+        if len(moves) <= IMPORT_BATCH:
+            await self.db(self.store.create_game, row, moves)
+            return
+        await self.db(self.store.begin_import, row)
+        for start in range(0, len(moves), IMPORT_BATCH):
+            batch = moves[start : start + IMPORT_BATCH]
+            await self.db(self.store.import_moves, row.id, start + 1, batch)
+        await self.db(self.store.finish_import, row.id, row.mode)
 
     async def _check_ai_allowance(self, owner: str | None) -> None:
         if owner is None:
@@ -846,7 +883,7 @@ class GameHub:
         finally:
             game.pop()
         entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
-        return _Change(values, add_moves=(text,), checked=((move.code, entry),), board=board)
+        return _Change(values, add_moves=(text,), entries=(entry,), codes=(move.code,), board=board)
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -1019,6 +1056,8 @@ class GameHub:
                 "v": version,
                 "values": change.values,
                 "add": list(change.add_moves),
+                "entries": list(change.entries),
+                "board": change.board,
                 "keep": change.keep_plies,
             },
         )
@@ -1056,19 +1095,19 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
-        if change.checked and game is not None:  # checked here a moment ago: replay it
-            for (code, entry), text in zip(change.checked, change.add_moves, strict=True):
-                game.push_code(code)
-                live.moves.append(text)
-                live.history_parts.append(entry)
-        else:
-            for text in change.add_moves:  # from another process: the rules check it again
-                assert game is not None
-                move = game.parse_move(text, lenient=True)
-                part = history_entry(game, move, game.ply + 1)
-                game.push_code(move.code)
-                live.moves.append(text)
-                live.history_parts.append(json.dumps(part, separators=(",", ":")))
+        for index, text in enumerate(change.add_moves):
+            assert game is not None
+            # Checked here a moment ago (its code is known), or by the process that stored it:
+            # then only read, not checked again.
+            code = change.codes[index] if change.codes else parse_move(game, text, lenient=True)
+            if change.entries:
+                entry = change.entries[index]
+            else:
+                part = history_entry(game, Move.from_code(code), game.ply + 1)
+                entry = json.dumps(part, separators=(",", ":"))
+            game.push_code(code)
+            live.moves.append(text)
+            live.history_parts.append(entry)
         if change.board is not None:
             live.board = change.board
         elif game is not None and (change.add_moves or change.keep_plies is not None):
@@ -1213,15 +1252,25 @@ class GameHub:
                     live.changed()
                 return
             if op == "presence":
+                count, origin = message.get("spectators"), message.get("from")
+                if isinstance(count, int) and isinstance(origin, str):
+                    live.remote_spectators[origin] = (max(0, count), time.monotonic())
+                    if live.spectators != live.announced_spectators:
+                        live.changed()
                 return
             if version <= live.version:
                 return  # this process made that change, or has it already
             if op == "change" and version == live.version + 1:
                 try:
+                    added = tuple(message.get("add") or ())
+                    entries = tuple(message.get("entries") or ())
+                    board = message.get("board")
                     change = _Change(
                         dict(message["values"]),
-                        add_moves=tuple(message.get("add") or ()),
+                        add_moves=added,
                         keep_plies=message.get("keep"),
+                        entries=entries if len(entries) == len(added) else (),
+                        board=board if isinstance(board, dict) else None,
                     )
                     finishes = change.values.get("result") is not None and not live.is_finished
                     self._apply(live, change, version)
@@ -1268,10 +1317,27 @@ class GameHub:
         def announce() -> None:
             live._presence_pending = False
             if live.spectators != live.announced_spectators:
-                live.announced_spectators = live.spectators
                 live.changed()
+            if self.shared and live.local_spectators != live.published_spectators:
+                self.spawn(self._publish_presence(live))
 
         asyncio.get_running_loop().call_later(self.limits.presence_delay, announce)
+
+    async def _publish_presence(self, live: LiveGame) -> None:
+        live.published_spectators = live.local_spectators
+        await self.bus.publish(
+            f"game:{live.id}",
+            {"op": "presence", "v": live.version, "spectators": live.local_spectators},
+        )
+
+    async def _refresh_presence(self) -> None:
+        """Say again, now and then, how many watch each game here (other processes forget a
+        count that is not refreshed: a process that died stops counting)."""
+        while True:
+            await asyncio.sleep(self.limits.presence_ttl / 3)
+            for live in list(self.games.values()):
+                if live.local_spectators or live.published_spectators:
+                    await self._publish_presence(live)
 
 
 @dataclass(frozen=True)
@@ -1284,7 +1350,8 @@ class _Change:
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
     keep_plies: int | None = None
-    checked: tuple[tuple[int, str], ...] = ()
+    entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
+    codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
     board: dict[str, Any] | None = None
     also: Callable[[Any], object] | None = None
 

@@ -75,7 +75,7 @@ __all__ = [
 
 HEAD_REVISION = "0004_players"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
-IMPORT_BATCH = 2_000  # moves written per transaction when a long record is stored
+IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
 
@@ -373,29 +373,28 @@ class Store:
     # --- games -----------------------------------------------------------------------------
 
     def create_game(self, row: GameRow, moves: list[str]) -> None:
-        """Store a new game and its moves. A long record is written in short transactions
-        (SQLite has one writer: other games' moves must not wait behind 30,000 rows), under
-        the mode ``importing``, which nothing lists or plays, until its last batch is in."""
-        now = time.time()
-        rows = [
-            {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
-            for ply, move in enumerate(moves, 1)
-        ]
-        if len(rows) <= IMPORT_BATCH:
-            with self.engine.begin() as conn:
-                insert_game(conn, row)
-                if rows:
-                    conn.execute(insert(moves_table), rows)
-            return
+        """Store a new game and its moves in one transaction (see ``begin_import`` for a long
+        record)."""
+        with self.engine.begin() as conn:
+            insert_game(conn, row)
+            if moves:
+                conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
+
+    # A long record is written in short transactions, each its own call, so that other games'
+    # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
+    # mode is ``importing``: nothing lists, loads or plays it.
+
+    def begin_import(self, row: GameRow) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
-        for start in range(0, len(rows), IMPORT_BATCH):
-            with self.engine.begin() as conn:
-                conn.execute(insert(moves_table), rows[start : start + IMPORT_BATCH])
+
+    def import_moves(self, game_id: str, first_ply: int, moves: list[str]) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                update(games_table).where(games_table.c.id == row.id).values(mode=row.mode)
-            )
+            conn.execute(insert(moves_table), _move_rows(game_id, first_ply, moves))
+
+    def finish_import(self, game_id: str, mode: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.engine.connect() as conn:
@@ -611,6 +610,14 @@ def insert_game(conn: Connection, row: GameRow) -> None:
     """Write a new game's row in the caller's transaction (a game created with other writes:
     a challenge accepted, a rematch agreed)."""
     conn.execute(insert(games_table).values(**row.to_columns()))
+
+
+def _move_rows(game_id: str, first_ply: int, moves: list[str]) -> list[dict[str, Any]]:
+    now = time.time()
+    return [
+        {"game_id": game_id, "ply": ply, "move": move, "played_at": now}
+        for ply, move in enumerate(moves, first_ply)
+    ]
 
 
 def _upgrade(conn: Connection) -> None:
