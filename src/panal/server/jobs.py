@@ -68,6 +68,7 @@ JOB_KINDS: dict[str, str] = {
 
 DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)
 HEADER = struct.Struct(">I")
+CLOSE_WAIT = 2.0  # seconds a closing queue waits for its cancelled readers
 
 
 class JobError(Exception):
@@ -514,9 +515,11 @@ class RedisJobQueue:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        # A read cancelled inside redis-py can wait on its connection for ever (seen with
+        # redis 8.1 in about one shutdown in ten): stop waiting after a moment, the process
+        # is closing the connections anyway.
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=CLOSE_WAIT)
         if self.executor is not None:
             await self.executor.close()
         with contextlib.suppress(Exception):
