@@ -33,14 +33,15 @@ class Level:
     noise: int  # random score units added to each root move
     blunder_rate: float  # chance of a random legal move instead of a search
     description: str
+    nodes: int | None = None  # a node budget: the same strength on any machine
 
 
 _LEVELS = (
-    Level("beginner", 1, 0.2, 150, 0.35, "a first game: grabs obvious wins, misses most else"),
+    Level("beginner", 1, 0.2, 120, 0.25, "a first game: grabs obvious wins, misses most else"),
     Level("easy", 1, 0.3, 60, 0.10, "a casual player; sees one move ahead"),
-    Level("medium", 2, 1.0, 15, 0.0, "a club player; sees the reply to each move"),
-    Level("hard", 3, 3.0, 0, 0.0, "a strong player; three plies, pruned by the clock"),
-    Level("expert", 5, 5.0, 0, 0.0, "up to five plies in 5 s a move"),
+    Level("medium", 2, 1.0, 15, 0.0, "a club player; sees the reply to each move", 400),
+    Level("hard", None, 3.0, 0, 0.0, "a strong player; 2,000 positions a move", 2_000),
+    Level("expert", None, 5.0, 0, 0.0, "8,000 positions a move", 8_000),
     Level("strongest", None, 10.0, 0, 0.0, "as deep as the whole time budget allows"),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in _LEVELS)
