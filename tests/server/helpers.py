@@ -46,10 +46,40 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-class ServerProcess:
-    """A real ``panal serve`` (uvicorn) in a subprocess, on a free port."""
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (children, grandchildren…), read from /proc."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
 
-    def __init__(self, db_path: Path, log_path: Path, extra_args: tuple[str, ...] = ()) -> None:
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class ServerProcess:
+    """A real ``panal serve`` (uvicorn) in a subprocess, on a free port. ``db_path`` is an SQLite
+    file or a database URL."""
+
+    def __init__(
+        self, db_path: Path | str, log_path: Path, extra_args: tuple[str, ...] = ()
+    ) -> None:
         self.db_path = db_path
         self.log_path = log_path
         self.extra_args = extra_args

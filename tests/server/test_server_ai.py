@@ -10,12 +10,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from panal.server.app import create_app
+from tests.server.conftest import Backend
 from tests.server.helpers import receive_state
 
 
 @pytest.fixture
-def ai_client(db_url: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db_url, ai_workers=1)) as test_client:
+def ai_client(backend: Backend) -> Iterator[TestClient]:
+    app = create_app(backend.db_url, ai_workers=1, **backend.app_options())
+    with TestClient(app) as test_client:
         yield test_client
 
 

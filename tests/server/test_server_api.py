@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.conftest import Backend
 from tests.server.helpers import FORCED_PASS, receive_state
 
 
@@ -51,7 +52,7 @@ def test_hotseat_game_has_one_token_for_both_seats(client: TestClient) -> None:
     assert "legal" not in public
 
 
-def test_rule_options_are_kept_with_the_game(db_url: str) -> None:
+def test_rule_options_are_kept_with_the_game(db_url: str, backend: Backend) -> None:
     from panal.hive import Options
     from panal.server.app import create_app
     from tests.server.conftest import first_legal_move
@@ -64,10 +65,13 @@ def test_rule_options_are_kept_with_the_game(db_url: str) -> None:
         "dragonfly_carry": "next_turn",
         "mosquito_stays_dragonfly": True,
     }
-    with TestClient(create_app(db_url, ai_runner=first_legal_move)) as first:
+    app = create_app(db_url, ai_runner=first_legal_move, **backend.app_options())
+    with TestClient(app) as first:
         created = new_game(first, game_type="Base+MLPD", options=options)
     # A new server on the same database reads the options back from it.
-    with TestClient(create_app(db_url, ai_runner=first_legal_move)) as second:
+    with TestClient(
+        create_app(db_url, ai_runner=first_legal_move, **backend.app_options())
+    ) as second:
         state = second.get(f"/api/games/{created['id']}").json()
         pgn = second.get(f"/api/games/{created['id']}/export", params={"format": "pgn"}).text
     assert state["options"] == Options(**options).to_values()  # type: ignore[arg-type]

@@ -43,14 +43,17 @@ def test_database_urls(tmp_path: Path) -> None:
 
 
 def test_postgresql_without_a_driver_is_a_clear_error() -> None:
-    pytest.importorskip("sqlalchemy")
-    try:
-        import psycopg  # noqa: F401
-    except ImportError:
-        with pytest.raises(DatabaseError, match="psycopg"):
-            Store("postgresql+psycopg://u:p@127.0.0.1:1/none")
-    else:
-        pytest.skip("psycopg is installed: the URL would be tried for real")
+    code = (
+        "import sys; sys.modules['psycopg'] = None\n"  # as if psycopg were not installed
+        "from panal.server.store import DatabaseError, Store\n"
+        "try:\n"
+        "    Store('postgresql+psycopg://u:p@127.0.0.1:1/none')\n"
+        "except DatabaseError as exc:\n"
+        "    print(exc)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "psycopg" in out.stdout
+    assert "pip install" in out.stdout
 
 
 def test_serve_prints_the_url_and_the_database(tmp_path: Path) -> None:

@@ -154,12 +154,11 @@ def _options(options: Options | None, rules: dict[str, Any]) -> Options:
         if not isinstance(options, Options):
             raise TypeError(f"options must be an Options, not {type(options).__name__}")
         return options
-    try:
-        return Options(**rules)
-    except TypeError:
+    unknown = sorted(set(rules) - set(Options.__dataclass_fields__))
+    if unknown:
         known = ", ".join(Options.__dataclass_fields__)
-        unknown = ", ".join(sorted(set(rules) - set(Options.__dataclass_fields__)))
-        raise TypeError(f"unknown rule option {unknown}; the options are {known}") from None
+        raise TypeError(f"unknown rule option {', '.join(unknown)}; the options are {known}")
+    return Options(**rules)
 
 
 class LegalMoves:

@@ -25,8 +25,9 @@ import contextlib
 import gc
 import json
 import logging
+import os
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -41,9 +42,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from panal.hive import OPTION_SPECS, Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
-from panal.server.ai_pool import AiRunner, ProcessPoolAi, ai_levels
-from panal.server.hub import Connection, GameHub, LiveGame, RequestError
-from panal.server.records_io import RecordImportError, export_pgn, parse_record
+from panal.server.ai_pool import ai_levels
+from panal.server.bus import make_bus
+from panal.server.hub import Connection, GameHub, Limits, LiveGame, RequestError, hash_token
+from panal.server.jobs import (
+    ChildPool,
+    Executor,
+    InlineExecutor,
+    JobQueue,
+    LocalJobQueue,
+    RedisJobQueue,
+)
+from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.store import Store
 from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
 
@@ -90,11 +100,14 @@ class ImportRequest(StrictModel):
 
 
 class BodyLimit:
-    """Refuse request bodies over ``limit`` bytes with 413 before anything reads them."""
+    """Read each request body before the application sees it: over ``limit`` bytes (announced
+    or, chunked, as it arrives) is 413; a body that does not arrive within ``timeout`` seconds
+    is 408. Either way the application is never called."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, timeout: float = 10.0) -> None:
         self.app = app
         self.limit = limit
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -107,72 +120,135 @@ class BodyLimit:
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await _too_large(scope, receive, send, self.limit)
+                    await _refuse(
+                        send, 413, "too_large", f"request bodies are limited to {self.limit} bytes"
+                    )
                     return
+        chunks: list[bytes] = []
         seen = 0
-
-        async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _BodyTooLarge
-            return message
-
         try:
-            await self.app(scope, limited_receive, send)
-        except _BodyTooLarge:
-            await _too_large(scope, receive, send, self.limit)
+            async with asyncio.timeout(self.timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return  # the client left
+                    chunk = message.get("body", b"")
+                    seen += len(chunk)
+                    if seen > self.limit:
+                        await _refuse(
+                            send,
+                            413,
+                            "too_large",
+                            f"request bodies are limited to {self.limit} bytes",
+                        )
+                        return
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _refuse(
+                send, 408, "timeout", f"the request body took longer than {self.timeout:g} s"
+            )
+            return
+        body = b"".join(chunks)
+        delivered = False
+
+        async def replay() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
 
 
-class _BodyTooLarge(Exception):
-    pass
-
-
-async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-    response = JSONResponse(
-        {"error": "too_large", "detail": f"request bodies are limited to {limit} bytes"}, 413
+async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
+    body = json.dumps({"error": code, "detail": detail}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
     )
-    await response(scope, receive, send)
+    await send({"type": "http.response.body", "body": body})
+
+
+def client_owner(host: str | None) -> str:
+    """A client's identity for fairness limits: a hash of its address (behind a proxy, uvicorn's
+    ``--forwarded-allow-ips`` makes it the real client's)."""
+    return hash_token(f"client:{host or 'unknown'}")[:32]
 
 
 def create_app(
     db_url: str = "sqlite:///panal.sqlite3",
     *,
+    redis_url: str | None = None,
+    redis_prefix: str = "panal",
     ai_workers: int | None = None,
-    ai_runner: AiRunner | None = None,
+    ai_runner: Callable[[dict[str, Any]], Any] | None = None,
     levels: tuple[str, ...] | None = None,
+    limits: Limits | None = None,
+    migrate: bool = True,
+    body_timeout: float = 10.0,
 ) -> FastAPI:
-    """The web platform on a database. ``ai_runner``/``levels`` replace the AI (tests).
+    """The web platform on a database; with ``redis_url``, one of many processes (scale-out).
 
-    Every route is ``async``: games change only on the event loop, one step at a time (FastAPI
-    would run plain functions in a thread pool, next to the websockets)."""
-    store = Store(db_url)
-    pool = ProcessPoolAi(ai_workers) if ai_runner is None else None
-    hub = GameHub(store, ai_runner or pool, ai_levels() if levels is None else levels)  # type: ignore[arg-type]
+    ``ai_workers``: processes computing AI moves here (0: leave them to ``panal ai-worker``;
+    only with Redis). ``ai_runner`` replaces the AI by a function of the job's payload (tests).
+    """
+    store = Store(db_url, migrate=migrate)
+    workers = max(1, (os.cpu_count() or 2) - 1) if ai_workers is None else ai_workers
+    if workers < 1 and not redis_url:
+        workers = 1  # one process: nobody else would compute the AI's moves
+    executor: Executor = (
+        InlineExecutor({"hive.ai_move": ai_runner})
+        if ai_runner is not None
+        else ChildPool(max(1, workers), warm=("panal.ai",))
+    )
+    jobs: JobQueue = (
+        RedisJobQueue(redis_url, redis_prefix, executor, consumers=workers)
+        if redis_url
+        else LocalJobQueue(executor, consumers=workers)
+    )
+    limits = limits or Limits()
+    heavy = ChildPool(1, warm=("panal.hive.records",), max_waiting=limits.heavy_waiting)
+    hub = GameHub(
+        store,
+        make_bus(redis_url, redis_prefix),
+        jobs,
+        heavy,
+        ai_levels() if levels is None else levels,
+        shared=redis_url is not None,
+        limits=limits,
+    )
+    config_body = _config_body(hub.levels)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Everything imported so far lives as long as the process: take it out of the garbage
         # collector's full scans, which then pause the event loop for less time. Thousands of
         # open websockets are many long-lived objects: collecting less often keeps the tail of
-        # the move latency short (p99 24 ms -> 9 ms at 1,000 games, benchmarks/server_latency.py).
+        # the move latency short (benchmarks/server_latency.py).
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 50, 100)
-        hub.resume_ai_games()
+        await hub.start()
+        hub.spawn(hub.resume_ai_games())
         try:
             yield
         finally:
             await hub.close()
-            if pool is not None:
-                pool.shutdown()
             store.close()
 
     app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
-    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
 
     # --- errors: always a 4xx with a code and a sentence -----------------------------------
 
@@ -204,106 +280,98 @@ def create_app(
     # --- API -------------------------------------------------------------------------------
 
     @app.get("/api/config")
-    async def config() -> dict[str, Any]:
-        return {
-            "languages": list(names.LANGUAGES),
-            "looks": list(names.LOOKS),
-            "ai_levels": list(hub.levels),
-            "expansions": [bug.letter for bug in EXPANSIONS],
-            "rule_options": [
-                {
-                    "name": spec.name,
-                    "default": spec.default,
-                    "choices": list(spec.choices) if spec.choices else None,
-                    "needs": spec.expansion,
-                }
-                for spec in OPTION_SPECS
-            ],
-            "names": {
-                look: {
-                    language: {
-                        "bugs": {bug.letter: names.bug_name(bug, language, look) for bug in Bug},
-                        "colors": [names.color_name(c, language, look) for c in (0, 1)],
-                    }
-                    for language in names.LANGUAGES
-                }
-                for look in names.LOOKS
-            },
-        }
+    async def config() -> Response:
+        return Response(config_body, media_type="application/json")
 
     @app.post("/api/games", status_code=201)
-    async def new_game(request: NewGameRequest) -> dict[str, Any]:
-        _, secrets_out = hub.create(
+    async def new_game(request: NewGameRequest, http: Request) -> dict[str, Any]:
+        _, secrets_out = await hub.create(
             game_type=request.game_type,
             mode=request.mode,
             options=_rule_options(request.options),
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
+            owner=client_owner(http.client.host if http.client else None),
         )
         return secrets_out
 
     @app.post("/api/games/{game_id}/join")
     async def join(game_id: str, request: JoinRequest) -> dict[str, Any]:
-        return hub.join(game_id, request.invite)
+        return await hub.join(game_id, request.invite)
 
     @app.get("/api/games/{game_id}")
     async def game_state(
         game_id: str, authorization: Annotated[str | None, Header(max_length=200)] = None
     ) -> Response:
-        live = hub.get(game_id)
-        seats = _seats(live, authorization)
-        connection = Connection(send=_no_send, seats=seats)
-        text = live.state_text(connection, live.base_text())
-        hub.release(live)
+        live = await hub.get(game_id)
+        text = live.state_text(_seats(live, authorization))
         return Response(text, media_type="application/json")
 
     @app.get("/api/games/{game_id}/export")
     async def export(
         game_id: str, format: Literal["gamestring", "pgn"] = "gamestring"
     ) -> PlainTextResponse:
-        live = hub.get(game_id)
-        hub.release(live)
-        if format == "gamestring":
-            text = live.game.game_string() + "\n"
-            suffix = "txt"
-        else:
-            headers = _pgn_headers(live)
-            try:
-                text = export_pgn(live.game, headers)
-            except RecordImportError as exc:
-                raise RequestError("unsupported", str(exc), 422) from None
-            suffix = "pgn"
+        live = await hub.get(game_id)
+        headers = _pgn_headers(live)
+        try:
+            if live.game is not None and len(live.moves) <= hub.limits.inline_replay_plies:
+                if format == "gamestring":
+                    text = live.game.game_string() + "\n"
+                else:
+                    text = export_pgn(live.game, headers)
+            else:
+                text = await hub.heavy_job(
+                    "records.export",
+                    {
+                        "game_type": live.row.game_type,
+                        "options": live.row.rules.to_values(),
+                        "moves": list(live.moves),
+                        "format": format,
+                        "headers": headers,
+                    },
+                )
+        except (RecordImportError, RequestError) as exc:
+            raise RequestError("unsupported", str(exc), 422) from None
+        suffix = "txt" if format == "gamestring" else "pgn"
         return PlainTextResponse(
             text,
             headers={"Content-Disposition": f'attachment; filename="panal-{game_id}.{suffix}"'},
         )
 
     @app.post("/api/import", status_code=201)
-    async def import_record(request: ImportRequest) -> dict[str, Any]:
-        try:
-            imported = parse_record(
-                request.text, request.format, request.index, request.tournament_opening
-            )
-        except RecordImportError as exc:
-            raise RequestError("bad_record", str(exc), 422) from None
-        live, secrets_out = hub.create(
+    async def import_record(request: ImportRequest, http: Request) -> dict[str, Any]:
+        playable = request.mode != "review"
+        result = await hub.heavy_job(
+            "records.import",
+            {
+                "text": request.text,
+                "format": request.format,
+                "index": request.index,
+                "tournament_opening": request.tournament_opening,
+                "playable": playable,
+                "max_plies": hub.limits.playable_plies if playable else hub.limits.review_plies,
+            },
+        )
+        imported = result["imported"]
+        finished_off_board = imported.result not in (None, "InProgress", "NotStarted")
+        if request.mode == "review" and not result["settled"] and finished_off_board:
+            result["settled"] = {
+                "result": imported.result,
+                "end_reason": imported.termination or "record",
+            }
+        live, secrets_out = await hub.create(
             game_type=imported.game_type,
             mode=request.mode,
             options=imported.options,
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
-            moves=imported.moves,
+            owner=client_owner(http.client.host if http.client else None),
+            imported={**result, "moves": imported.moves},
             headers=imported.headers,
         )
-        finished_off_board = imported.result not in (None, "InProgress", "NotStarted")
-        if request.mode == "review" and live.row.result is None and finished_off_board:
-            live.row.result = imported.result
-            live.row.end_reason = imported.termination or "record"
-            hub.store.save(live.row)
         secrets_out["plies"] = live.row.plies
-        hub.release(live)
         return secrets_out
 
     @app.get("/api/archive")
@@ -311,7 +379,7 @@ def create_app(
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> dict[str, Any]:
-        total, rows = hub.store.archive(limit, offset)
+        total, rows = await hub.db(hub.store.archive, limit, offset)
         return {
             "total": total,
             "games": [
@@ -340,7 +408,7 @@ def create_app(
         await websocket.accept()
         token = websocket.query_params.get("token")
         try:
-            live = hub.get(game_id)
+            live = await hub.get(game_id)
         except RequestError as exc:
             await websocket.send_text(json.dumps(exc.to_json()))
             await websocket.close(code=4404, reason=exc.message)
@@ -350,24 +418,18 @@ def create_app(
             error = RequestError("bad_token", "this seat token does not belong to this game", 403)
             await websocket.send_text(json.dumps(error.to_json()))
             await websocket.close(code=4403, reason=error.message)
-            hub.release(live)
             return
         connection = Connection(send=websocket.send_text, seats=seats)
-        live.connections.add(connection)
+        hub.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
-        live.broadcast()  # the newcomer gets the state; the others see the spectator count
-        hub.schedule_ai(live)  # retries a failed AI move when a player comes back
+        if seats:
+            await hub.schedule_ai(live)  # retries a failed AI move when a player comes back
         try:
             await _receive_loop(websocket, hub, live, connection, pump)
         finally:
-            connection.closed = True
-            connection.queue.put_nowait(None)
-            live.connections.discard(connection)
+            hub.detach(live, connection)
             with contextlib.suppress(Exception):
                 await pump
-            if live.connections:
-                live.broadcast()
-            hub.release(live)
 
     # --- the browser UI --------------------------------------------------------------------
 
@@ -427,11 +489,11 @@ async def _receive_loop(
             continue
         try:
             request = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
             connection.post(_error("bad_json", "that message is not valid JSON"))
             continue
         try:
-            hub.handle(live, connection, request)
+            await hub.handle(live, connection, request)
         except RequestError as exc:
             body = exc.to_json()
             if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
@@ -448,17 +510,13 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
     """Send the connection's queue; a connection dropped for falling behind is closed (1013:
     try again later), and the browser reconnects and resumes."""
     await connection.pump()
-    if connection.closed:
+    if connection.too_slow:
         with contextlib.suppress(Exception):
             await websocket.close(code=1013, reason="too slow: reconnect")
 
 
 def _error(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": message})
-
-
-async def _no_send(text: str) -> None:
-    return None
 
 
 def _seats(live: LiveGame, authorization: str | None) -> frozenset[int]:
@@ -471,6 +529,36 @@ def _seats(live: LiveGame, authorization: str | None) -> frozenset[int]:
     if not seats:
         raise RequestError("bad_token", "this seat token does not belong to this game", 403)
     return seats
+
+
+def _config_body(levels: tuple[str, ...]) -> bytes:
+    """``GET /api/config``: the same for every request, serialized once."""
+    body = {
+        "languages": list(names.LANGUAGES),
+        "looks": list(names.LOOKS),
+        "ai_levels": list(levels),
+        "expansions": [bug.letter for bug in EXPANSIONS],
+        "rule_options": [
+            {
+                "name": spec.name,
+                "default": spec.default,
+                "choices": list(spec.choices) if spec.choices else None,
+                "needs": spec.expansion,
+            }
+            for spec in OPTION_SPECS
+        ],
+        "names": {
+            look: {
+                language: {
+                    "bugs": {bug.letter: names.bug_name(bug, language, look) for bug in Bug},
+                    "colors": [names.color_name(c, language, look) for c in (0, 1)],
+                }
+                for language in names.LANGUAGES
+            }
+            for look in names.LOOKS
+        },
+    }
+    return json.dumps(body, ensure_ascii=False).encode()
 
 
 def _pgn_headers(live: LiveGame) -> dict[str, str]:

@@ -1,30 +1,49 @@
-"""``panal serve``: start the web platform.
+"""``panal serve`` and ``panal ai-worker``: start the web platform and its AI workers.
 
-Only argparse at import time: FastAPI, SQLAlchemy and uvicorn are imported by the handler, so
+Only argparse at import time: FastAPI, SQLAlchemy and uvicorn are imported by the handlers, so
 ``panal uhp`` and the other commands start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
+import socket
+import subprocess
 import sys
+import time
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_DB_FILE = "panal.sqlite3"
+DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256
+HEADER_TIMEOUT = 10.0
+BODY_TIMEOUT = 10.0
 
 
 DESCRIPTION = (
     "Serve the Hive web platform. Games are stored in an SQLite file "
-    f"(./{DEFAULT_DB_FILE} by default) or in PostgreSQL given by URL."
+    f"(./{DEFAULT_DB_FILE} by default) or in PostgreSQL given by URL; with --redis, several "
+    "processes (--workers, or on several hosts) serve the same games."
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = subparsers.add_parser(
         "serve", help="play Hive in the browser (web platform)", description=DESCRIPTION
     )
     add_arguments(serve)
+    worker = subparsers.add_parser(
+        "ai-worker",
+        help="compute AI moves for scale-out web servers (Redis job queue)",
+        description=(
+            "Take AI jobs from the Redis queue that `panal serve --redis` processes fill, and "
+            "play the moves into the database. Run as many as you like, on any machine that "
+            "reaches the database and Redis."
+        ),
+    )
+    add_worker_arguments(worker)
 
 
 def build_serve_parser() -> argparse.ArgumentParser:
@@ -32,6 +51,21 @@ def build_serve_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="panal serve", description=DESCRIPTION)
     add_arguments(parser)
     return parser
+
+
+def _add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--redis",
+        default=None,
+        metavar="URL",
+        help="Redis for scale-out (redis://host:6379/0): fan-out between processes, AI job queue",
+    )
+    parser.add_argument(
+        "--redis-prefix",
+        default="panal",
+        metavar="NAME",
+        help="prefix of every Redis key and channel (several deployments on one Redis)",
+    )
 
 
 def add_arguments(serve: argparse.ArgumentParser) -> None:
@@ -46,17 +80,83 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
             f"postgresql://user:pass@host/db) or a file path; default ./{DEFAULT_DB_FILE}"
         ),
     )
+    _add_store_arguments(serve)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="web processes on this host, sharing the port (more than 1 needs --redis)",
+    )
     serve.add_argument(
         "--ai-workers",
         type=int,
         default=None,
         metavar="N",
-        help="processes for AI moves (default: one less than the CPU count, at least 1)",
+        help=(
+            "processes for AI moves in each web process (default: one less than the CPU count, "
+            "at least 1; with --redis, 0 leaves the AI to `panal ai-worker`)"
+        ),
+    )
+    serve.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=DEFAULT_MAX_CONNECTIONS_PER_ADDRESS,
+        metavar="N",
+        help=(
+            "open connections allowed from one client address "
+            f"({DEFAULT_MAX_CONNECTIONS_PER_ADDRESS}; 0: no limit, e.g. behind a load balancer)"
+        ),
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="proxies trusted for X-Forwarded-For (the client address used for limits)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time allowed for a request's headers ({HEADER_TIMEOUT:g})",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=BODY_TIMEOUT,
+        metavar="SECONDS",
+        help=f"time allowed for a request's body ({BODY_TIMEOUT:g})",
     )
     serve.add_argument(
         "--log-level", default="warning", help="uvicorn log level (warning, info, debug)"
     )
+    serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
     serve.set_defaults(handler=serve_command)
+
+
+def add_worker_arguments(worker: argparse.ArgumentParser) -> None:
+    worker.add_argument("--db", required=True, metavar="URL", help="the web servers' database")
+    _add_store_arguments(worker)
+    worker.set_defaults(redis=None)
+    worker.add_argument(
+        "--processes",
+        type=int,
+        default=max(1, (os.cpu_count() or 2) - 1),
+        metavar="N",
+        help="AI searches at once (one process each; default: one less than the CPU count)",
+    )
+    worker.add_argument("--log-level", default="warning", help="log level (warning, info)")
+    worker.set_defaults(handler=worker_command)
+
+
+def _missing_web_extra(exc: ModuleNotFoundError, command: str) -> int:
+    print(
+        f"panal {command}: {exc.name} is not installed; install the web extra: "
+        'pip install "panal[web]"',
+        file=sys.stderr,
+    )
+    return 2
 
 
 def serve_command(args: argparse.Namespace) -> int:
@@ -64,37 +164,179 @@ def serve_command(args: argparse.Namespace) -> int:
         import uvicorn
 
         from panal.server.app import create_app
-        from panal.server.store import DatabaseError, database_url
+        from panal.server.http_guard import GuardedH11Protocol
+        from panal.server.store import DatabaseError, Store, database_url
     except ModuleNotFoundError as exc:
-        print(
-            f"panal serve: {exc.name} is not installed; install the web extra: "
-            'pip install "panal[web]"',
-            file=sys.stderr,
-        )
-        return 2
+        return _missing_web_extra(exc, "serve")
     if not 0 < args.port < 65536:
         print("panal serve: --port must be between 1 and 65535", file=sys.stderr)
         return 2
+    if args.workers < 1:
+        print("panal serve: --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > 1 and not args.redis:
+        print(
+            "panal serve: several --workers share games through Redis: add --redis URL "
+            "(and a PostgreSQL --db)",
+            file=sys.stderr,
+        )
+        return 2
+    if args.ai_workers is not None and args.ai_workers < (0 if args.redis else 1):
+        print("panal serve: --ai-workers must be at least 1 without --redis", file=sys.stderr)
+        return 2
     url, description = database_url(args.db or DEFAULT_DB_FILE)
+    if args.workers > 1 and args.fd is None:
+        try:
+            Store(url).close()  # migrate once, before the workers start
+        except DatabaseError as exc:
+            print(f"panal serve: {exc}", file=sys.stderr)
+            return 2
+        return _supervise(args, description)
+    if args.fd is not None:
+        from panal.server.lifeline import die_with_parent
+
+        die_with_parent()
     try:
-        app = create_app(url, ai_workers=args.ai_workers)
+        app = create_app(
+            url,
+            redis_url=args.redis,
+            redis_prefix=args.redis_prefix,
+            ai_workers=args.ai_workers,
+            migrate=args.fd is None,
+            body_timeout=args.body_timeout,
+        )
     except DatabaseError as exc:
         print(f"panal serve: {exc}", file=sys.stderr)
         return 2
-    shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
-    print(f"panal: database {description}", flush=True)
-    print(f"panal: playing Hive at http://{shown_host}:{args.port}/ (Ctrl+C to stop)", flush=True)
-    uvicorn.run(
+    GuardedH11Protocol.header_timeout = args.header_timeout
+    GuardedH11Protocol.max_per_address = max(0, args.max_connections_per_address)
+    if args.fd is None:
+        _announce(args, description)
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        http=GuardedH11Protocol,
         ws=_websocket_protocol(),
         ws_max_size=64 * 1024,
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=3,
+        proxy_headers=args.forwarded_allow_ips is not None,
+        forwarded_allow_ips=args.forwarded_allow_ips,
     )
+    server = uvicorn.Server(config)
+    if args.fd is not None:
+        server.run(sockets=[socket.socket(fileno=args.fd)])
+    else:
+        server.run()
+    return 0
+
+
+def _announce(args: argparse.Namespace, description: str) -> None:
+    shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"panal: database {description}", flush=True)
+    if args.redis:
+        from panal.server.store import database_url
+
+        redis_shown = database_url(args.redis)[1] if "@" in args.redis else args.redis
+        print(f"panal: scale-out through Redis {redis_shown}", flush=True)
+    print(f"panal: playing Hive at http://{shown_host}:{args.port}/ (Ctrl+C to stop)", flush=True)
+
+
+def _supervise(args: argparse.Namespace, description: str) -> int:
+    """``--workers N``: bind the port once, start N web processes on it, restart any that
+    dies, and stop them all on Ctrl+C or SIGTERM (they also die with this process)."""
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((args.host, args.port))
+    except OSError as exc:
+        print(f"panal serve: cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 2
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    command = [
+        sys.executable,
+        "-m",
+        "panal.cli",
+        *_child_argv(args),
+        "--fd",
+        str(listener.fileno()),
+    ]
+    _announce(args, description)
+    print(f"panal: {args.workers} web processes", flush=True)
+    stopping = False
+
+    def stop(signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(command, pass_fds=(listener.fileno(),))
+
+    children = [start() for _ in range(args.workers)]
+    while not stopping:
+        time.sleep(0.2)
+        for index, child in enumerate(children):
+            if child.poll() is not None and not stopping:
+                print(f"panal: web process {child.pid} exited ({child.returncode}); restarting")
+                time.sleep(0.5)
+                children[index] = start()
+    for child in children:
+        if child.poll() is None:
+            child.terminate()
+    for child in children:
+        try:
+            child.wait(10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+    return 0
+
+
+def _child_argv(args: argparse.Namespace) -> list[str]:
+    """The ``serve`` arguments for one web process of ``--workers``."""
+    argv = ["serve", "--host", args.host, "--port", str(args.port), "--workers", "1"]
+    if args.db:
+        argv += ["--db", args.db]
+    if args.redis:
+        argv += ["--redis", args.redis, "--redis-prefix", args.redis_prefix]
+    if args.ai_workers is not None:
+        argv += ["--ai-workers", str(args.ai_workers)]
+    argv += ["--max-connections-per-address", str(args.max_connections_per_address)]
+    if args.forwarded_allow_ips is not None:
+        argv += ["--forwarded-allow-ips", args.forwarded_allow_ips]
+    argv += ["--header-timeout", str(args.header_timeout)]
+    argv += ["--body-timeout", str(args.body_timeout)]
+    argv += ["--log-level", args.log_level]
+    return argv
+
+
+def worker_command(args: argparse.Namespace) -> int:
+    try:
+        import asyncio
+
+        from panal.server.store import DatabaseError, database_url
+        from panal.server.worker import run_worker
+    except ModuleNotFoundError as exc:
+        return _missing_web_extra(exc, "ai-worker")
+    if not args.redis:
+        print("panal ai-worker: --redis URL is required", file=sys.stderr)
+        return 2
+    if args.processes < 1:
+        print("panal ai-worker: --processes must be at least 1", file=sys.stderr)
+        return 2
+    url, description = database_url(args.db)
+    try:
+        asyncio.run(run_worker(url, args.redis, args.redis_prefix, args.processes, description))
+    except DatabaseError as exc:
+        print(f"panal ai-worker: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -1,12 +1,23 @@
-"""Games being played: the authoritative state in memory, seats, and live fan-out.
+"""Games being played: cached copies of the database's truth, seats, and live fan-out.
 
-Every change to a game happens in one synchronous step on the event loop: check it with the rules
-engine, write it to the database, then queue the new state for every connection. No ``await``
-separates the check from the write, so two moves can never interleave and a refused request never
-changes anything.
+The database decides (see :mod:`panal.server.store`). A process keeps, for each game in use, a
+:class:`LiveGame`: the rules engine's game, the history as JSON text and the serialized state,
+all rebuilt from the database when needed. A change to a game runs under that game's lock:
 
-Each connection has its own outgoing queue drained by its own task: a slow browser never delays
-the others, and one that falls too far behind is disconnected (it reconnects and resumes).
+1. check it against the cached copy with the rules engine (nothing is changed yet);
+2. write it with a compare-and-set on the game's version (in a thread, off the event loop);
+   another process may have written first: the write is refused, nothing changes, the copy is
+   reloaded and the player is told to look again;
+3. apply it to the copy, send the new state to this process's websockets, and publish the
+   change on the bus so every other process with that game does the same.
+
+A process that receives a change for a version it does not follow (a message lost, a restart)
+reloads the game from the database. AI moves are jobs (:mod:`panal.server.jobs`): queued for a
+game's version, dropped when the game moves on, applied through the same compare-and-set.
+
+Each connection has its own outbox drained by its own task: a newer state replaces an unsent
+older one, so no burst of changes can push a player off; spectators' comings and goings are
+announced at most twice a second.
 """
 
 from __future__ import annotations
@@ -19,9 +30,11 @@ import json
 import logging
 import random
 import secrets
+import time
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from panal.hex import Hex
 from panal.hive import (
@@ -35,18 +48,54 @@ from panal.hive import (
     Termination,
 )
 from panal.hive.pieces import piece_from_name
-from panal.server.ai_pool import AiRequest, AiRunner
-from panal.server.snapshot import history_entry, legal_moves_json, public_state
-from panal.server.store import GameRow, Store, rule_headers
+from panal.server.ai_pool import ai_payload
+from panal.server.bus import Bus
+from panal.server.jobs import Executor, Job, JobError, JobQueue, ai_job_id
+from panal.server.records_io import replay_with_history
+from panal.server.snapshot import (
+    board_fields,
+    history_entry,
+    legal_moves_json,
+    public_state_text,
+    settle_result,
+)
+from panal.server.store import Conflict, GameRow, Store, rule_headers
 
-__all__ = ["Connection", "GameHub", "LiveGame", "RequestError", "hash_token", "new_token"]
+__all__ = [
+    "Connection",
+    "GameHub",
+    "Limits",
+    "LiveGame",
+    "RequestError",
+    "hash_token",
+    "new_token",
+]
 
 log = logging.getLogger("panal.server")
+T = TypeVar("T")
 
 MODES = ("ai", "hotseat", "online", "review")
 COLOR_NAMES = ("white", "black")
 MAX_QUEUED_MESSAGES = 64
 MAX_COORDINATE = 1000
+AI_JOB = "hive.ai_move"
+# Endings an undo may take back: decided on the board, not by a player.
+ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds that keep one client or one record from holding the server."""
+
+    ai_games_per_client: int = 4  # unfinished AI games touched within ``ai_idle_seconds``
+    ai_idle_seconds: float = 3600.0  # an AI game idle this long is abandoned (not resumed)
+    inline_replay_plies: int = 400  # longer games are rebuilt in a worker process
+    playable_plies: int = 5_000  # an imported record to play on (its game crosses processes)
+    review_plies: int = 50_000  # an imported record to replay
+    heavy_seconds: float = 60.0  # one import, rebuild or export (30,000 plies: ~5 s idle)
+    heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
+    cached_games: int = 2_000  # games kept in memory without a connection
+    presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
 
 
 class RequestError(Exception):
@@ -98,49 +147,111 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-@dataclass(eq=False)
 class Connection:
-    """One websocket: who it seats, and its outgoing queue."""
+    """One websocket: who it seats, and its outbox (a newer state replaces an unsent one)."""
 
-    send: Callable[[str], Awaitable[None]]
-    seats: frozenset[int]
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    closed: bool = False
+    def __init__(self, send: Callable[[str], Awaitable[None]], seats: frozenset[int]) -> None:
+        self.send = send
+        self.seats = seats
+        self.closed = False
+        self.too_slow = False
+        self._outbox: deque[str] = deque()
+        self._last_is_state = False
+        self._wake = asyncio.Event()
 
     def post(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_QUEUED_MESSAGES:
-            self.closed = True  # too slow: drop it; the browser reconnects and resumes
-            self.queue.put_nowait(None)
+        if len(self._outbox) >= MAX_QUEUED_MESSAGES:
+            self.too_slow = True  # the browser reconnects and resumes
+            self.close()
             return
-        self.queue.put_nowait(text)
+        self._outbox.append(text)
+        self._last_is_state = False
+        self._wake.set()
+
+    def post_state(self, text: str) -> None:
+        if self.closed:
+            return
+        if self._last_is_state and self._outbox:
+            self._outbox[-1] = text  # the unsent older state is out of date: replace it
+        else:
+            self._outbox.append(text)
+            self._last_is_state = True
+        self._wake.set()
+
+    def close(self) -> None:
+        self.closed = True
+        self._wake.set()
 
     async def pump(self) -> None:
-        """Send queued messages in order until the connection is closed."""
+        """Send the outbox in order until the connection is closed."""
         while True:
-            text = await self.queue.get()
-            if text is None:
+            while not self._outbox:
+                if self.closed:
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+            if self.closed:
                 return
+            text = self._outbox.popleft()
+            if not self._outbox:
+                self._last_is_state = False
             await self.send(text)
 
 
 @dataclass(eq=False)
 class LiveGame:
+    """A process's copy of a game: everything here can be rebuilt from the database."""
+
     row: GameRow
-    game: Game
-    history: list[dict[str, Any]]
+    game: Game | None  # None for a record to replay: nothing to play, no rules needed
+    moves: list[str]
+    history_parts: list[str]  # one JSON object per move (see snapshot.history_entry)
+    board: dict[str, Any]  # snapshot.board_fields of the current position
     connections: set[Connection] = field(default_factory=set)
-    version: int = 0
-    ai_task: asyncio.Task[None] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_error: str | None = None
-    # The legal moves, serialized once per position. Kept as one string rather than a list of
-    # dicts: thousands of long-lived small objects would make every full GC pause much longer.
+    announced_spectators: int = 0
+    used_at: float = field(default_factory=time.monotonic)
+    _state_cache: str | None = None
+    _history_cache: str | None = None
     _legal_cache: tuple[int, str] | None = None
+    _presence_pending: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
 
     @property
     def is_finished(self) -> bool:
         return self.row.result is not None
+
+    @property
+    def turn(self) -> int:
+        return int(self.board["turn"])
+
+    @property
+    def is_ai_turn(self) -> bool:
+        return self.row.mode == "ai" and self.turn == self.row.ai_color
+
+    @property
+    def ai_thinking(self) -> bool:
+        return self.is_ai_turn and not self.is_finished and self.ai_error is None
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for connection in self.connections if not connection.seats)
+
+    @property
+    def history_text(self) -> str:
+        if self._history_cache is None:
+            self._history_cache = "[" + ",".join(self.history_parts) + "]"
+        return self._history_cache
 
     def seats_for(self, token: str | None) -> frozenset[int]:
         if not token:
@@ -155,31 +266,35 @@ class LiveGame:
     def acting_color(self, seats: frozenset[int]) -> int:
         """The colour a seated request speaks for: the side to move when it holds both."""
         if len(seats) == 2:
-            return int(self.game.turn)
+            return self.turn
         (color,) = seats
         return color
 
+    def may_move(self, seats: frozenset[int]) -> bool:
+        return (
+            self.game is not None
+            and not self.is_finished
+            and self.row.mode != "review"
+            and self.turn in seats
+            and not self.is_ai_turn
+        )
+
     def legal_json(self) -> str:
+        assert self.game is not None
         if self._legal_cache is None or self._legal_cache[0] != self.version:
             legal = json.dumps(legal_moves_json(self.game), separators=(",", ":"))
             self._legal_cache = (self.version, legal)
         return self._legal_cache[1]
 
-    def may_move(self, seats: frozenset[int]) -> bool:
-        return (
-            not self.is_finished
-            and self.row.mode != "review"
-            and int(self.game.turn) in seats
-            and not self.is_ai_turn
-        )
+    def base_text(self) -> str:
+        """The state everyone sees, serialized once per change."""
+        if self._state_cache is None:
+            self._state_cache = public_state_text(self)
+        return self._state_cache
 
-    @property
-    def is_ai_turn(self) -> bool:
-        return self.row.mode == "ai" and int(self.game.turn) == self.row.ai_color
-
-    def state_text(self, connection: Connection | None, base: str) -> str:
-        """``base`` (the shared state, serialized once) plus what only this connection sees."""
-        seats = connection.seats if connection else frozenset()
+    def state_text(self, seats: frozenset[int]) -> str:
+        """The shared state plus what only a holder of ``seats`` sees."""
+        base = self.base_text()
         extra: dict[str, Any] = {"you": [COLOR_NAMES[c] for c in sorted(seats)]}
         if seats and self.row.mode == "online" and self.row.invite_code:
             extra["invite"] = self.row.invite_code
@@ -188,54 +303,193 @@ class LiveGame:
             text = text[:-1] + ',"legal":' + self.legal_json() + "}"
         return text
 
-    def base_text(self) -> str:
-        state = public_state(self)
-        return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
-
-    def broadcast(self) -> None:
-        base = self.base_text()
+    def changed(self) -> None:
+        """The copy changed: send the new state to every connection of this process."""
+        self._state_cache = None
+        self.announced_spectators = self.spectators
         for connection in list(self.connections):
-            connection.post(self.state_text(connection, base))
+            connection.post_state(self.state_text(connection.seats))
+
+    def replace(self, other: LiveGame) -> None:
+        """Take a freshly loaded copy's contents (connections stay)."""
+        self.row, self.game, self.moves = other.row, other.game, other.moves
+        self.history_parts, self.board = other.history_parts, other.board
+        self._history_cache = None
+        self._legal_cache = None
+        self._state_cache = None
 
 
 class GameHub:
-    """The games in memory, loaded from the store on demand."""
+    """The games this process serves, loaded from the store on demand and kept fresh by the bus.
 
-    def __init__(self, store: Store, ai: AiRunner, levels: tuple[str, ...]) -> None:
+    ``shared`` says whether other processes write to the same database (scale-out): a cached
+    copy is then checked against the stored version before it is read.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        jobs: JobQueue,
+        heavy: Executor,
+        levels: tuple[str, ...],
+        *,
+        shared: bool = False,
+        limits: Limits | None = None,
+    ) -> None:
         self.store = store
-        self.ai = ai
+        self.bus = bus
+        self.jobs = jobs
+        self.heavy = heavy
         self.levels = levels
-        self.games: dict[str, LiveGame] = {}
+        self.shared = shared
+        self.limits = limits or Limits()
+        self.games: OrderedDict[str, LiveGame] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._stale: set[str] = set()
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.bus.start(self._on_bus_message, self._on_bus_reconnect)
+        await self.jobs.start(self)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.jobs.close()
+        await self.bus.close()
+        await self.heavy.close()
+
+    def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
+        """A background task the hub keeps a reference to (and cancels on close)."""
+        task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call in a thread: the event loop never waits for the database."""
+        return await asyncio.to_thread(function, *args, **kwargs)
 
     # --- loading ---------------------------------------------------------------------------
 
-    def get(self, game_id: str) -> LiveGame:
-        live = self.games.get(game_id)
-        if live is not None:
-            return live
+    async def get(self, game_id: str) -> LiveGame:
+        """The game, from memory when the copy is current, else from the database."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
             raise RequestError("unknown_game", "there is no game with that id", 404)
-        loaded = self.store.load_game(game_id)
+        live = self.games.get(game_id)
+        if live is not None:
+            self.games.move_to_end(game_id)
+            live.used_at = time.monotonic()
+            if self.shared or game_id in self._stale:
+                await self._verify(live)
+            return live
+        pending = self._loading.get(game_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            live = await self._load(game_id)
+            self._cache(live)
+            await self.bus.subscribe(f"game:{game_id}")
+            future.set_result(live)
+            return live
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters get it through shield
+            raise
+        finally:
+            del self._loading[game_id]
+
+    async def _load(self, game_id: str) -> LiveGame:
+        loaded = await self.db(self.store.load_game, game_id)
         if loaded is None:
             raise RequestError("unknown_game", "there is no game with that id", 404)
         row, moves = loaded
-        game = Game(row.game_type, options=row.rules)
-        history: list[dict[str, Any]] = []
-        for text in moves:
-            move = game.parse_move(text, lenient=True)
-            history.append(history_entry(game, move, len(history) + 1))
-            game.push(move)
-        live = self.games[game_id] = LiveGame(row, game, history)
-        return live
+        if row.mode not in MODES:  # still being imported (or an import that died half-way)
+            raise RequestError("unknown_game", "there is no game with that id", 404)
+        return await self._build(row, moves)
 
-    def release(self, live: LiveGame) -> None:
-        """Forget a game nobody watches and no AI works on (it stays in the database)."""
-        if not live.connections and live.ai_task is None:
-            self.games.pop(live.row.id, None)
+    async def _build(self, row: GameRow, moves: list[str]) -> LiveGame:
+        """A copy from the stored row and moves: replayed here when short, else in a worker."""
+        playable = row.mode != "review"
+        if len(moves) <= self.limits.inline_replay_plies:
+            game, history = _replay(row.game_type, row.rules, moves)
+            return LiveGame(row, game if playable else None, moves, history, board_fields(game))
+        rebuilt = await self.heavy_job(
+            "game.rebuild",
+            {
+                "game_type": row.game_type,
+                "options": row.rules.to_values(),
+                "moves": moves,
+                "playable": playable,
+            },
+        )
+        return LiveGame(row, rebuilt["game"], moves, rebuilt["history"], rebuilt["board"])
+
+    async def heavy_job(self, kind: str, payload: dict[str, Any]) -> Any:
+        """Run a job in this process's worker for heavy work, within the time bound."""
+        if getattr(self.heavy, "busy", False):
+            raise RequestError("busy", "the server is busy with other records; try again", 503)
+        try:
+            return await self.heavy.run(Job(kind, "heavy", payload), self.limits.heavy_seconds)
+        except JobError as exc:
+            text = str(exc)
+            if "RecordImportError" in text or "GameStringError" in text or "RecordError" in text:
+                raise RequestError("bad_record", text.partition(": ")[2] or text, 422) from None
+            if "longer than" in text:
+                raise RequestError(
+                    "too_slow", f"this record is too much work: {text}", 503
+                ) from None
+            raise RequestError(
+                "server_error", f"the record could not be processed: {text}", 500
+            ) from None
+
+    def _cache(self, live: LiveGame) -> None:
+        self.games[live.id] = live
+        self.games.move_to_end(live.id)
+        self._evict()
+
+    def _evict(self) -> None:
+        """Forget the least recently used games nobody watches, beyond the cache's size."""
+        excess = len(self.games) - self.limits.cached_games
+        if excess <= 0:
+            return
+        for game_id, live in list(self.games.items()):
+            if excess <= 0:
+                break
+            if live.connections or live.lock.locked():
+                continue
+            del self.games[game_id]
+            self._stale.discard(game_id)
+            self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
+            excess -= 1
+
+    async def _verify(self, live: LiveGame) -> None:
+        """Reload the copy if the database has moved on (another process, a lost message)."""
+        version = await self.db(self.store.version_of, live.id)
+        self._stale.discard(live.id)
+        if version is not None and version != live.version:
+            async with live.lock:
+                if version != live.version:
+                    await self._reload(live)
+
+    async def _reload(self, live: LiveGame) -> None:
+        """Under the game's lock: take the stored game, and tell this process's connections."""
+        fresh = await self._load(live.id)
+        live.replace(fresh)
+        live.ai_error = None
+        live.changed()
 
     # --- creating --------------------------------------------------------------------------
 
-    def create(
+    async def create(
         self,
         *,
         game_type: str,
@@ -244,10 +498,12 @@ class GameHub:
         look: str,
         color: str,
         ai_level: str | None,
-        moves: list[str] | None = None,
+        owner: str | None = None,
+        imported: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
     ) -> tuple[LiveGame, dict[str, Any]]:
-        """A new game (``moves`` replays an imported record); returns it and the secrets."""
+        """A new game, or one from a record (``imported``: what ``records_io.import_job`` or
+        ``rebuild_job`` returned); returns it and the secrets to give its creator."""
         if mode not in MODES:
             raise RequestError("bad_mode", f"mode must be one of {', '.join(MODES)}")
         try:
@@ -263,6 +519,7 @@ class GameHub:
                 raise RequestError(
                     "bad_level", f"unknown AI level {ai_level!r}; one of {', '.join(self.levels)}"
                 )
+            await self._check_ai_allowance(owner)
         else:
             ai_level = None
         if color == "random":
@@ -270,15 +527,13 @@ class GameHub:
         if color not in COLOR_NAMES:
             raise RequestError("bad_color", "color must be white, black or random")
         human = COLOR_NAMES.index(color)
-        game = Game(parsed_type, options=options)
-        history: list[dict[str, Any]] = []
-        for ply, text in enumerate(moves or (), 1):
-            try:
-                move = game.parse_move(text, lenient=True)
-            except ValueError as exc:
-                raise RequestError("bad_record", f"move {ply} ({text!r}): {exc}") from None
-            history.append(history_entry(game, move, ply))
-            game.push(move)
+        if imported is None:
+            game, moves, history = Game(parsed_type, options=options), [], []
+            board = board_fields(game)
+        else:
+            game = imported["game"]
+            moves = imported["moves"]
+            history, board = imported["history"], imported["board"]
         row = GameRow(
             id=new_game_id(),
             game_type=str(parsed_type),
@@ -289,8 +544,9 @@ class GameHub:
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,
-            plies=len(history),
+            plies=len(moves),
             headers=rule_headers(options, dict(headers or {})),
+            owner=owner if mode == "ai" else None,
         )
         secrets_out: dict[str, Any] = {"id": row.id}
         if mode != "review":
@@ -305,15 +561,37 @@ class GameHub:
             if mode == "online":
                 row.invite_code = secrets.token_urlsafe(12)
                 secrets_out["invite"] = row.invite_code
-        _settle_result(row, game)
-        self.store.create_game(row, [entry["move"] for entry in history])
-        live = self.games[row.id] = LiveGame(row, game, history)
-        self.schedule_ai(live)
+        settled: dict[str, Any] = {}
+        if imported is not None:
+            settled = imported["settled"]
+        elif game is not None:
+            settle_result(settled, game)
+        for name, value in settled.items():
+            setattr(row, name, value)
+        await self.db(self.store.create_game, row, moves)
+        live = LiveGame(row, game if mode != "review" else None, moves, history, board)
+        self._cache(live)
+        await self.bus.subscribe(f"game:{row.id}")
+        await self._after_change(live, was_ai_turn=False)
         return live, secrets_out
 
-    def join(self, game_id: str, invite: str) -> dict[str, Any]:
-        """Claim the open seat of an online game with its invitation code (once)."""
-        live = self.get(game_id)
+    async def _check_ai_allowance(self, owner: str | None) -> None:
+        if owner is None:
+            return
+        since = time.time() - self.limits.ai_idle_seconds
+        active = await self.db(self.store.active_ai_games, owner, since)
+        if active >= self.limits.ai_games_per_client:
+            raise RequestError(
+                "too_many_ai_games",
+                f"you have {active} unfinished games against the AI (at most "
+                f"{self.limits.ai_games_per_client}): finish or resign one first",
+                429,
+            )
+
+    async def join(self, game_id: str, invite: str) -> dict[str, Any]:
+        """Claim the open seat of an online game with its invitation code (once, whichever
+        process is asked: the database picks the one winner)."""
+        live = await self.get(game_id)
         row = live.row
         if row.mode != "online":
             raise RequestError("not_online", "this game takes no invitations", 409)
@@ -323,15 +601,19 @@ class GameHub:
             raise RequestError("bad_invite", "wrong invitation code", 403)
         color = "black" if row.white_token is not None else "white"
         token = new_token()
-        setattr(row, f"{color}_token", hash_token(token))
-        row.invite_code = None
-        self.store.save(row)
-        live.broadcast()
+        won = await self.db(
+            self.store.claim_seat, game_id, row.invite_code, color, hash_token(token)
+        )
+        async with live.lock:
+            await self._reload(live)
+        await self.bus.publish(f"game:{game_id}", {"op": "reload", "v": live.version})
+        if not won:
+            raise RequestError("invite_used", "this invitation has already been used", 409)
         return {"id": row.id, "seat": color, "token": token}
 
     # --- requests from players -------------------------------------------------------------
 
-    def handle(self, live: LiveGame, connection: Connection, message: Any) -> None:
+    async def handle(self, live: LiveGame, connection: Connection, message: Any) -> None:
         """Apply one websocket request (already decoded JSON). Raises RequestError."""
         if not isinstance(message, dict):
             raise RequestError("bad_request", "a message must be a JSON object")
@@ -340,15 +622,15 @@ class GameHub:
             connection.post('{"type":"pong"}')
             return
         if kind == "sync":
-            connection.post(live.state_text(connection, live.base_text()))
+            connection.post_state(live.state_text(connection.seats))
             return
-        actions = {
-            "move": self.move,
-            "undo": self.undo,
-            "resign": self.resign,
-            "offer_draw": self.offer_draw,
-            "accept_draw": self.accept_draw,
-            "decline_draw": self.decline_draw,
+        actions: dict[str, Callable[[LiveGame, frozenset[int], dict[str, Any]], _Change]] = {
+            "move": self._move,
+            "undo": self._undo,
+            "resign": self._resign,
+            "offer_draw": self._offer_draw,
+            "accept_draw": self._accept_draw,
+            "decline_draw": self._decline_draw,
         }
         action = actions.get(kind) if isinstance(kind, str) else None
         if action is None:
@@ -358,10 +640,11 @@ class GameHub:
             )
         if not connection.seats:
             raise RequestError("spectator", "spectators can't play: you have no seat here", 403)
-        action(live, connection.seats, message)
+        async with live.lock:
+            change = action(live, connection.seats, message)
+            await self._commit(live, change)
 
-    def move(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
-        row, game = live.row, live.game
+    def _move(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         expected_ply = message.get("ply")
         if expected_ply is not None and (
             not isinstance(expected_ply, int) or isinstance(expected_ply, bool)
@@ -370,20 +653,27 @@ class GameHub:
         self._check_open(live)
         if live.is_ai_turn:
             raise RequestError("not_your_turn", "wait: the AI is thinking", 409)
-        if int(game.turn) not in seats:
+        if live.turn not in seats:
             raise RequestError("not_your_turn", "it is your opponent's turn", 409)
-        if expected_ply is not None and expected_ply != game.ply:
+        if expected_ply is not None and expected_ply != live.board["ply"]:
             raise RequestError(
                 "stale", "the game has moved on since you chose that move; look again", 409
             )
-        move = _requested_move(game, message)
+        return self._play(live, _requested_move(message))
+
+    def _play(self, live: LiveGame, requested: Move | str) -> _Change:
+        """Check a move with the rules engine; the change it makes (the game is left as is)."""
+        game = live.game
+        assert game is not None
         try:
-            if isinstance(move, str):
-                move = game.parse_move(move)
-            # Before the push: the entry needs the position. An illegal move raises
-            # IllegalMoveError here (move_string) or in the push, naming the rule.
-            entry = history_entry(game, move, game.ply + 1)
-            game.push(move)
+            if isinstance(requested, str):
+                move = game.parse_move(requested)  # checks it, naming the rule it breaks
+                text = game.move_string(move)
+                checked = True
+            else:
+                move = requested
+                text = game.move_string(move)  # an illegal move raises, naming the rule
+                checked = False
         except InvalidMoveError as exc:
             raise RequestError(
                 "invalid_move", str(exc), reason=exc.reason, details=exc.details
@@ -394,178 +684,346 @@ class GameHub:
             ) from None
         except ValueError as exc:  # e.g. a destination beside no piece cannot be written
             raise RequestError("illegal_move", str(exc), 409, rule="illegal") from None
-        live.history.append(entry)
-        row.plies = game.ply
-        if row.draw_offer is not None and row.draw_offer != entry["color"]:
-            row.draw_offer = None  # moving on declines the opponent's offer
-        _settle_result(row, game)
-        self._commit_move(live, entry["move"])
-
-    def _commit_move(self, live: LiveGame, move_text: str) -> None:
+        mover = int(game.turn)
+        values: dict[str, Any] = {"plies": game.ply + 1}
+        if live.row.draw_offer is not None and live.row.draw_offer != mover:
+            values["draw_offer"] = None  # moving on declines the opponent's offer
         try:
-            self.store.record_move(live.row, move_text)
-        except Exception:
-            # Memory and database must agree: take the move back and refuse it.
-            live.game.pop()
-            live.history.pop()
-            live.row.plies = live.game.ply
-            _settle_result(live.row, live.game, clear=True)
-            log.exception("cannot store a move of game %s", live.row.id)
-            raise RequestError("storage", "the move could not be saved; try again", 503) from None
-        live.version += 1
-        live.ai_error = None
-        live.broadcast()
-        self.schedule_ai(live)
+            if checked:
+                game.push_code(move.code)
+            else:
+                game.push(move)
+        except IllegalMoveError as exc:
+            raise RequestError(
+                "illegal_move", str(exc), 409, rule=exc.rule.key, details=exc.details
+            ) from None
+        try:
+            settle_result(values, game)
+        finally:
+            game.pop()
+        return _Change(values, add_moves=(text,))
 
-    def undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
-        row, game = live.row, live.game
+    def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
+        row = live.row
         if row.mode not in ("ai", "hotseat"):
             raise RequestError("no_undo", "undo is only for games against the AI or hot-seat", 409)
-        if row.result is not None and not _ended_on_board(row):
+        if row.result is not None and row.end_reason not in ON_BOARD_ENDINGS:
             raise RequestError("game_over", "the game is over", 409)
-        human_moves = [e for e in live.history if e["color"] != row.ai_color]
-        if not human_moves:
+        ply = live.board["ply"]
+        human = 1 - row.ai_color if row.mode == "ai" and row.ai_color is not None else 0
+        if ply < human + 1:
             raise RequestError("nothing_to_undo", "there is no move of yours to take back", 409)
-        game.pop()
-        live.history.pop()
-        while row.mode == "ai" and int(game.turn) == row.ai_color and game.ply > 0:
-            game.pop()
-            live.history.pop()
-        row.plies = game.ply
-        row.draw_offer = None
-        _settle_result(row, game, clear=True)
-        self.store.take_back(row)
-        live.version += 1  # an AI search of the old position is now stale
-        live.ai_error = None
-        live.broadcast()
-        self.schedule_ai(live)
+        keep = ply - 1
+        while row.mode == "ai" and keep % 2 == row.ai_color and keep > 0:
+            keep -= 1  # take back the AI's replies too, back to the player's turn
+        values = {"plies": keep, "draw_offer": None, "result": None, "end_reason": None}
+        return _Change(values, keep_plies=keep)
 
-    def resign(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
+    def _resign(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         self._check_open(live)
         loser = live.acting_color(seats)
-        self._finish(
-            live,
-            GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS,
-            Termination.RESIGNATION,
+        result = GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS
+        return _Change(
+            {
+                "result": result.value,
+                "end_reason": Termination.RESIGNATION.value,
+                "draw_offer": None,
+            }
         )
 
-    def offer_draw(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
+    def _offer_draw(
+        self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
+    ) -> _Change:
         self._check_open(live)
         if live.row.mode == "ai":
             raise RequestError("no_draw", "the AI does not agree to draws", 409)
         color = live.acting_color(seats)
         if live.row.draw_offer == color:
             raise RequestError("draw_offered", "you have already offered a draw", 409)
-        live.row.draw_offer = color
-        self.store.save(live.row)
-        live.version += 1
-        live.broadcast()
+        return _Change({"draw_offer": color})
 
-    def accept_draw(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
+    def _accept_draw(
+        self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
+    ) -> _Change:
         self._check_open(live)
         offer = live.row.draw_offer
         if offer is None or (1 - offer) not in seats:
             raise RequestError("no_draw_offer", "there is no draw offer for you to accept", 409)
-        self._finish(live, GameState.DRAW, Termination.AGREEMENT)
+        return _Change(
+            {"result": GameState.DRAW.value, "end_reason": "agreement", "draw_offer": None}
+        )
 
-    def decline_draw(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> None:
+    def _decline_draw(
+        self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
+    ) -> _Change:
         self._check_open(live)
         if live.row.draw_offer is None:
             raise RequestError("no_draw_offer", "there is no draw offer to decline", 409)
-        live.row.draw_offer = None
-        self.store.save(live.row)
-        live.version += 1
-        live.broadcast()
+        return _Change({"draw_offer": None})
 
     def _check_open(self, live: LiveGame) -> None:
-        if live.row.mode == "review":
+        if live.row.mode == "review" or live.game is None:
             raise RequestError("review", "this is a record to replay, not a game to play", 409)
         if live.is_finished:
             raise RequestError("game_over", "the game is over", 409)
 
-    def _finish(self, live: LiveGame, result: GameState, reason: Termination) -> None:
-        live.row.result = result.value
-        live.row.end_reason = reason.value
-        live.row.draw_offer = None
-        self.store.save(live.row)
-        live.version += 1
-        live.broadcast()
+    # --- committing ------------------------------------------------------------------------
 
-    # --- the AI ----------------------------------------------------------------------------
-
-    def schedule_ai(self, live: LiveGame) -> None:
-        if (
-            live.row.mode != "ai"
-            or live.is_finished
-            or not live.is_ai_turn
-            or live.ai_task is not None
-        ):
-            return
-        live.ai_task = asyncio.get_running_loop().create_task(self._ai_move(live))
-
-    async def _ai_move(self, live: LiveGame) -> None:
+    async def _commit(self, live: LiveGame, change: _Change) -> None:
+        """Under the game's lock: write the change if the game is still at the version it was
+        computed from, then apply it here and tell the other processes."""
+        was_ai_turn = live.ai_thinking
         try:
-            while live.is_ai_turn and not live.is_finished:
-                version = live.version
-                request = AiRequest(
-                    game_string=live.game.game_string(),
-                    options=live.row.rules,
-                    level=live.row.ai_level or "",
-                    seed=random.getrandbits(31),
-                )
-                live.broadcast()  # shows "thinking"
-                try:
-                    move_text = await self.ai(request)
-                except Exception as exc:
-                    log.exception("AI failed in game %s", live.row.id)
-                    live.ai_error = f"the AI failed: {exc}"
-                    live.broadcast()
-                    return
-                if version != live.version:
-                    continue  # undone while it was thinking: think again if still its turn
-                try:
-                    move = live.game.parse_move(move_text)
-                    entry = history_entry(live.game, move, live.game.ply + 1)
-                    live.game.push(move)
-                except ValueError as exc:
-                    log.error("AI played %r in game %s: %s", move_text, live.row.id, exc)
-                    live.ai_error = f"the AI played an illegal move ({move_text}): {exc}"
-                    live.broadcast()
-                    return
-                live.history.append(entry)
-                live.row.plies = live.game.ply
-                _settle_result(live.row, live.game)
-                try:
-                    self._commit_move(live, entry["move"])
-                except RequestError:
-                    live.ai_error = "the AI's move could not be saved"
-                    live.broadcast()
-                    return
-        finally:
-            live.ai_task = None
-            self.release(live)
+            version = await self.db(
+                self.store.change,
+                live.id,
+                live.version,
+                change.values,
+                add_moves=change.add_moves,
+                keep_plies=change.keep_plies,
+            )
+        except Conflict:
+            await self._reload(live)  # another process wrote first: take its line
+            raise RequestError(
+                "stale", "the game has moved on since you chose that; look again", 409
+            ) from None
+        except Exception:
+            log.exception("cannot store a change of game %s", live.id)
+            raise RequestError("storage", "the change could not be saved; try again", 503) from None
+        self._apply(live, change, version)
+        live.ai_error = None
+        live.changed()
+        await self.bus.publish(
+            f"game:{live.id}",
+            {
+                "op": "change",
+                "v": version,
+                "values": change.values,
+                "add": list(change.add_moves),
+                "keep": change.keep_plies,
+            },
+        )
+        await self._after_change(live, was_ai_turn)
 
-    def resume_ai_games(self) -> None:
-        """After a restart: the AI owes a move in some games; make it."""
-        for game_id in self.store.unfinished_ai_games():
+    def _apply(self, live: LiveGame, change: _Change, version: int) -> None:
+        """Apply a committed change to the copy (moves were checked when they were stored)."""
+        game = live.game
+        if change.keep_plies is not None:
+            drop = len(live.moves) - change.keep_plies
+            if drop > 0:
+                assert game is not None
+                for _ in range(drop):
+                    game.pop()
+                del live.moves[change.keep_plies :]
+                del live.history_parts[change.keep_plies :]
+        for text in change.add_moves:
+            assert game is not None
+            move = game.parse_move(text, lenient=True)
+            entry = history_entry(game, move, game.ply + 1)
+            game.push(move)
+            live.moves.append(text)
+            live.history_parts.append(json.dumps(entry, separators=(",", ":")))
+        if game is not None and (change.add_moves or change.keep_plies is not None):
+            live.board = board_fields(game)
+        for name, value in change.values.items():
+            setattr(live.row, name, value)
+        live.row.version = version
+        live._history_cache = None
+
+    async def _after_change(self, live: LiveGame, was_ai_turn: bool) -> None:
+        """Queue the AI's move when it is its turn; drop the game's older AI jobs."""
+        if live.row.mode != "ai":
+            return
+        key = f"game:{live.id}"
+        if live.ai_thinking:
+            job = self._ai_job(live)
+            if was_ai_turn:
+                await self.jobs.cancel(key, keep=job.id)
+            await self.jobs.submit(job)
+        elif was_ai_turn:
+            await self.jobs.cancel(key)
+
+    def _ai_job(self, live: LiveGame) -> Job:
+        assert live.game is not None
+        payload = ai_payload(
+            live.id,
+            live.version,
+            live.game.game_string(),
+            live.row.rules,
+            live.row.ai_level or "",
+            random.getrandbits(31),
+        )
+        return Job(
+            AI_JOB,
+            f"game:{live.id}",
+            payload,
+            id=ai_job_id(live.id, live.version),
+            owner=live.row.owner,
+        )
+
+    async def schedule_ai(self, live: LiveGame) -> None:
+        """Queue the AI's move if it owes one (after a restart, or when a player comes back
+        after the AI failed: a job already queued for this position is not queued twice)."""
+        if live.is_ai_turn and not live.is_finished and live.game is not None:
+            if live.ai_error is not None:
+                live.ai_error = None
+                live.changed()
+            await self.jobs.submit(self._ai_job(live))
+
+    async def resume_ai_games(self) -> None:
+        """At start-up: the AI owes a move in some recent games; queue them."""
+        since = time.time() - self.limits.ai_idle_seconds
+        for game_id in await self.db(self.store.unfinished_ai_games, since):
             try:
-                live = self.get(game_id)
-            except (RequestError, ValueError):
+                live = await self.get(game_id)
+                await self.schedule_ai(live)
+            except Exception:
                 log.exception("cannot resume game %s", game_id)
-                continue
-            self.schedule_ai(live)
-            self.release(live)
 
-    async def close(self) -> None:
-        tasks = [live.ai_task for live in self.games.values() if live.ai_task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+    # --- jobs (JobHandler) -----------------------------------------------------------------
+
+    async def is_current(self, job: Job) -> bool:
+        if job.kind != AI_JOB:
+            return True
+        version = await self.db(self.store.version_of, job.payload["game_id"])
+        return bool(version == job.payload["version"])
+
+    async def apply(self, job: Job, result: Any) -> None:
+        """The AI's move: played through the same checks and compare-and-set as a player's."""
+        if job.kind != AI_JOB:
+            return
+        game_id, version = job.payload["game_id"], job.payload["version"]
+        try:
+            live = await self.get(game_id)
+        except RequestError:
+            return
+        async with live.lock:
+            if live.version != version:
+                return  # the game moved on (undo, resignation): the move is for nothing
+            if not live.ai_thinking:
+                return
+            try:
+                change = self._play(live, str(result["move"]))
+            except RequestError as exc:
+                log.error("AI played %r in game %s: %s", result, game_id, exc.message)
+                await self._ai_failed(live, f"the AI played an illegal move: {exc.message}")
+                return
+            with contextlib.suppress(RequestError):  # stale: a player got there first
+                await self._commit(live, change)
+
+    async def failed(self, job: Job, message: str) -> None:
+        if job.kind != AI_JOB:
+            return
+        try:
+            live = await self.get(job.payload["game_id"])
+        except RequestError:
+            return
+        async with live.lock:
+            if live.version == job.payload["version"]:
+                await self._ai_failed(live, f"the AI failed: {message}")
+
+    async def _ai_failed(self, live: LiveGame, message: str) -> None:
+        live.ai_error = message
+        live.changed()
+        await self.bus.publish(
+            f"game:{live.id}", {"op": "ai_error", "v": live.version, "message": message}
+        )
+
+    # --- the bus ---------------------------------------------------------------------------
+
+    def _on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+        kind, _, game_id = channel.partition(":")
+        if kind != "game":
+            return
+        live = self.games.get(game_id)
+        if live is not None:
+            self.spawn(self._on_game_message(live, message))
+
+    async def _on_game_message(self, live: LiveGame, message: dict[str, Any]) -> None:
+        version = message.get("v")
+        if not isinstance(version, int):
+            return
+        op = message.get("op")
+        async with live.lock:
+            if op == "ai_error":
+                if version == live.version:
+                    live.ai_error = str(message.get("message"))
+                    live.changed()
+                return
+            if op == "presence":
+                return
+            if version <= live.version:
+                return  # this process made that change, or has it already
+            if op == "change" and version == live.version + 1:
+                try:
+                    change = _Change(
+                        dict(message["values"]),
+                        add_moves=tuple(message.get("add") or ()),
+                        keep_plies=message.get("keep"),
+                    )
+                    self._apply(live, change, version)
+                except Exception:
+                    log.exception("cannot apply a change of game %s: reloading", live.id)
+                    await self._reload(live)
+                    return
+                live.ai_error = None
+                live.changed()
+                return
+            await self._reload(live)
+
+    def _on_bus_reconnect(self) -> None:
+        """Messages may have been lost: check every cached game before it is read again, and
+        at once those that someone is watching."""
+        self._stale.update(self.games)
+        for live in list(self.games.values()):
+            if live.connections:
+                self.spawn(self._verify(live))
+
+    # --- connections -----------------------------------------------------------------------
+
+    def attach(self, live: LiveGame, connection: Connection) -> None:
+        live.connections.add(connection)
+        connection.post_state(live.state_text(connection.seats))
+        if not connection.seats:
+            self._presence_changed(live)
+
+    def detach(self, live: LiveGame, connection: Connection) -> None:
+        connection.close()
+        live.connections.discard(connection)
+        if not connection.seats:
+            self._presence_changed(live)
+        self._evict()
+
+    def _presence_changed(self, live: LiveGame) -> None:
+        """Spectators came or went: one state for everyone a moment later, however many."""
+        if live._presence_pending:
+            return
+        live._presence_pending = True
+
+        def announce() -> None:
+            live._presence_pending = False
+            if live.spectators != live.announced_spectators:
+                live.announced_spectators = live.spectators
+                live.changed()
+
+        asyncio.get_running_loop().call_later(self.limits.presence_delay, announce)
 
 
-def _requested_move(game: Game, message: dict[str, Any]) -> Move | str:
+@dataclass(frozen=True)
+class _Change:
+    """One change to a game: row fields, moves added or taken back."""
+
+    values: dict[str, Any]
+    add_moves: tuple[str, ...] = ()
+    keep_plies: int | None = None
+
+
+def _replay(game_type: str, options: Options, moves: list[str]) -> tuple[Game, list[str]]:
+    game, history = replay_with_history(game_type, options, moves)
+    return game, history
+
+
+def _requested_move(message: dict[str, Any]) -> Move | str:
     """The move a request names: ``{"move": "wA1 bQ-"}`` or ``{"piece": "wA1", "to": [q, r]}``
     (``"carry": true`` for a Dragonfly taking the piece beneath it) or ``{"move": "pass"}``."""
     text = message.get("move")
@@ -596,23 +1054,3 @@ def _requested_move(game: Game, message: dict[str, Any]) -> Move | str:
     if not isinstance(carry, bool):
         raise RequestError("bad_request", "'carry' must be true or false")
     return Move(piece, Hex(to[0], to[1]), carry)
-
-
-def _ended_on_board(row: GameRow) -> bool:
-    """Whether the row's game ended on the board (an undo may take that ending back)."""
-    return row.end_reason in _ON_BOARD_ENDINGS
-
-
-_ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
-
-
-def _settle_result(row: GameRow, game: Game, *, clear: bool = False) -> None:
-    """Copy a result decided on the board into the row (or clear it after an undo)."""
-    outcome = game.outcome()
-    if outcome is not None:
-        row.result = outcome.result.value
-        row.end_reason = outcome.termination.value
-        row.draw_offer = None
-    elif clear:
-        row.result = None
-        row.end_reason = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from panal.hive import Game, Options
 
@@ -28,6 +29,7 @@ class ImportedGame:
     headers: dict[str, str] = field(default_factory=dict)
     result: str | None = None
     termination: str | None = None  # a Termination value, for endings off the board
+    game: Game | None = None  # the replayed game (kept in the worker, never sent back)
 
 
 def detect_format(text: str) -> str:
@@ -84,6 +86,7 @@ def parse_record(
         dict(record.headers),
         result,
         record.termination.value if record.termination is not None else None,
+        game,
     )
 
 
@@ -101,3 +104,92 @@ def export_pgn(game: Game, headers: dict[str, str]) -> str:
         return records.write_pgn(game, usable)
     except ValueError as exc:
         raise RecordImportError(f"cannot write this game as PGN: {exc}") from None
+
+
+# --- jobs: heavy record work, run in a worker process (see panal.server.jobs) ------------------
+
+
+def replay_with_history(
+    game_type: str, options: Options, moves: list[str]
+) -> tuple[Game, list[str]]:
+    """Replay ``moves`` with every rule checked; the game and its history, one JSON text per
+    move (see ``snapshot.history_entry``)."""
+    game = Game(game_type, options=options)
+    parts = []
+    for ply, text in enumerate(moves, 1):
+        try:
+            move = game.parse_move(text, lenient=True)
+        except ValueError as exc:
+            raise RecordImportError(f"move {ply} ({text!r}): {exc}") from None
+        parts.append(_entry_text(game, move, ply))
+        game.push_code(move.code)
+    return game, parts
+
+
+def history_of(checked: Game) -> tuple[Game, list[str]]:
+    """The history of a game already replayed with its rules checked (replayed again without
+    the checks, which cost most of a replay)."""
+    from panal.hive import Move
+
+    game = Game(checked.game_type, options=checked.options)
+    parts = []
+    for ply, code in enumerate(checked.move_codes, 1):
+        parts.append(_entry_text(game, Move.from_code(code), ply))
+        game.push_code(code)
+    return game, parts
+
+
+def _entry_text(game: Game, move: Any, ply: int) -> str:
+    import json
+
+    from panal.server.snapshot import history_entry
+
+    return json.dumps(history_entry(game, move, ply), separators=(",", ":"), ensure_ascii=False)
+
+
+def rebuild_job(payload: dict[str, Any]) -> dict[str, Any]:
+    """A stored game rebuilt: its history text, its board fields and (to play on) the game."""
+    options = Options.from_values(payload["options"])
+    game, history = replay_with_history(payload["game_type"], options, payload["moves"])
+    return _rebuilt(game, history, payload["playable"])
+
+
+def _rebuilt(game: Game, history: list[str], playable: bool) -> dict[str, Any]:
+    from panal.server.snapshot import board_fields, settle_result
+
+    settled: dict[str, Any] = {}
+    settle_result(settled, game)
+    return {
+        "history": history,
+        "board": board_fields(game),
+        "game": game if playable else None,
+        "settled": settled,
+    }
+
+
+def import_job(payload: dict[str, Any]) -> dict[str, Any]:
+    """A record read and replayed (see ``parse_record``), with what ``rebuild_job`` gives."""
+    imported = parse_record(
+        payload["text"], payload["format"], payload["index"], payload["tournament_opening"]
+    )
+    if len(imported.moves) > payload["max_plies"]:
+        raise RecordImportError(
+            f"the record has {len(imported.moves)} moves; at most {payload['max_plies']} "
+            "can be imported" + (" to play on" if payload["playable"] else "")
+        )
+    assert imported.game is not None
+    game, history = history_of(imported.game)
+    imported.game = None
+    rebuilt = _rebuilt(game, history, payload["playable"])
+    return {"imported": imported, **rebuilt}
+
+
+def export_job(payload: dict[str, Any]) -> str:
+    """A stored game as a GameString or PGN."""
+    options = Options.from_values(payload["options"])
+    game = Game(payload["game_type"], options=options)
+    for text in payload["moves"]:
+        game.push(game.parse_move(text, lenient=True))
+    if payload["format"] == "gamestring":
+        return game.game_string() + "\n"
+    return export_pgn(game, payload["headers"])

@@ -7,6 +7,7 @@ for the player to move, the legal moves the rules engine found, to light destina
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from panal.hive import Color, Game, Move
@@ -15,7 +16,13 @@ from panal.hive.codes import PASS_CODE
 if TYPE_CHECKING:
     from panal.server.hub import LiveGame
 
-__all__ = ["history_entry", "legal_moves_json", "public_state"]
+__all__ = [
+    "board_fields",
+    "history_entry",
+    "legal_moves_json",
+    "public_state_text",
+    "settle_result",
+]
 
 
 def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
@@ -56,37 +63,66 @@ def legal_moves_json(game: Game) -> list[dict[str, Any]]:
     return out
 
 
-def public_state(live: LiveGame) -> dict[str, Any]:
-    """What everyone watching the game sees."""
-    row, game = live.row, live.game
-    legal = game.legal_move_codes() if row.result is None and row.mode != "review" else []
+def board_fields(game: Game) -> dict[str, Any]:
+    """What the position shows, computed once per position (the state adds the game's row)."""
     return {
+        "ply": game.ply,
+        "turn": int(game.turn),
+        "turn_number": game.turn_number,
+        "hands": [
+            [piece.name for piece in game.in_hand(Color.WHITE)],
+            [piece.name for piece in game.in_hand(Color.BLACK)],
+        ],
+        "must_place_queen": game.must_place_queen(),
+        "must_pass": game.legal_move_codes() == [PASS_CODE],
+    }
+
+
+def settle_result(values: dict[str, Any], game: Game) -> None:
+    """Put a result decided on the board into ``values`` (the game row's fields)."""
+    outcome = game.outcome()
+    if outcome is not None:
+        values["result"] = outcome.result.value
+        values["end_reason"] = outcome.termination.value
+        values["draw_offer"] = None
+
+
+HISTORY_MARK = '"history":0'
+
+
+def public_state_text(live: LiveGame) -> str:
+    """What everyone watching the game sees, as JSON text.
+
+    The history is spliced in as text kept by the game (built once, extended by each move):
+    serializing thousands of moves again for every message would hold the event loop."""
+    row, board = live.row, live.board
+    playing = row.result is None and row.mode != "review"
+    state = {
         "type": "state",
         "id": row.id,
         "game_type": row.game_type,
         "mode": row.mode,
         "look": row.look,
-        "options": game.options.to_values(),
+        "options": row.rules.to_values(),
         "ai": {"level": row.ai_level, "color": row.ai_color} if row.mode == "ai" else None,
         "seats": {
             "white": row.white_token is not None or row.ai_color == 0,
             "black": row.black_token is not None or row.ai_color == 1,
         },
-        "ply": game.ply,
-        "turn": int(game.turn),
-        "turn_number": game.turn_number,
-        "history": live.history,
-        "hands": [
-            [piece.name for piece in game.in_hand(Color.WHITE)],
-            [piece.name for piece in game.in_hand(Color.BLACK)],
-        ],
-        "must_place_queen": game.must_place_queen() and row.result is None,
-        "must_pass": legal == [PASS_CODE],
+        "ply": board["ply"],
+        "turn": board["turn"],
+        "turn_number": board["turn_number"],
+        "history": 0,
+        "hands": board["hands"],
+        "must_place_queen": board["must_place_queen"] and row.result is None,
+        "must_pass": board["must_pass"] and playing,
         "result": row.result,
         "end_reason": row.end_reason,
         "draw_offer": row.draw_offer,
-        "ai_thinking": live.ai_task is not None and live.is_ai_turn and row.result is None,
+        "ai_thinking": live.ai_thinking,
         "ai_error": live.ai_error,
-        "spectators": sum(1 for c in live.connections if not c.seats),
+        "spectators": live.spectators,
         "headers": row.headers,
     }
+    text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
+    return text.replace(HISTORY_MARK, '"history":' + live.history_text, 1)

@@ -1,12 +1,24 @@
-"""Persistence: every game and every move is written as it happens.
+"""Persistence: the database is the truth about every game.
 
 SQLAlchemy Core on two tables, ``games`` and ``moves`` (one row per ply, in UHP notation). A game
-is rebuilt after a restart by replaying its moves through :class:`panal.hive.Game`, so the
-database never holds anything the rules engine has not checked.
+is rebuilt by replaying its moves through :class:`panal.hive.Game`, so the database never holds
+anything the rules engine has not checked. Processes keep only caches they can rebuild.
+
+**Compare-and-set.** Every change names the game's ``version`` it was computed from; the write
+bumps the version only where it still matches, in the same transaction as the moves it adds or
+removes, and ``(game_id, ply)`` is the moves' primary key. A change computed from a stale copy
+raises :class:`Conflict` and writes nothing: no two processes can ever fork a game. Claiming a
+seat with an invitation is a conditional ``UPDATE`` on the invitation code: exactly one winner.
+
+**Migrations.** The schema is created and upgraded by Alembic at start-up (scripts in
+``panal/server/migrations``); a database made by a release before Alembic is recognised by its
+columns and upgraded from there. On PostgreSQL an advisory lock lets many processes start at once.
 
 SQLite (the default, one file) runs in WAL mode with ``synchronous=NORMAL``: a commit survives the
-process being killed, and costs no fsync. PostgreSQL works through a ``postgresql://`` URL when a
-driver (psycopg) is installed.
+process being killed, and costs no fsync. PostgreSQL works through a ``postgresql://`` URL with
+psycopg (``pip install -e ".[scale]"``).
+
+Every method is synchronous and short; the server calls them from a thread, off the event loop.
 """
 
 from __future__ import annotations
@@ -14,12 +26,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field, fields
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
     Boolean,
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -34,20 +48,32 @@ from sqlalchemy import (
     event,
     func,
     insert,
+    inspect,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from panal.hive import OPTION_SPECS, Options
 
-__all__ = ["DatabaseError", "GameRow", "Store", "database_url", "rule_headers"]
+__all__ = ["Conflict", "DatabaseError", "GameRow", "Store", "database_url", "rule_headers"]
+
+HEAD_REVISION = "0003"
+MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
+IMPORT_BATCH = 2_000  # moves written per transaction when a long record is stored
+IMPORTING = "importing"  # the mode of a game whose moves are still being written
 
 
 class DatabaseError(RuntimeError):
     """The database cannot be opened or written (bad URL, missing driver, unreachable server)."""
+
+
+class Conflict(Exception):
+    """The game changed since the caller read it (another process wrote first); nothing was
+    written. The caller reloads the game from the database."""
 
 
 metadata = MetaData()
@@ -74,7 +100,10 @@ games_table = Table(
     Column("draw_offer", Integer),
     Column("plies", Integer, nullable=False),
     Column("headers", Text),
+    Column("version", Integer, nullable=False, default=0),
+    Column("owner", String(64)),
     Index("games_by_update", "updated_at"),
+    Index("games_open_by_mode", "mode", "result", "owner"),
 )
 
 moves_table = Table(
@@ -84,6 +113,11 @@ moves_table = Table(
     Column("ply", Integer, primary_key=True),
     Column("move", String(64), nullable=False),
     Column("played_at", Float, nullable=False),
+)
+
+# The row's fields that a change may set (never the id, the rules or the creation time).
+MUTABLE_FIELDS = frozenset(
+    {"white_token", "black_token", "invite_code", "result", "end_reason", "draw_offer", "plies"}
 )
 
 
@@ -110,6 +144,8 @@ class GameRow:
     headers: dict[str, str] = field(default_factory=dict)
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
+    version: int = 0
+    owner: str | None = None
 
     @property
     def rules(self) -> Options:
@@ -183,50 +219,80 @@ def database_url(value: str) -> tuple[str, str]:
 
 
 class Store:
-    """Synchronous, short transactions; called from the event loop (SQLite commits take
-    microseconds in WAL mode)."""
+    """Short synchronous transactions (the server runs them in a thread pool)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, migrate: bool = True, pool_size: int = 8) -> None:
         try:
             parsed = make_url(url)
-            is_sqlite = parsed.get_backend_name() == "sqlite"
-            if is_sqlite and parsed.database and parsed.database != ":memory:":
+            self.is_sqlite = parsed.get_backend_name() == "sqlite"
+            if self.is_sqlite and parsed.database and parsed.database != ":memory:":
                 Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
             options: dict[str, Any] = {}
-            if is_sqlite:
+            if self.is_sqlite:
                 options["connect_args"] = {"check_same_thread": False}
+            else:
+                options.update(pool_size=pool_size, max_overflow=pool_size, pool_pre_ping=True)
             self.engine: Engine = create_engine(url, **options)
         except ModuleNotFoundError as exc:
             raise DatabaseError(
                 f"the database driver {exc.name!r} is not installed "
-                "(PostgreSQL needs: pip install 'psycopg[binary]')"
+                '(PostgreSQL needs psycopg: pip install -e ".[scale]")'
             ) from None
         except (ArgumentError, SQLAlchemyError, OSError) as exc:
             raise DatabaseError(f"cannot open the database {url!r}: {exc}") from None
-        if is_sqlite:
+        if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        try:
-            metadata.create_all(self.engine)
-        except SQLAlchemyError as exc:
-            raise DatabaseError(f"cannot open the database: {exc}") from None
+        if migrate:
+            try:
+                self.migrate()
+            except SQLAlchemyError as exc:
+                raise DatabaseError(f"cannot open the database: {exc}") from None
 
     def close(self) -> None:
         self.engine.dispose()
 
+    # --- schema ----------------------------------------------------------------------------
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest revision (safe to run concurrently)."""
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            _upgrade(conn)
+
+    def revision(self) -> str | None:
+        """The schema's Alembic revision (``None``: no schema yet)."""
+        from alembic.runtime.migration import MigrationContext
+
+        with self.engine.connect() as conn:
+            return MigrationContext.configure(conn).get_current_revision()
+
     # --- games -----------------------------------------------------------------------------
 
     def create_game(self, row: GameRow, moves: list[str]) -> None:
+        """Store a new game and its moves. A long record is written in short transactions
+        (SQLite has one writer: other games' moves must not wait behind 30,000 rows), under
+        the mode ``importing``, which nothing lists or plays, until its last batch is in."""
         now = time.time()
+        rows = [
+            {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
+            for ply, move in enumerate(moves, 1)
+        ]
+        if len(rows) <= IMPORT_BATCH:
+            with self.engine.begin() as conn:
+                conn.execute(insert(games_table).values(**row.to_columns()))
+                if rows:
+                    conn.execute(insert(moves_table), rows)
+            return
         with self.engine.begin() as conn:
-            conn.execute(insert(games_table).values(**row.to_columns()))
-            if moves:
-                conn.execute(
-                    insert(moves_table),
-                    [
-                        {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
-                        for ply, move in enumerate(moves, 1)
-                    ],
-                )
+            conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
+        for start in range(0, len(rows), IMPORT_BATCH):
+            with self.engine.begin() as conn:
+                conn.execute(insert(moves_table), rows[start : start + IMPORT_BATCH])
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(games_table).where(games_table.c.id == row.id).values(mode=row.mode)
+            )
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.engine.connect() as conn:
@@ -240,47 +306,87 @@ class Store:
             ).scalars()
             return GameRow.from_columns(found._mapping), list(moves)
 
-    def record_move(self, row: GameRow, move: str) -> None:
-        """Append ply ``row.plies`` and save the row's changed fields, in one transaction."""
+    def load_row(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+        return None if found is None else GameRow.from_columns(found._mapping)
+
+    def version_of(self, game_id: str) -> int | None:
+        """The game's version (one indexed read: is a cached copy still current?)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(games_table.c.version).where(games_table.c.id == game_id)
+            ).scalar_one_or_none()
+
+    def change(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        *,
+        add_moves: tuple[str, ...] = (),
+        keep_plies: int | None = None,
+    ) -> int:
+        """Apply one change to a game computed from ``version``; returns the new version.
+
+        ``values`` sets row fields (see ``MUTABLE_FIELDS``); ``keep_plies`` deletes the moves
+        after that ply (an undo); ``add_moves`` appends moves after the stored ones, numbered
+        from ``values["plies"] - len(add_moves) + 1``. Raises :class:`Conflict` (nothing
+        written) when the stored version is not ``version`` any more.
+        """
+        unknown = set(values) - MUTABLE_FIELDS
+        if unknown:
+            raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        row.updated_at = now
+        try:
+            with self.engine.begin() as conn:
+                updated = conn.execute(
+                    update(games_table)
+                    .where(games_table.c.id == game_id, games_table.c.version == version)
+                    .values(**values, updated_at=now, version=version + 1)
+                )
+                if updated.rowcount != 1:
+                    raise Conflict(game_id)
+                if keep_plies is not None:
+                    conn.execute(
+                        delete(moves_table).where(
+                            moves_table.c.game_id == game_id, moves_table.c.ply > keep_plies
+                        )
+                    )
+                if add_moves:
+                    first = int(values["plies"]) - len(add_moves) + 1
+                    conn.execute(
+                        insert(moves_table),
+                        [
+                            {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
+                            for i, m in enumerate(add_moves)
+                        ],
+                    )
+        except IntegrityError:
+            raise Conflict(game_id) from None  # that ply is already stored: the line moved on
+        return version + 1
+
+    def claim_seat(self, game_id: str, invite_code: str, color: str, token_hash: str) -> bool:
+        """Give the open seat to the holder of the invitation, once: True for the one winner."""
+        column = games_table.c.white_token if color == "white" else games_table.c.black_token
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(moves_table).values(game_id=row.id, ply=row.plies, move=move, played_at=now)
-            )
-            conn.execute(
+            updated = conn.execute(
                 update(games_table)
-                .where(games_table.c.id == row.id)
+                .where(
+                    games_table.c.id == game_id,
+                    games_table.c.invite_code == invite_code,
+                    column.is_(None),
+                )
                 .values(
-                    plies=row.plies,
-                    updated_at=now,
-                    result=row.result,
-                    end_reason=row.end_reason,
-                    draw_offer=row.draw_offer,
+                    {
+                        column.name: token_hash,
+                        "invite_code": None,
+                        "version": games_table.c.version + 1,
+                        "updated_at": time.time(),
+                    }
                 )
             )
-
-    def take_back(self, row: GameRow) -> None:
-        """Delete the moves after ply ``row.plies`` (an undo) and save the row."""
-        now = time.time()
-        row.updated_at = now
-        with self.engine.begin() as conn:
-            conn.execute(
-                delete(moves_table).where(
-                    moves_table.c.game_id == row.id, moves_table.c.ply > row.plies
-                )
-            )
-            self._save(conn, row)
-
-    def save(self, row: GameRow) -> None:
-        row.updated_at = time.time()
-        with self.engine.begin() as conn:
-            self._save(conn, row)
-
-    def _save(self, conn: Any, row: GameRow) -> None:
-        values = row.to_columns()
-        del values["id"]
-        conn.execute(update(games_table).where(games_table.c.id == row.id).values(**values))
+            return updated.rowcount == 1
 
     # --- listings --------------------------------------------------------------------------
 
@@ -298,16 +404,49 @@ class Store:
             ).all()
         return total, [GameRow.from_columns(r._mapping) for r in rows]
 
-    def unfinished_ai_games(self) -> list[str]:
-        """Games where the AI may owe a move (resumed at start-up)."""
+    def unfinished_ai_games(self, since: float = 0.0) -> list[str]:
+        """AI games without a result changed after ``since`` (the AI may owe a move)."""
         with self.engine.connect() as conn:
             return list(
                 conn.execute(
                     select(games_table.c.id).where(
-                        games_table.c.mode == "ai", games_table.c.result.is_(None)
+                        games_table.c.mode == "ai",
+                        games_table.c.result.is_(None),
+                        games_table.c.updated_at > since,
                     )
                 ).scalars()
             )
+
+    def active_ai_games(self, owner: str, since: float) -> int:
+        """How many unfinished AI games ``owner`` has touched after ``since``."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(
+                        games_table.c.mode == "ai",
+                        games_table.c.result.is_(None),
+                        games_table.c.owner == owner,
+                        games_table.c.updated_at > since,
+                    )
+                ).scalar_one()
+            )
+
+
+def _upgrade(conn: Connection) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
+
+    config = Config()
+    config.set_main_option("script_location", str(files("panal.server").joinpath("migrations")))
+    config.attributes["connection"] = conn
+    if MigrationContext.configure(conn).get_current_revision() is None:
+        tables = inspect(conn).get_table_names()
+        if "games" in tables:
+            # Made by a release before Alembic: recognise it by its columns.
+            columns = {c["name"] for c in inspect(conn).get_columns("games")}
+            command.stamp(config, "0002" if "dragonfly_gates" in columns else "0001")
+    command.upgrade(config, "head")
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

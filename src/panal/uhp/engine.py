@@ -38,7 +38,6 @@ the machine's other core belongs to the opponent.
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +57,7 @@ from panal.hive import (
     OptionsError,
     OptionSpec,
 )
+from panal.uhp.duration import parse_duration
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_LEVEL = "strongest"
@@ -384,21 +384,11 @@ class PanalEngine:
         self._forget_search()
 
 
-_DURATION = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2}(?:\.\d{1,6})?)$")
-
-
 def _parse_duration(text: str) -> float:
-    """``hh:mm:ss`` (minutes and seconds below 60; seconds may have a fraction) → seconds."""
-    match = _DURATION.match(text)
-    if match is None:
-        raise UhpError(f"expected a time as hh:mm:ss, not {text!r}")
-    hours, minutes, seconds = int(match.group(1)), int(match.group(2)), float(match.group(3))
-    if minutes >= 60 or seconds >= 60:
-        raise UhpError(f"minutes and seconds go from 00 to 59 in hh:mm:ss, not {text!r}")
-    total = hours * 3600 + minutes * 60 + seconds
-    if total <= 0:
-        raise UhpError("the time must be more than 00:00:00")
-    return total
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise UhpError(str(exc)) from None
 
 
 class _OutOfTime(Exception):

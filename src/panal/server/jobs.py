@@ -1,0 +1,528 @@
+"""Jobs: work too heavy for the event loop (AI moves, record imports), run by worker processes.
+
+A :class:`Job` is a kind, a key, a JSON payload and an id. The **kind** names a function that
+computes a result from the payload in a worker process (``JOB_KINDS``); the **key** names what
+the job belongs to (``game:<id>``), so that cancelling the key drops every job of that game; the
+**id** makes submitting twice harmless (``<game>@<version>``: one AI move per position).
+
+Two parts, each with two back-ends:
+
+* **Executors** compute: :class:`ChildPool` keeps worker processes started with
+  ``python -m panal.server.job_child`` (they die with their parent, even after ``kill -9``), and
+  kills the one running a cancelled job; :class:`InlineExecutor` calls functions in-process
+  (tests, stand-in AIs).
+* **Queues** hold jobs until an executor is free: :class:`LocalJobQueue` (in memory, the embedded
+  default) and :class:`RedisJobQueue` (a Redis stream read by a consumer group: any
+  ``panal serve`` or ``panal ai-worker`` on any machine may take the next job, and a job taken by
+  a process that died is claimed again after a time-out).
+
+A queue hands each result to a :class:`JobHandler` (the game hub), which decides whether the job
+still matters (``is_current``: is the game still at the version the job was computed for?) and
+applies it through the same compare-and-set path as a player's move. A stale job is dropped
+before it starts, and a running one is stopped when its key is cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import json
+import logging
+import os
+import pickle
+import secrets
+import socket
+import struct
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "JOB_KINDS",
+    "ChildPool",
+    "Executor",
+    "InlineExecutor",
+    "Job",
+    "JobCancelled",
+    "JobError",
+    "JobHandler",
+    "JobQueue",
+    "LocalJobQueue",
+    "RedisJobQueue",
+    "run_job",
+]
+
+log = logging.getLogger("panal.server")
+
+#: kind → "module:function" computing ``result = function(payload)`` in a worker process.
+JOB_KINDS: dict[str, str] = {
+    "hive.ai_move": "panal.server.ai_pool:ai_move",
+    "records.import": "panal.server.records_io:import_job",
+    "records.export": "panal.server.records_io:export_job",
+    "game.rebuild": "panal.server.records_io:rebuild_job",
+}
+
+DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)
+HEADER = struct.Struct(">I")
+
+
+class JobError(Exception):
+    """A job failed (its function raised, its process died or it ran out of time)."""
+
+
+class JobCancelled(JobError):
+    """A job was cancelled while it ran."""
+
+
+@dataclass(frozen=True)
+class Job:
+    kind: str
+    key: str
+    payload: dict[str, Any]
+    id: str = field(default_factory=lambda: secrets.token_urlsafe(9))
+    owner: str | None = None
+    expires_at: float = field(default_factory=lambda: time.time() + DEFAULT_TTL)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Job:
+        data = json.loads(text)
+        return cls(**data)
+
+    @property
+    def expired(self) -> bool:
+        return time.time() > self.expires_at
+
+
+def run_job(kind: str, payload: Any) -> Any:
+    """Compute a job's result (in a worker process)."""
+    target = JOB_KINDS.get(kind)
+    if target is None:
+        raise JobError(f"unknown job kind {kind!r}")
+    module, _, name = target.partition(":")
+    function: Callable[[Any], Any] = getattr(importlib.import_module(module), name)
+    return function(payload)
+
+
+# --- executors ---------------------------------------------------------------------------------
+
+
+class Executor(Protocol):
+    async def run(self, job: Job, timeout: float) -> Any:
+        """The job's result; raises JobError (or JobCancelled)."""
+        ...
+
+    def cancel(self, job_id: str) -> None:
+        """Stop the job if it is running (it then raises JobCancelled)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+class _Child:
+    """One worker process and its pipes."""
+
+    def __init__(self, warm: tuple[str, ...]) -> None:
+        self.warm = warm
+        self.process: asyncio.subprocess.Process | None = None
+        self.killed = False
+
+    async def ensure(self) -> asyncio.subprocess.Process:
+        if self.process is not None and (self.killed or self.process.returncode is not None):
+            if self.process.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    self.process.kill()
+            await self.process.wait()  # reaped: no zombie left behind
+            self.process = None
+        if self.process is None:
+            self.killed = False
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "panal.server.job_child",
+                *self.warm,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env={**os.environ, "PANAL_PARENT_PID": str(os.getpid())},
+            )
+        return self.process
+
+    async def call(self, job: Job) -> Any:
+        process = await self.ensure()
+        assert process.stdin is not None and process.stdout is not None
+        data = pickle.dumps((job.id, job.kind, job.payload), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            process.stdin.write(HEADER.pack(len(data)) + data)
+            await process.stdin.drain()
+            (size,) = HEADER.unpack(await process.stdout.readexactly(HEADER.size))
+            job_id, ok, result = pickle.loads(await process.stdout.readexactly(size))
+        except (asyncio.IncompleteReadError, ConnectionError, BrokenPipeError):
+            if self.killed:
+                raise JobCancelled(job.id) from None
+            self.kill()
+            raise JobError("the worker process died") from None
+        if job_id != job.id:  # cannot happen: one job at a time per child
+            self.kill()
+            raise JobError("the worker answered another job")
+        if not ok:
+            raise JobError(str(result))
+        return result
+
+    def kill(self) -> None:
+        self.killed = True
+        if self.process is not None and self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.kill()
+
+    async def close(self) -> None:
+        if self.process is None:
+            return
+        if self.process.returncode is None and self.process.stdin is not None:
+            self.process.stdin.close()  # a clean end: the child exits on end of input
+            try:
+                await asyncio.wait_for(self.process.wait(), 2)
+            except TimeoutError:
+                self.kill()
+                await self.process.wait()
+
+
+class ChildPool:
+    """``size`` worker processes, started on first use; each runs one job at a time."""
+
+    def __init__(self, size: int, warm: tuple[str, ...] = (), max_waiting: int | None = None):
+        self.size = max(1, size)
+        self.max_waiting = max_waiting
+        self._idle: asyncio.Queue[_Child] | None = None
+        self._children = [_Child(warm) for _ in range(self.size)]
+        self._running: dict[str, _Child] = {}
+        self.waiting = 0
+
+    def _queue(self) -> asyncio.Queue[_Child]:
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+            for child in self._children:
+                self._idle.put_nowait(child)
+        return self._idle
+
+    async def start(self) -> None:
+        """Start every worker now (else on first use)."""
+        for child in self._children:
+            await child.ensure()
+
+    @property
+    def busy(self) -> bool:
+        return self.max_waiting is not None and self.waiting >= self.max_waiting
+
+    async def run(self, job: Job, timeout: float) -> Any:
+        idle = self._queue()
+        self.waiting += 1
+        try:
+            child = await idle.get()
+        finally:
+            self.waiting -= 1
+        self._running[job.id] = child
+        try:
+            return await asyncio.wait_for(child.call(job), timeout)
+        except TimeoutError:
+            child.kill()
+            raise JobError(f"the job took longer than {timeout:g} s") from None
+        finally:
+            del self._running[job.id]
+            idle.put_nowait(child)
+
+    def cancel(self, job_id: str) -> None:
+        child = self._running.get(job_id)
+        if child is not None:
+            child.kill()
+
+    def pids(self) -> list[int]:
+        return [c.process.pid for c in self._children if c.process and c.process.returncode is None]
+
+    async def close(self) -> None:
+        for child in self._children:
+            await child.close()
+
+
+class InlineExecutor:
+    """Runs jobs by calling functions in this process (tests and stand-in AIs)."""
+
+    def __init__(self, functions: dict[str, Callable[[Any], Any]]) -> None:
+        self.functions = functions
+
+    async def run(self, job: Job, timeout: float) -> Any:
+        function = self.functions.get(job.kind)
+        if function is None:
+            return run_job(job.kind, job.payload)
+        result = function(job.payload)
+        if asyncio.iscoroutine(result):
+            result = await result
+        return result
+
+    def cancel(self, job_id: str) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+# --- queues ------------------------------------------------------------------------------------
+
+
+class JobHandler(Protocol):
+    async def is_current(self, job: Job) -> bool:
+        """Whether the job still matters (its game has not moved on, finished or gone)."""
+        ...
+
+    async def apply(self, job: Job, result: Any) -> None: ...
+
+    async def failed(self, job: Job, message: str) -> None: ...
+
+
+class JobQueue(Protocol):
+    async def start(self, handler: JobHandler) -> None: ...
+
+    async def submit(self, job: Job) -> None:
+        """Queue a job (a job whose id is already queued or running is ignored)."""
+        ...
+
+    async def cancel(self, key: str, keep: str | None = None) -> None:
+        """Drop the queued jobs of ``key`` and stop its running ones, wherever they run (all
+        but the job whose id is ``keep``)."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+async def _process(job: Job, executor: Executor, handler: JobHandler, timeout: float) -> None:
+    """Run one job and hand its outcome to the handler (every outcome is logged, none raised)."""
+    try:
+        if job.expired or not await handler.is_current(job):
+            return
+        try:
+            result = await executor.run(job, timeout)
+        except JobCancelled:
+            return
+        except JobError as exc:
+            log.warning("job %s (%s) failed: %s", job.id, job.kind, exc)
+            await handler.failed(job, str(exc))
+            return
+        await handler.apply(job, result)
+    except Exception:
+        log.exception("job %s (%s)", job.id, job.kind)
+
+
+class LocalJobQueue:
+    """In memory, first in first out, ``consumers`` jobs at a time."""
+
+    def __init__(self, executor: Executor, consumers: int = 1, timeout: float = 120.0) -> None:
+        self.executor = executor
+        self.consumers = max(1, consumers)
+        self.timeout = timeout
+        self._queued: deque[Job] = deque()
+        self._ids: set[str] = set()
+        self._running: dict[str, Job] = {}
+        self._ready = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self, handler: JobHandler) -> None:
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._consume(handler)) for _ in range(self.consumers)]
+
+    async def _consume(self, handler: JobHandler) -> None:
+        while True:
+            while not self._queued:
+                self._ready.clear()
+                await self._ready.wait()
+            job = self._queued.popleft()
+            self._running[job.id] = job
+            try:
+                await _process(job, self.executor, handler, self.timeout)
+            finally:
+                del self._running[job.id]
+                self._ids.discard(job.id)
+
+    async def submit(self, job: Job) -> None:
+        if job.id in self._ids:
+            return
+        self._ids.add(job.id)
+        self._queued.append(job)
+        self._ready.set()
+
+    async def cancel(self, key: str, keep: str | None = None) -> None:
+        dropped = [job for job in self._queued if job.key == key and job.id != keep]
+        for job in dropped:
+            self._queued.remove(job)
+            self._ids.discard(job.id)
+        for job in list(self._running.values()):
+            if job.key == key and job.id != keep:
+                self.executor.cancel(job.id)
+
+    @property
+    def queued(self) -> int:
+        return len(self._queued)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.executor.close()
+
+
+class RedisJobQueue:
+    """A Redis stream (``<prefix>:jobs``) read by the consumer group ``workers``.
+
+    ``consumers`` = 0 only submits (a web process that leaves the AI to ``panal ai-worker``).
+    Cancellations travel on the pub/sub channel ``<prefix>:jobs:cancel``; queued jobs of a
+    cancelled game are dropped when a consumer finds them stale.
+    """
+
+    GROUP = "workers"
+
+    def __init__(
+        self,
+        url: str,
+        prefix: str = "panal",
+        executor: Executor | None = None,
+        consumers: int = 0,
+        timeout: float = 120.0,
+    ) -> None:
+        import redis.asyncio as redis
+
+        self.redis = redis.Redis.from_url(url, health_check_interval=15)
+        self.prefix = prefix
+        self.stream = f"{prefix}:jobs"
+        self.cancel_channel = f"{prefix}:jobs:cancel"
+        self.executor = executor
+        self.consumers = consumers if executor is not None else 0
+        self.timeout = timeout
+        self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self._running: dict[str, Job] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def _dedupe_key(self, job_id: str) -> str:
+        return f"{self.prefix}:job:{job_id}"
+
+    async def start(self, handler: JobHandler) -> None:
+        from redis.exceptions import ResponseError
+
+        with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists already
+            await self.redis.xgroup_create(self.stream, self.GROUP, id="0", mkstream=True)
+        if not self.consumers:
+            return
+        loop = asyncio.get_running_loop()
+        self._tasks = [
+            loop.create_task(self._consume(handler, f"{self.name}:{i}"))
+            for i in range(self.consumers)
+        ]
+        self._tasks.append(loop.create_task(self._listen_for_cancels()))
+        self._tasks.append(loop.create_task(self._reclaim(handler)))
+
+    async def submit(self, job: Job) -> None:
+        ttl = max(1, int(job.expires_at - time.time()) + 60)
+        if await self.redis.set(self._dedupe_key(job.id), "1", nx=True, ex=ttl):
+            await self.redis.xadd(
+                self.stream, {"job": job.to_json()}, maxlen=100_000, approximate=True
+            )
+
+    async def cancel(self, key: str, keep: str | None = None) -> None:
+        await self.redis.publish(self.cancel_channel, json.dumps([key, keep]))
+
+    async def _consume(self, handler: JobHandler, consumer: str) -> None:
+        while True:
+            try:
+                found: Any = await self.redis.xreadgroup(
+                    self.GROUP, consumer, {self.stream: ">"}, count=1, block=1000
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("job queue: %s; retrying", exc)
+                await asyncio.sleep(1)
+                continue
+            for _stream, entries in found or ():
+                for entry_id, fields in entries:
+                    await self._handle(handler, entry_id, fields)
+
+    async def _handle(
+        self, handler: JobHandler, entry_id: bytes, fields: dict[bytes, bytes]
+    ) -> None:
+        assert self.executor is not None
+        try:
+            job = Job.from_json(fields[b"job"])
+        except (KeyError, ValueError, TypeError):
+            log.warning("job queue: dropped a malformed entry %r", entry_id)
+        else:
+            self._running[job.id] = job
+            try:
+                await _process(job, self.executor, handler, self.timeout)
+            finally:
+                self._running.pop(job.id, None)
+                await self.redis.delete(self._dedupe_key(job.id))
+        await self.redis.xack(self.stream, self.GROUP, entry_id)
+        await self.redis.xdel(self.stream, entry_id)
+
+    async def _listen_for_cancels(self) -> None:
+        assert self.executor is not None
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        while True:
+            try:
+                await pubsub.subscribe(self.cancel_channel)
+                while True:
+                    message = await pubsub.get_message(timeout=1.0)
+                    if message is None or message.get("type") != "message":
+                        continue
+                    try:
+                        key, keep = json.loads(message["data"])
+                    except (ValueError, TypeError):
+                        continue
+                    for job in list(self._running.values()):
+                        if job.key == key and job.id != keep:
+                            self.executor.cancel(job.id)
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                raise
+            except Exception as exc:
+                log.warning("job cancellations: %s; retrying", exc)
+                await asyncio.sleep(1)
+
+    async def _reclaim(self, handler: JobHandler) -> None:
+        """Take over jobs whose consumer died (taken but not finished within the time-out)."""
+        idle_ms = int((self.timeout + 30) * 1000)
+        while True:
+            await asyncio.sleep(min(30.0, self.timeout))
+            try:
+                _next, entries, *_ = await self.redis.xautoclaim(
+                    self.stream, self.GROUP, f"{self.name}:reclaim", idle_ms, "0-0", count=10
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("job reclaim: %s", exc)
+                continue
+            for entry_id, fields in entries:
+                if fields:
+                    await self._handle(handler, entry_id, fields)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.executor is not None:
+            await self.executor.close()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+
+def ai_job_id(game_id: str, version: int) -> str:
+    return f"{game_id}@{version}"

@@ -1,0 +1,53 @@
+"""``panal ai-worker``: takes AI jobs from Redis and plays their moves into the database.
+
+It is a game hub without websockets: it loads the game a job belongs to, checks that the game is
+still at the job's version, computes the move in a child process, and commits it through the
+same compare-and-set as any web process, then publishes the change so the web processes show it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+
+from panal.server.ai_pool import ai_levels
+from panal.server.bus import RedisBus
+from panal.server.hub import GameHub
+from panal.server.jobs import ChildPool, RedisJobQueue
+from panal.server.store import Store
+
+__all__ = ["run_worker"]
+
+
+async def run_worker(
+    db_url: str, redis_url: str, prefix: str, processes: int, description: str = ""
+) -> None:
+    store = Store(db_url)
+    searchers = ChildPool(processes, warm=("panal.ai",))
+    jobs = RedisJobQueue(redis_url, prefix, searchers, consumers=processes)
+    hub = GameHub(
+        store,
+        RedisBus(redis_url, prefix),
+        jobs,
+        ChildPool(1, warm=("panal.hive.records",)),
+        ai_levels(),
+        shared=True,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(signum, stop.set)
+    await searchers.start()  # warm before the first job
+    await hub.start()
+    print(
+        f"panal ai-worker: {processes} processes, database {description or db_url}, "
+        f"Redis {redis_url.rpartition('@')[2]}",
+        flush=True,
+    )
+    try:
+        await stop.wait()
+    finally:
+        await hub.close()
+        store.close()

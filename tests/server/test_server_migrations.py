@@ -1,0 +1,133 @@
+"""Databases made by earlier releases upgrade themselves at start-up (Alembic)."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from panal.hive import Options
+from panal.server.app import create_app
+from panal.server.store import HEAD_REVISION, Store, database_url
+from tests.server.conftest import Backend, first_legal_move, scale_out_services
+from tests.server.helpers import receive_state
+
+# The schema of the first release (commit 51a68b4, src/panal/server/store.py), as it created it.
+FIRST_SCHEMA = [
+    """CREATE TABLE games (
+        id VARCHAR(16) NOT NULL PRIMARY KEY,
+        created_at FLOAT NOT NULL,
+        updated_at FLOAT NOT NULL,
+        game_type VARCHAR(16) NOT NULL,
+        tournament_opening BOOLEAN NOT NULL,
+        repetition_draw BOOLEAN NOT NULL,
+        mode VARCHAR(12) NOT NULL,
+        look VARCHAR(12) NOT NULL,
+        ai_level VARCHAR(32),
+        ai_color INTEGER,
+        white_token VARCHAR(64),
+        black_token VARCHAR(64),
+        invite_code VARCHAR(64),
+        result VARCHAR(16),
+        end_reason VARCHAR(16),
+        draw_offer INTEGER,
+        plies INTEGER NOT NULL,
+        headers TEXT
+    )""",
+    "CREATE INDEX games_by_update ON games (updated_at)",
+    """CREATE TABLE moves (
+        game_id VARCHAR(16) NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,
+        move VARCHAR(64) NOT NULL,
+        played_at FLOAT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    )""",
+]
+# The second release (commit 976dd33) added the Dragonfly gates option, still without Alembic.
+SECOND_SCHEMA = [
+    *FIRST_SCHEMA,
+    "ALTER TABLE games ADD COLUMN dragonfly_gates BOOLEAN NOT NULL DEFAULT FALSE",
+]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_database(request: pytest.FixtureRequest, tmp_path: object) -> Iterator[str]:
+    """A URL to a database with nothing in it."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path}/old.sqlite3"  # type: ignore[str-bytes-safe]
+        return
+    postgres, _ = scale_out_services()
+    admin_url = database_url(postgres)[0]
+    name = f"panal_migrate_{secrets.token_hex(4)}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+@pytest.mark.parametrize("schema", [FIRST_SCHEMA, SECOND_SCHEMA], ids=["first", "second"])
+def test_an_earlier_release_database_upgrades_and_plays_on(
+    empty_database: str, schema: list[str]
+) -> None:
+    token = "white-and-black"
+    from panal.server.hub import hash_token
+
+    engine = create_engine(empty_database)
+    now = time.time()
+    with engine.begin() as conn:
+        for statement in schema:
+            conn.execute(text(statement))
+        conn.execute(
+            text(
+                "INSERT INTO games (id, created_at, updated_at, game_type, tournament_opening,"
+                " repetition_draw, mode, look, white_token, black_token, plies)"
+                " VALUES ('oldgame', :now, :now, 'Base+M', FALSE, TRUE, 'hotseat', 'classic',"
+                " :token, :token, 2)"
+            ),
+            {"now": now, "token": hash_token(token)},
+        )
+        for ply, move in enumerate(["wS1", "bM wS1-"], 1):
+            conn.execute(
+                text("INSERT INTO moves VALUES ('oldgame', :ply, :move, :now)"),
+                {"ply": ply, "move": move, "now": now},
+            )
+    engine.dispose()
+
+    app = create_app(empty_database, ai_runner=first_legal_move, levels=("beginner",))
+    with TestClient(app) as client:
+        state = client.get("/api/games/oldgame").json()
+        assert [e["move"] for e in state["history"]] == ["wS1", "bM wS1-"]
+        assert state["options"] == Options().to_values()  # the defaults: nothing was chosen
+        with client.websocket_connect(f"/ws/games/oldgame?token={token}") as ws:
+            receive_state(ws)
+            ws.send_json({"type": "move", "move": "wQ -wS1"})
+            assert receive_state(ws, lambda s: s["ply"] == 3)["turn"] == 1
+        created = client.post("/api/games", json={"mode": "online"}).json()
+        assert client.get(f"/api/games/{created['id']}").status_code == 200
+    store = Store(empty_database)
+    try:
+        assert store.revision() == HEAD_REVISION
+        row, moves = store.load_game("oldgame") or (None, [])
+        assert row is not None and row.version == 1  # the new code's one change
+        assert moves == ["wS1", "bM wS1-", "wQ -wS1"]
+    finally:
+        store.close()
+
+
+def test_a_new_database_is_at_the_newest_revision(backend: Backend) -> None:
+    store = Store(backend.db_url)
+    try:
+        assert store.revision() == HEAD_REVISION
+        store.migrate()  # a second start (or another process) changes nothing
+        assert store.revision() == HEAD_REVISION
+    finally:
+        store.close()
