@@ -68,7 +68,6 @@ JOB_KINDS: dict[str, str] = {
 
 DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)
 HEADER = struct.Struct(">I")
-CLOSE_WAIT = 2.0  # seconds a closing queue waits for its cancelled readers
 
 
 class JobError(Exception):
@@ -488,7 +487,7 @@ class RedisJobQueue:
                             self.executor.cancel(job.id)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), 2)  # type: ignore[no-untyped-call]
                 raise
             except Exception as exc:
                 log.warning("job cancellations: %s; retrying", exc)
@@ -515,15 +514,13 @@ class RedisJobQueue:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        # A read cancelled inside redis-py can wait on its connection for ever (seen with
-        # redis 8.1 in about one shutdown in ten): stop waiting after a moment, the process
-        # is closing the connections anyway.
-        if self._tasks:
-            await asyncio.wait(self._tasks, timeout=CLOSE_WAIT)
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 5)
         if self.executor is not None:
             await self.executor.close()
         with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await asyncio.wait_for(self.redis.aclose(), 2)
 
 
 def ai_job_id(game_id: str, version: int) -> str:
