@@ -342,6 +342,10 @@ class LiveGame:
             and not self.is_ai_turn
         )
 
+    def legal_known(self, legal: str) -> None:
+        """The legal moves at the current version, found while the change was checked."""
+        self._legal_cache = (self.version, legal)
+
     def legal_json(self) -> str:
         assert self.game is not None
         if self._legal_cache is None or self._legal_cache[0] != self.version:
@@ -952,10 +956,18 @@ class GameHub:
         try:
             settle_result(values, game)
             board = board_fields(game)
+            legal = legal_moves_json(game)  # the moves just found for board_fields, formatted
         finally:
             game.pop()
         entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
-        return _Change(values, add_moves=(text,), entries=(entry,), codes=(move.code,), board=board)
+        return _Change(
+            values,
+            add_moves=(text,),
+            entries=(entry,),
+            codes=(move.code,),
+            board=board,
+            legal=legal,
+        )
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -1130,6 +1142,7 @@ class GameHub:
                 "add": list(change.add_moves),
                 "entries": list(change.entries),
                 "board": change.board,
+                "legal": change.legal,
                 "keep": change.keep_plies,
             },
         )
@@ -1190,6 +1203,8 @@ class GameHub:
         for name, value in change.values.items():
             setattr(live.row, name, value)
         live.row.version = version
+        if change.legal is not None:
+            live.legal_known(change.legal)
 
     async def _after_change(self, live: LiveGame, was_ai_turn: bool) -> None:
         """Queue the AI's move when it is its turn; drop the game's older AI jobs."""
@@ -1338,13 +1353,14 @@ class GameHub:
                 try:
                     added = tuple(message.get("add") or ())
                     entries = tuple(message.get("entries") or ())
-                    board = message.get("board")
+                    board, legal = message.get("board"), message.get("legal")
                     change = _Change(
                         dict(message["values"]),
                         add_moves=added,
                         keep_plies=message.get("keep"),
                         entries=entries if len(entries) == len(added) else (),
                         board=board if isinstance(board, dict) else None,
+                        legal=legal if isinstance(legal, str) and board is not None else None,
                     )
                     finishes = change.values.get("result") is not None and not live.is_finished
                     self._apply(live, change, version)
@@ -1418,8 +1434,8 @@ class GameHub:
 class _Change:
     """One change to a game: row fields, moves added or taken back, and more writes for the
     same transaction (``also``: a rematch's new game). A change made here also carries what
-    checking it computed (move codes, history entries, the next position's board fields), so
-    that applying it repeats no rules work."""
+    checking it computed (move codes, history entries, the next position's board fields and
+    legal moves), so that applying it repeats no rules work."""
 
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
@@ -1427,6 +1443,7 @@ class _Change:
     entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
     codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
     board: dict[str, Any] | None = None
+    legal: str | None = None  # the legal moves after it (snapshot.legal_moves_json)
     also: Callable[[Any], object] | None = None
 
 
