@@ -134,7 +134,7 @@ def render_status(observation: Observation, *, colour: bool = False) -> str:
     """Round, turn, players, your tiles and the eliminated tiles."""
     state = observation.state
     board = state.board
-    me = observation.viewer
+    me = observation.me
     lines = []
     names = []
     for player in range(state.players):
@@ -159,8 +159,8 @@ def render_status(observation: Observation, *, colour: bool = False) -> str:
     if eliminated:
         parts = []
         for item in eliminated:
-            number = "?" if item.number is None else str(item.number)
-            parts.append(f"{letter(board, state.sectors[item.owner])}{number}")
+            shown = "?" if item.number is None else str(item.number)
+            parts.append(f"{letter(board, state.sectors[item.owner])}{shown}")
         lines.append("eliminated: " + " ".join(parts))
     lines.append(
         "eliminations: "

@@ -31,7 +31,7 @@ class Bot(ABC):
             raise TypeError("bots act on observations only")
         if observation.phase is Phase.SETUP:
             action = self.place(observation)
-            self.own_numbers = observation.state.placement_tiles(observation.viewer, action.cells)
+            self.own_numbers = observation.state.placement_tiles(observation.me, action.cells)
             return action
         return self.choose(observation)
 

@@ -284,7 +284,7 @@ class HeuristicBot(Bot):
     def place(self, observation: Observation) -> Place:
         """High tiles in the front rows (near the colmena), the 10 closest to home."""
         state = observation.state
-        me = observation.viewer
+        me = observation.me
         geometry = geometry_for(state)
         home = state.colmena_cell(me)
         zone = list(state.zone(me))

@@ -52,7 +52,7 @@ class Knowledge:
         known = dict(observation.revealed)
         known.update(own_numbers)
         known.update(observation.numbers)
-        return cls(observation.state, known, observation.viewer)
+        return cls(observation.state, known, observation.me)
 
     def options(self, tile: int) -> tuple[int, ...]:
         number = self.known.get(tile)
