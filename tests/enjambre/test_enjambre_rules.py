@@ -30,10 +30,8 @@ def targets(game: Game, player: int, number: int) -> set[str]:
 
 def reachable(game: Game, player: int, number: int) -> set[str]:
     """Every cell the tile can end its move on this turn (stops and combats)."""
-    from panal.enjambre.bots.knowledge import tile_paths
-
     tile = tile_of(game, player, number)
-    return {game.board.label(p.end) for p in tile_paths(game.state, tile)}
+    return {game.board.label(p.end) for p in game.state.paths(tile)}
 
 
 # --------------------------------------------------------------------------------- 1. a match

@@ -25,7 +25,7 @@ from .actions import Action, Displace, EndTurn, Place, Reason, Scout, Step
 from .board import Board
 from .options import Options
 
-__all__ = ["Phase", "PublicState", "StepTarget"]
+__all__ = ["Path", "Phase", "PublicState", "StepTarget"]
 
 
 # Reasons without details, built once: move generation meets them thousands of times.
@@ -55,6 +55,20 @@ class StepTarget:
     cell: Hex
     via: str
     occupant: str  # "empty", "own" (pass over it) or "enemy" (combat)
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """One way to move ``tile`` now: its successive step targets; ``attack`` is the enemy tile
+    at the end (a combat ends a path), or None."""
+
+    tile: int
+    cells: tuple[Hex, ...]
+    attack: int | None
+
+    @property
+    def end(self) -> Hex:
+        return self.cells[-1]
 
 
 class PublicState:
@@ -312,6 +326,37 @@ class PublicState:
             if problem is None:
                 targets.append(StepTarget(cell, via, occupant))
         return targets
+
+    def paths(self, tile: int) -> list[Path]:
+        """Every distinct destination of ``tile`` this turn (a cell to stop on, or an enemy to
+        attack), each by a shortest sequence of legal steps: a whole move in one go."""
+        found = self.steps_for(tile)
+        if found is None:
+            return []
+        origin, steps_left, start = found
+        player = self.owner(tile)
+        best: dict[tuple[Hex, bool], Path] = {}
+
+        def explore(cell: Hex, steps: int, so_far: tuple[Hex, ...]) -> None:
+            for target in self.candidate_cells(player, cell):
+                problem, holder = self.target_problem(tile, cell, target, steps, start)
+                if problem is not None:
+                    continue
+                cells = (*so_far, target)
+                if holder == "enemy":
+                    key = (target, True)
+                    if key not in best or len(best[key].cells) > len(cells):
+                        best[key] = Path(tile, cells, self.occupant[target])
+                    continue
+                if holder == "empty":
+                    key = (target, False)
+                    if key not in best or len(best[key].cells) > len(cells):
+                        best[key] = Path(tile, cells, None)
+                if steps > 1:
+                    explore(target, steps - 1, cells)
+
+        explore(origin, steps_left, ())
+        return list(best.values())
 
     def has_legal_step(self, tile: int) -> bool:
         found = self.steps_for(tile)

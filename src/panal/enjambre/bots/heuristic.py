@@ -23,9 +23,9 @@ from panal.hex import Hex
 
 from ..actions import Action, Displace, EndTurn, Place, Scout, Step
 from ..observation import Observation
-from ..state import PublicState
+from ..state import Path, PublicState
 from .base import Bot
-from .knowledge import Geometry, Knowledge, Path, geometry_for, tile_paths
+from .knowledge import Geometry, Knowledge, geometry_for
 
 __all__ = ["HeuristicBot", "HeuristicParams", "Planner"]
 
@@ -254,7 +254,7 @@ class Planner:
                 movers.append(state.active)
         found = []
         for tile in movers:
-            for path in tile_paths(state, tile):
+            for path in state.paths(tile):
                 found.append(Choice(self.evaluate(path), path))
         found.sort(key=lambda c: (-c.value, c.path.tile, c.path.cells))
         return found

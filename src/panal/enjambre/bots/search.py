@@ -21,10 +21,10 @@ from panal.hex import Hex
 from ..actions import Action, Displace, EndTurn, Moved, Place, Scout, Step
 from ..engine import Game
 from ..observation import Observation
-from ..state import PublicState
+from ..state import Path, PublicState
 from .base import Bot
 from .heuristic import HeuristicBot, HeuristicParams, Planner
-from .knowledge import Knowledge, Path, geometry_for
+from .knowledge import Knowledge, geometry_for
 
 __all__ = ["SearchBot", "SearchParams"]
 
