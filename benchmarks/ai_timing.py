@@ -30,7 +30,7 @@ def main() -> int:
         engine.set_option("RepetitionDraw", "False")
         engine.set_option("TournamentOpening", "False")
         for game in midgame_positions(args.positions):
-            engine.newgame(str(game))
+            engine.newgame(game.game_string())
             started = time.perf_counter()
             engine.bestmove(time=args.seconds)
             times.append(time.perf_counter() - started)

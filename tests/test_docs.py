@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import pkgutil
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,17 @@ def test_readme_examples() -> None:
     assert result.failed == 0
 
 
-@pytest.mark.parametrize("module", ["panal.hive", "panal.hex", "panal.hive.svg"])
+def _library_modules() -> list[str]:
+    """Every module of the library packages (the web platform and Enjambre have their own)."""
+    names = []
+    for package in ("panal.hex", "panal.hive", "panal.ai", "panal.uhp"):
+        names.append(package)
+        path = importlib.import_module(package).__path__
+        names.extend(info.name for info in pkgutil.walk_packages(path, package + "."))
+    return sorted(names)
+
+
+@pytest.mark.parametrize("module", _library_modules())
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert result.failed == 0

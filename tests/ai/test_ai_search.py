@@ -46,10 +46,10 @@ def test_choose_move_is_legal_and_leaves_the_game_alone(game_type: str, level: s
         game = random_game(game_type, 6 + 7 * seed, seed)
         if game.is_over():
             continue
-        before = (str(game), game.hash, list(game.legal_move_codes()))
+        before = (game.game_string(), game.hash, list(game.legal_move_codes()))
         move = choose_move(game, level, seed=seed)
         assert move.code in game.legal_move_codes()
-        assert (str(game), game.hash, list(game.legal_move_codes())) == before
+        assert (game.game_string(), game.hash, list(game.legal_move_codes())) == before
 
 
 def test_strong_levels_within_a_time_limit() -> None:

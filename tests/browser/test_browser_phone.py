@@ -58,11 +58,27 @@ OVERFLOW = """(width) => {
 
 
 def on_screen(page: Any, selector: str) -> dict[str, float]:
-    box = page.locator(selector).bounding_box()
+    box: dict[str, float] | None = page.locator(selector).bounding_box()
     assert box is not None, f"{selector} is not shown"
     assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH + 0.5, (selector, box)
     assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
     return box
+
+
+def pinch(page: Any, box: dict[str, float]) -> None:
+    """Two fingers on the middle of ``box`` moving apart (touch events through CDP)."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def touch(kind: str, spread: float) -> None:
+        points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 20)
+    for spread in range(30, 130, 10):
+        touch("touchMove", spread)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
 
 
 def test_phone_pages_fit_and_a_game_fits_the_first_screen(
@@ -102,6 +118,12 @@ def test_phone_pages_fit_and_a_game_fits_the_first_screen(
     for side in ("top", "bottom"):  # a place for a clock in each player's bar
         assert page.locator(f".player[data-hand={side}] .player-bar [data-clock]").count() == 1
     page.screenshot(path=str(artifacts / "phone-game.png"))
+
+    # Two fingers spread apart zoom the board in.
+    width = float(page.get_attribute(".board", "viewBox").split()[2])
+    pinch(page, board)
+    assert float(page.get_attribute(".board", "viewBox").split()[2]) < width / 2
+    page.tap("[data-action=fit]")
 
     # On a touch screen a move waits for "Play it", which is on screen with the board.
     page.tap(".hand button[data-piece=wQ]")
@@ -144,6 +166,12 @@ def test_installable_with_a_service_worker(
 
     scope = page.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
     assert scope == server.url + "/"
+    # Chromium's own installability check (manifest, icons, worker): nothing is missing, except
+    # that a test's browser context is incognito, where no app installs.
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    cdp.detach()
+    assert {error["errorId"] for error in errors} <= {"in-incognito"}, errors
     page.evaluate("fetch('/api/config').then((r) => r.json())")
     cached = page.evaluate(
         """async () => {

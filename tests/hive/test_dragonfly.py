@@ -77,12 +77,12 @@ def test_moves_and_carries_from_a_stack() -> None:
 def test_carry_moves_the_pair_and_is_written_unambiguously() -> None:
     game = position("Base+D", FLOWER)
     carry = next(
-        m for m in game.legal_moves() if m.piece == Piece.wD and m.carry and m.to == Hex(0, 2)
+        m for m in game.legal_moves if m.piece == Piece.wD and m.carry and m.to == Hex(0, 2)
     )
     text = game.move_string(carry)
     assert text.startswith("wD+bG1 ")
     plain = next(
-        m for m in game.legal_moves() if m.piece == Piece.wD and not m.carry and m.to == Hex(0, 2)
+        m for m in game.legal_moves if m.piece == Piece.wD and not m.carry and m.to == Hex(0, 2)
     )
     assert game.move_string(plain) == text.replace("+bG1", "")
     assert game.parse_move(text) == carry
@@ -98,9 +98,7 @@ def test_the_piece_beneath_cannot_move_and_the_stack_is_the_dragonflys_colour() 
     assert destinations(game, "bG1", carry=None) == set()
     # (2,-1) touches bQ and the white-topped stack only: black may not place there.
     placements = {
-        tuple(m.to)
-        for m in game.legal_moves()
-        if m.piece is not None and game.position_of(m.piece) is None
+        (m.to.q, m.to.r) for m in game.legal_moves if m and game.position_of(m.piece) is None
     }
     assert (2, -1) not in placements
     with pytest.raises(IllegalMoveError):
@@ -119,7 +117,7 @@ def test_carries_only_the_piece_directly_beneath() -> None:
     # On a stack of three (bG1, wB1, wD) it carries wB1 and leaves bG1, which still holds wG1.
     game = position("Base+D", {**FLOWER, (1, -1): "bG1 wB1 wD", (2, -2): "wG1"})
     assert destinations(game, "wD", carry=True) == {(0, 2), (-1, 2)}
-    game.push(next(m for m in game.legal_moves() if m.carry and m.to == Hex(-1, 2)))
+    game.push(next(m for m in game.legal_moves if m.carry and m.to == Hex(-1, 2)))
     assert game.stack_at(Hex(-1, 2)) == [Piece.wB1, Piece.wD]
     assert game.stack_at(Hex(1, -1)) == [Piece.bG1]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from panal.hive import Game, IllegalMoveError, InvalidMoveError
+from panal.hive import Game, IllegalMoveError, InvalidMoveError, Move
 from tests.hive.oracles import mzinga_cases
 from tests.shared_data import shared_cases
 
@@ -38,9 +38,9 @@ def test_perft_depth_5(game_string: str, depth: str, expected: str) -> None:
     assert game.perft(int(depth)) == int(expected)
 
 
-def _destinations(game: Game, move_strings: list[str]) -> set[tuple]:
+def _destinations(game: Game, move_strings: list[str]) -> set[Move]:
     """Moves compared by piece and destination, not by how the reference was chosen."""
-    return {tuple(game.parse_move(text)) for text in move_strings}
+    return {game.parse_move(text) for text in move_strings}
 
 
 def _valid_move_cases() -> list:
@@ -66,11 +66,7 @@ def test_valid_moves_for_bug(game_string: str, expected: str) -> None:
     game = Game.from_game_string(game_string, tournament_opening=True)
     expected_moves = expected.split(";")
     pieces = {text.split()[0].lower() for text in expected_moves}
-    ours = {
-        tuple(m)
-        for m in game.legal_moves()
-        if m.piece is not None and m.piece.name.lower() in pieces
-    }
+    ours = {m for m in game.legal_moves if m and m.piece.name.lower() in pieces}
     assert ours == _destinations(game, expected_moves)
 
 
@@ -80,16 +76,17 @@ def test_valid_moves_for_bug(game_string: str, expected: str) -> None:
 )
 def test_valid_moves_from_real_games(game_string: str, expected: str) -> None:
     game = Game.from_game_string(game_string, tournament_opening=True)
-    assert {tuple(m) for m in game.legal_moves()} == _destinations(game, expected.split(";"))
+    assert set(game.legal_moves) == _destinations(game, expected.split(";"))
 
 
 @pytest.mark.parametrize(
     ("game_string", "move"), shared_cases(mzinga_cases, *MZINGA, "Board_InvalidMovesByRuleTest.csv")
 )
 def test_invalid_moves_by_rule(game_string: str, move: str) -> None:
-    game = Game.from_game_string(game_string, tournament_opening=True)
-    before = str(game)
+    # Mzinga's hand-written cases say NotStarted (and White[1]) for games already started.
+    game = Game.from_game_string(game_string, lenient=True, tournament_opening=True)
+    before = game.game_string()
     with pytest.raises((IllegalMoveError, InvalidMoveError)) as caught:
         game.push(move)
     assert str(caught.value)
-    assert str(game) == before
+    assert game.game_string() == before

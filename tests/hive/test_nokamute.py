@@ -20,8 +20,8 @@ def test_nokamute_position(game_string: str, expected: str | None) -> None:
         return
     moves = expected.split(";")
     if moves == ["pass"]:
-        assert [m.is_pass for m in game.legal_moves()] == [True]
+        assert [m.is_pass for m in game.legal_moves] == [True]
         return
     pieces = {text.split()[0] for text in moves}
-    ours = {tuple(m) for m in game.legal_moves() if m.piece is not None and m.piece.name in pieces}
-    assert ours == {tuple(game.parse_move(text)) for text in moves}
+    ours = {m for m in game.legal_moves if m and m.piece.name in pieces}
+    assert ours == {game.parse_move(text) for text in moves}

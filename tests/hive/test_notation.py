@@ -52,15 +52,23 @@ def test_game_type_accepts_any_order_and_case_and_prints_canonically() -> None:
 
 def test_game_string_round_trip_and_recomputed_fields() -> None:
     game = Game.from_game_string(OPENING)
-    assert str(game) == OPENING
-    # State and turn fields are recomputed, not trusted.
-    lying = "Base;WhiteWins;Black[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
-    assert str(Game.from_game_string(lying)) == OPENING
+    assert game.game_string() == OPENING
+    # State and turn fields must agree with the moves: nothing is silently corrected.
+    with pytest.raises(
+        GameStringError, match=r"says Black\[9\] but after 4 moves it is White\[3\]"
+    ):
+        Game.from_game_string("Base;InProgress;Black[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+    with pytest.raises(GameStringError, match="says WhiteWins but the position is InProgress"):
+        Game.from_game_string("Base;WhiteWins;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+    with pytest.raises(GameStringError, match=r"White\[2\] but after 1 moves it is Black"):
+        Game.from_game_string("Base;InProgress;White[2];wS1")
+    with pytest.raises(GameStringError, match="says InProgress but the position is NotStarted"):
+        Game.from_game_string("Base;InProgress;White[1]")
 
 
 def test_accepts_what_other_engines_write() -> None:
     sloppy = "base ; inprogress ; white[3] ; WS1 ; bs1 ws1- ; wq -WS1 ; BQ bS1-"
-    assert str(Game.from_game_string(sloppy)) == OPENING
+    assert Game.from_game_string(sloppy).game_string() == OPENING
     game = Game.from_game_string(OPENING)
     # A moving piece named as its own reference, relative to where it stands now.
     game.push("wA1 -wQ")
@@ -98,7 +106,7 @@ def test_bad_move_strings(text: str, error: type[Exception]) -> None:
     game = Game.from_game_string(OPENING)
     with pytest.raises(error):
         game.push(text)
-    assert str(game) == OPENING
+    assert game.game_string() == OPENING
 
 
 @pytest.mark.parametrize(
@@ -145,12 +153,12 @@ def test_unparsable_move_strings_say_why_with_a_stable_code(
 )
 def test_illegal_moves_name_the_rule(game_string: str, move: str, rule: Rule) -> None:
     game = Game.from_game_string(game_string)
-    before = (str(game), game.hash)
+    before = (game.game_string(), game.hash)
     with pytest.raises(IllegalMoveError) as caught:
         game.push(move)
     assert caught.value.rule is rule, str(caught.value)
     assert str(caught.value) == rule.value.format(**caught.value.details)
-    assert (str(game), game.hash) == before
+    assert (game.game_string(), game.hash) == before
 
 
 def test_tournament_opening_message() -> None:
@@ -189,8 +197,8 @@ def test_pass_is_only_legal_without_other_moves_and_round_trips() -> None:
         "bA2 bQ\\;wQ \\wA1;bA1 \\wQ;wG1 /wQ;bA2 /wG1"
     )
     game = Game.from_game_string(text)
-    assert game.legal_moves() == [PASS]
+    assert list(game.legal_moves) == [PASS]
     game.push("pass")
-    assert str(game).endswith(";pass")
-    assert str(Game.from_game_string(str(game))) == str(game)
+    assert game.game_string().endswith(";pass")
+    assert Game.from_game_string(game.game_string()).game_string() == game.game_string()
     assert game.state is GameState.IN_PROGRESS

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from panal.hive import Game, GameState, IllegalMoveError
+from panal.hive import Game, GameState, IllegalMoveError, Termination
 from panal.hive.records import (
     GameRecord,
     RecordError,
@@ -33,7 +33,7 @@ def _meaning(record_or_type: GameRecord | str, moves: list[str] | None = None, o
     else:
         game = Game(record_or_type, options=options)
     assert moves is not None
-    return [tuple(game.push(text, lenient=True)) for text in moves]
+    return [game.push(text, lenient=True) for text in moves]
 
 
 def _pgn(path: Path) -> GameRecord:
@@ -204,11 +204,11 @@ def test_sgf_import_reproduces_the_reference_conversion(row: dict) -> None:
         assert game.state is (GameState.BLACK_WINS if loser == "wQ" else GameState.WHITE_WINS)
         assert record.termination is None
     elif ending.startswith("resign-"):
-        assert record.termination == "resignation"
+        assert record.termination is Termination.RESIGNATION
         loser_white = ending == "resign-P0"
         assert record.result is (GameState.BLACK_WINS if loser_white else GameState.WHITE_WINS)
     elif ending == "draw-agreed":
-        assert record.termination == "agreed_draw"
+        assert record.termination is Termination.AGREEMENT
     else:
         assert ending == "draw-recorded"
         assert record.result is GameState.DRAW and not game.is_over()
@@ -269,7 +269,7 @@ def test_bga_corpus_replays() -> None:
         elif game.state is GameState.DRAW:
             endings["both queens surrounded"] += 1
         else:
-            assert record.result is GameState.DRAW and record.termination == "agreed_draw"
+            assert record.result is GameState.DRAW and record.termination is Termination.AGREEMENT
             endings["agreed draw"] += 1
     assert endings == {
         "WhiteWins": 3469,
@@ -299,4 +299,4 @@ def test_bga_renumbered_first_game_replays_as_an_agreed_draw() -> None:
         (record,) = read_game_strings(lines.readline())
     game = record.replay()
     assert record.result is GameState.DRAW and not game.is_over()
-    assert record.termination == "agreed_draw"
+    assert record.termination is Termination.AGREEMENT

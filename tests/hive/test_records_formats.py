@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from panal.hex import Hex
-from panal.hive import Game, GameState, Piece
+from panal.hive import Game, GameState, Piece, Termination
 from panal.hive.records import (
     TERMINATIONS,
     GameRecord,
@@ -159,7 +159,7 @@ def test_sgf_passes() -> None:
 def test_sgf_resignation() -> None:
     record = read_sgf(sgf(*OPENING, (1, "Resign"), (1, "Done"), re="Game won by alice"))
     assert record.result is GameState.WHITE_WINS
-    assert record.termination == "resignation"
+    assert record.termination is Termination.RESIGNATION
     assert record.check_result(record.replay()) is None
 
 
@@ -182,7 +182,7 @@ def test_sgf_draw_offers_are_not_turns() -> None:
     )
     assert record.moves[-1] == "bQ -bA1" and len(record.moves) == 4
     assert record.result is GameState.DRAW
-    assert record.termination == "agreed_draw"
+    assert record.termination is Termination.AGREEMENT
 
 
 @pytest.mark.parametrize(
@@ -204,7 +204,7 @@ def test_sgf_localized_results(re: str, expected: GameState | None) -> None:
     if expected is not None:
         # The position is unfinished and nothing was resigned: a win came by time or absence,
         # a draw is unexplained (the position never repeated).
-        assert record.termination == (None if expected is GameState.DRAW else "forfeit")
+        assert record.termination is (None if expected is GameState.DRAW else Termination.FORFEIT)
 
 
 def test_sgf_colour_map_swapped() -> None:
@@ -377,23 +377,25 @@ def test_pgn_results() -> None:
         game = record.replay()
         assert record.check_result(game) is None
     # A recorded ending with nothing on the board said about it: agreed, or resigned.
-    assert read_pgn(base.format("1/2-1/2"))[0].termination == "agreed_draw"
-    assert read_pgn(base.format("0-1"))[0].termination == "resignation"
+    assert read_pgn(base.format("1/2-1/2"))[0].termination is Termination.AGREEMENT
+    assert read_pgn(base.format("0-1"))[0].termination is Termination.RESIGNATION
     # An explicit termination that is not an off-board one leaves the result unexplained.
     (record,) = read_pgn(base.format("0-1").replace("\n\n", '\n[Termination "normal"]\n\n'))
     assert record.termination is None
     assert "does not say how the game ended" in record.check_result(record.replay())
     (record,) = read_pgn(base.format("0-1").replace("\n\n", '\n[Termination "forfeit"]\n\n'))
-    assert record.termination == "forfeit"
-    assert "forfeit" in TERMINATIONS
+    assert record.termination is Termination.FORFEIT
+    assert Termination.FORFEIT in TERMINATIONS
 
 
 def test_check_result_termination_must_fit_the_result() -> None:
-    record = GameRecord(Game().game_type, ["wS1"], result=GameState.DRAW, termination="resignation")
+    record = GameRecord(
+        Game().game_type, ["wS1"], result=GameState.DRAW, termination=Termination.RESIGNATION
+    )
     assert record.check_result(record.replay()) == (
         "the record says Draw, which a resignation cannot give"
     )
-    record.termination = "agreed_draw"
+    record.termination = Termination.AGREEMENT
     assert record.check_result(record.replay()) is None
 
 
@@ -443,7 +445,7 @@ def test_pgn_bad_move_is_reported_at_its_ply_and_line() -> None:
     with pytest.raises(RecordError) as caught:
         record.replay()
     assert (caught.value.ply, caught.value.line, caught.value.move) == (2, 4, "bZ9 wS1-")
-    assert str(caught.value).startswith("m.pgn:4, game 1, ply 2 (bZ9 wS1-): invalid MoveString")
+    assert str(caught.value).startswith("m.pgn:4: game 1, ply 2 (bZ9 wS1-): invalid MoveString")
 
 
 def test_write_pgn_mzinga_style() -> None:
@@ -471,7 +473,7 @@ def test_write_pgn_result_override_and_options() -> None:
     game.push("wS1")
     text = write_pgn(game, {"Result": "0-1", "Termination": "resignation"})
     (record,) = read_pgn(text)
-    assert record.result is GameState.BLACK_WINS and record.termination == "resignation"
+    assert record.result is GameState.BLACK_WINS and record.termination is Termination.RESIGNATION
     assert record.options == game.options
     with pytest.raises(ValueError, match="unknown result"):
         write_pgn(game, {"Result": "White is better"})
@@ -508,7 +510,7 @@ def test_pgn_round_trip(
     rng = random.Random(seed)
     game = Game(game_type, tournament_opening=tournament_opening, repetition_draw=repetition_draw)
     while game.ply < plies and not game.is_over():
-        game.push(rng.choice(game.legal_moves()))
+        game.push(rng.choice(list(game.legal_moves)))
     text = write_pgn(game, {"White": white, "Event": event})
     (record,) = read_pgn(text)
     assert record.moves == game.move_strings()
@@ -516,7 +518,7 @@ def test_pgn_round_trip(
     assert record.result is game.state
     assert record.options == game.options
     replayed = record.replay()
-    assert str(replayed) == str(game)
+    assert replayed == game
     assert replayed.hash == game.hash
     assert record.check_result(replayed) is None
     assert len(read_pgn(text + "\n" + text)) == 2
@@ -536,11 +538,11 @@ def test_game_string_lines() -> None:
     assert records[0].move_lines[0] == 3
     first, second, empty = records
     assert first.termination is None and first.check_result(first.replay()) is None
-    assert second.moves == ["wS1", "bS1 wS1-"] and second.termination == "agreed_draw"
-    assert empty.moves == [] and empty.termination == "agreed_draw"
+    assert second.moves == ["wS1", "bS1 wS1-"] and second.termination is Termination.AGREEMENT
+    assert empty.moves == [] and empty.termination is Termination.AGREEMENT
     assert first.options.repetition_draw is False  # BGA does not end games by repetition
     resigned = read_game_strings("Base;BlackWins;White[2];wS1;bS1 wS1-")[0]
-    assert resigned.termination == "resignation"
+    assert resigned.termination is Termination.RESIGNATION
 
 
 def test_game_string_results_the_board_contradicts() -> None:
@@ -553,7 +555,8 @@ def test_game_string_results_the_board_contradicts() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Base", "expected a GameString"),
+        ("Base", "expected GameType;GameState;Turn;moves"),
+        ("Base;InProgress;White[2];wS1", "says White[2] but 1 moves were played"),
         ("Base+Q;InProgress;White[1]", "bad expansion"),
         ("Base;Winning;White[1]", "unknown game state"),
         ("Base;1-0;White[1]", "unknown game state"),
@@ -568,7 +571,7 @@ def test_broken_game_string_lines(text: str, message: str) -> None:
 
 
 def test_game_string_empty_move_fails_at_its_ply() -> None:
-    (record,) = read_game_strings("Base;InProgress;White[2];wS1;;bS1 wS1-")
+    (record,) = read_game_strings("Base;InProgress;Black[2];wS1;;bS1 wS1-")
     with pytest.raises(RecordError) as caught:
         record.replay()
     assert caught.value.ply == 2

@@ -41,7 +41,7 @@ def test_clean_files(tmp_path: Path) -> None:
 def test_illegal_moves_and_mismatches(tmp_path: Path) -> None:
     games = tmp_path / "games.txt"
     lost = CHUCKQ.replace("WhiteWins", "BlackWins")
-    games.write_text(f"{CHUCKQ}\nBase;InProgress;White[3];wS1;bS1 wS1-;wQ bS1-\n{lost}\n")
+    games.write_text(f"{CHUCKQ}\nBase;InProgress;Black[2];wS1;bS1 wS1-;wQ bS1-\n{lost}\n")
     pgn = tmp_path / "game.pgn"
     pgn.write_text('[GameType "Base"]\n\n1. wS1\n2. bS1 wS1-\n3. wQ -wS1\n4. bQ wQ\n')
     board = tmp_path / "HV-alice-bob.sgf"
@@ -76,7 +76,7 @@ def test_unreadable_files(tmp_path: Path) -> None:
     good.write_text("Base;InProgress;White[1]\n")
     code, lines = _run([broken, tmp_path / "missing.pgn", ultimate, good])
     assert code == 1
-    assert lines[0].startswith(f"{broken}:1: unreadable: invalid GameTypeString")
+    assert lines[0].startswith(f"{broken}:1: game 1: unreadable: invalid GameTypeString")
     assert lines[1].startswith(f"{tmp_path / 'missing.pgn'}: unreadable: cannot read the file")
     assert lines[2].startswith(f"{ultimate}:4: unreadable: Hive-Ultimate is not supported")
     assert lines[3:] == [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from panal.hive import Game, GameState, Piece
+from panal.hive import Color, Game, GameState, Outcome, Piece, Termination
 from tests.hive.positions import destinations, position
 
 # After the queens are placed, each cycle of four moves returns to the same position.
@@ -18,7 +18,7 @@ def test_threefold_repetition_is_a_draw_by_default() -> None:
         game.push(move)
     assert game.repetitions() == 3
     assert game.state is GameState.DRAW
-    assert game.legal_moves() == []
+    assert not game.legal_moves and len(game.legal_moves) == 0
     game.pop()
     assert game.state is GameState.IN_PROGRESS
 
@@ -47,7 +47,7 @@ def test_a_thrown_piece_cannot_move_next_turn() -> None:
     # White's pillbug at (0,0) throws bA1 from (1,0) to (1,-1); black may not move bA1 next turn.
     board = {(0, 0): "wP", (1, 0): "bA1", (-1, 0): "wQ", (0, 1): "bQ", (-1, 1): "bA2"}
     game = position("Base+P", board)
-    throw = next(m for m in game.legal_moves() if m.piece == Piece.bA1 and tuple(m.to) == (1, -1))
+    throw = next(m for m in game.legal_moves if m.piece == Piece.bA1 and m.to == (1, -1))
     game.push(throw)
     assert destinations(game, "bA1") == set()
     assert destinations(game, "bA2")  # other pieces move as usual
@@ -57,13 +57,14 @@ def test_a_thrown_piece_cannot_move_next_turn() -> None:
 def test_surrounding_both_queens_at_once_is_a_draw() -> None:
     # nokamute's "Draw" game ends with one move closing both rings.
     text = (
-        "Base;InProgress;White[1];wS1;bS1 wS1-;wQ -wS1;bQ bS1/;wG1 -wQ;bG1 \\bQ;wG1 bQ\\;bG2 bQ/;"
+        "Base;Draw;White[11];wS1;bS1 wS1-;wQ -wS1;bQ bS1/;wG1 -wQ;bG1 \\bQ;wG1 bQ\\;bG2 bQ/;"
         "wA1 wQ\\;bA1 bG2/;wA1 bG2\\;bA1 \\bG2;wQ \\wS1;bG1 wA1/;wQ -bQ;bA1 \\wQ;wB1 -wS1;bG3 bG1-;"
         "wB1 /bA1;bG3 -bG2"
     )
     game = Game.from_game_string(text)
     assert game.state is GameState.DRAW
-    assert game.surrounding(Piece.wQ >> 4) == 6 and game.surrounding(Piece.bQ >> 4) == 6
+    assert game.outcome() == Outcome(Termination.BOTH_SURROUNDED, None)
+    assert game.surrounding(Color.WHITE) == 6 and game.surrounding(Color.BLACK) == 6
 
 
 def test_pieces_of_one_kind_are_interchangeable_for_repetition() -> None:

@@ -9,7 +9,7 @@ from panal.hive.svg import board_svg
 
 SVG = "{http://www.w3.org/2000/svg}"
 # A beetle on a queen (a stack of two) and bA1 moved last.
-TEXT = "Base;InProgress;White[4];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 -wQ;bB1 bQ-;wB1 wQ;bA1 bB1-"
+TEXT = "Base;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wB1 -wQ;bB1 bQ-;wB1 wQ;bA1 bB1-"
 
 
 def pieces(svg: str) -> dict[str, ET.Element]:

@@ -34,12 +34,20 @@ def test_info(engine: PanalEngine) -> None:
         ("", "Base;NotStarted;White[1]"),
         ("Base+MLP", "Base+MLP;NotStarted;White[1]"),
         (OPENING, OPENING),
-        # The state and turn fields of a GameString are recomputed, not trusted.
-        ("Base;BlackWins;Black[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-", OPENING),
     ],
 )
 def test_newgame(engine: PanalEngine, args: str, expected: str) -> None:
     assert engine.handle(f"newgame {args}".strip()) == [expected, "ok"]
+
+
+def test_newgame_refuses_a_game_string_that_contradicts_itself(engine: PanalEngine) -> None:
+    # The state and turn fields must agree with the moves; nothing is silently corrected.
+    reply = engine.handle("newgame Base;BlackWins;Black[9];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
+    assert reply == [
+        "err invalid GameString: the GameString says Black[9] but after 4 moves it is White[3]",
+        "ok",
+    ]
+    assert engine.game is None
 
 
 def test_play_pass_undo(engine: PanalEngine) -> None:
@@ -65,7 +73,8 @@ def test_refusals_change_nothing(engine: PanalEngine) -> None:
     ]:
         reply = engine.handle(line)
         assert reply[0].startswith("invalidmove "), (line, reply)
-        assert engine.handle("newgame " + str(engine.game))[0] == OPENING
+        assert engine.game is not None
+        assert engine.handle("newgame " + engine.game.game_string())[0] == OPENING
 
 
 def test_validmoves_prints_pass_when_forced(engine: PanalEngine) -> None:

@@ -31,7 +31,7 @@ def first_legal_move(payload: dict[str, Any]) -> dict[str, str]:
     from panal.server.ai_pool import payload_game
 
     game = payload_game(payload)
-    return {"move": game.move_string(game.legal_moves()[0])}
+    return {"move": game.move_string(next(iter(game.legal_moves)))}
 
 
 @dataclass(frozen=True)

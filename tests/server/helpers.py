@@ -15,7 +15,7 @@ import httpx
 
 # A real game (BoardGameArena) where Black has no legal move after 11 plies and must pass.
 FORCED_PASS = (
-    "Base+MLP;InProgress;White[1];wL;bB1 wL/;wQ wL\\;bQ \\bB1;wA1 -wL;bQ -bB1;wA1 bB1/;"
+    "Base+MLP;InProgress;Black[6];wL;bB1 wL/;wQ wL\\;bQ \\bB1;wA1 -wL;bQ -bB1;wA1 bB1/;"
     "bQ -wL;wA2 wQ-;bQ -wQ;wA2 /bQ"
 )
 

@@ -190,9 +190,9 @@ def test_import_sgf_from_the_corpus(client: TestClient) -> None:
 
 
 def test_import_refuses_bad_records_with_the_reason(client: TestClient) -> None:
-    response = client.post("/api/import", json={"text": "Base;InProgress;White[1];wS1;bQ"})
+    response = client.post("/api/import", json={"text": "Base;InProgress;White[2];wS1;bQ"})
     assert response.status_code == 422
-    assert "move 2" in response.json()["detail"]
+    assert "ply 2 (bQ)" in response.json()["detail"]
     response = client.post("/api/import", json={"text": "hello"})
     assert response.status_code == 422
     assert response.json()["error"] == "bad_record"

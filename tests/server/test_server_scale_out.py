@@ -28,16 +28,20 @@ from tests.server.helpers import ServerProcess, alive, descendants
 _LEGACY = "legacy" in ws_connect.__code__.co_varnames
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def services() -> tuple[str, str, str]:
     """(database URL, Redis URL, key prefix), the database emptied."""
     postgres, redis = scale_out_services()
     return fresh_postgres(postgres), redis, f"test-{secrets.token_hex(4)}"
 
 
-@pytest.fixture
-def two_servers(tmp_path: Path, services: tuple[str, str, str]) -> Iterator[list[ServerProcess]]:
+@pytest.fixture(scope="module")
+def two_servers(
+    tmp_path_factory: pytest.TempPathFactory, services: tuple[str, str, str]
+) -> Iterator[list[ServerProcess]]:
+    """Two web processes on one database and one Redis (the kill test, last, kills one)."""
     db, redis, prefix = services
+    tmp_path = tmp_path_factory.mktemp("scale-out")
     args = ("--redis", redis, "--redis-prefix", prefix, "--ai-workers", "1")
     servers = [ServerProcess(db, tmp_path / f"serve-{name}.log", args) for name in "ab"]
     for server in servers:
@@ -62,62 +66,6 @@ def recv_state(ws: ClientConnection, until: Any = lambda s: True) -> dict[str, A
 
 def moves_of(state: dict[str, Any]) -> list[str]:
     return [entry["move"] for entry in state["history"]]
-
-
-def test_players_on_two_processes_play_on_after_one_is_killed(
-    two_servers: list[ServerProcess], services: tuple[str, str, str]
-) -> None:
-    a, b = two_servers
-    created = httpx.post(f"{a.url}/api/games", json={"mode": "online"}).json()
-    game = created["id"]
-    joined = httpx.post(f"{b.url}/api/games/{game}/join", json={"invite": created["invite"]})
-    assert joined.status_code == 200, joined.text
-    tokens = {0: created["token"], 1: joined.json()["token"]}
-
-    def url(server: ServerProcess, color: int | None) -> str:
-        query = f"?token={tokens[color]}" if color is not None else ""
-        return f"{server.ws_url}/ws/games/{game}{query}"
-
-    white = connect(url(a, 0))  # White through A
-    black = connect(url(b, 1))  # Black through B
-    spectator = connect(url(b, None))  # a spectator on B
-    sockets = {0: white, 1: black}
-    seen: dict[str, list[str]] = {}
-    try:
-        current = {color: recv_state(ws) for color, ws in sockets.items()}
-        for ply in range(1, 13):
-            if ply == 7:
-                a.kill()  # White's process dies mid-game: White reconnects to B
-                white.close()
-                white = sockets[0] = connect(url(b, 0))
-                current[0] = recv_state(white)
-            color = (ply - 1) % 2
-            state = current[color]
-            assert state["ply"] == ply - 1 and state["legal"]
-            move = state["legal"][0]["move"]
-            sockets[color].send(json.dumps({"type": "move", "move": move, "ply": ply - 1}))
-            for each, ws in sockets.items():
-                current[each] = recv_state(ws, lambda s, p=ply: s["ply"] == p)
-            watched = recv_state(spectator, lambda s, p=ply: s["ply"] == p)
-            seen = {
-                "white": moves_of(current[0]),
-                "black": moves_of(current[1]),
-                "spectator": moves_of(watched),
-            }
-    finally:
-        for ws in (white, black, spectator):
-            ws.close()
-    db_url = services[0]
-    store = Store(db_url)
-    try:
-        loaded = store.load_game(game)
-    finally:
-        store.close()
-    assert loaded is not None
-    stored = loaded[1]
-    assert len(stored) == 12
-    assert stored == seen["white"] == seen["black"] == seen["spectator"]
-    assert httpx.get(f"{b.url}/api/games/{game}").json()["ply"] == 12
 
 
 def test_two_processes_never_fork_a_game(two_servers: list[ServerProcess]) -> None:
@@ -182,6 +130,7 @@ def test_ai_worker_plays_for_a_web_process_without_ai(
     real deployment); killing the worker with SIGKILL takes its search processes with it."""
     pytest.importorskip("panal.ai")
     db, redis, prefix = services
+    prefix += "-worker"  # a queue of its own: the other tests' servers compute AI moves too
     server = ServerProcess(
         db,
         tmp_path / "serve.log",
@@ -229,3 +178,59 @@ def test_ai_worker_plays_for_a_web_process_without_ai(
         if worker.poll() is None:
             worker.kill()
         server.stop()
+
+
+def test_players_on_two_processes_play_on_after_one_is_killed(
+    two_servers: list[ServerProcess], services: tuple[str, str, str]
+) -> None:
+    a, b = two_servers
+    created = httpx.post(f"{a.url}/api/games", json={"mode": "online"}).json()
+    game = created["id"]
+    joined = httpx.post(f"{b.url}/api/games/{game}/join", json={"invite": created["invite"]})
+    assert joined.status_code == 200, joined.text
+    tokens = {0: created["token"], 1: joined.json()["token"]}
+
+    def url(server: ServerProcess, color: int | None) -> str:
+        query = f"?token={tokens[color]}" if color is not None else ""
+        return f"{server.ws_url}/ws/games/{game}{query}"
+
+    white = connect(url(a, 0))  # White through A
+    black = connect(url(b, 1))  # Black through B
+    spectator = connect(url(b, None))  # a spectator on B
+    sockets = {0: white, 1: black}
+    seen: dict[str, list[str]] = {}
+    try:
+        current = {color: recv_state(ws) for color, ws in sockets.items()}
+        for ply in range(1, 13):
+            if ply == 7:
+                a.kill()  # White's process dies mid-game: White reconnects to B
+                white.close()
+                white = sockets[0] = connect(url(b, 0))
+                current[0] = recv_state(white)
+            color = (ply - 1) % 2
+            state = current[color]
+            assert state["ply"] == ply - 1 and state["legal"]
+            move = state["legal"][0]["move"]
+            sockets[color].send(json.dumps({"type": "move", "move": move, "ply": ply - 1}))
+            for each, ws in sockets.items():
+                current[each] = recv_state(ws, lambda s, p=ply: s["ply"] == p)
+            watched = recv_state(spectator, lambda s, p=ply: s["ply"] == p)
+            seen = {
+                "white": moves_of(current[0]),
+                "black": moves_of(current[1]),
+                "spectator": moves_of(watched),
+            }
+    finally:
+        for ws in (white, black, spectator):
+            ws.close()
+    db_url = services[0]
+    store = Store(db_url)
+    try:
+        loaded = store.load_game(game)
+    finally:
+        store.close()
+    assert loaded is not None
+    stored = loaded[1]
+    assert len(stored) == 12
+    assert stored == seen["white"] == seen["black"] == seen["spectator"]
+    assert httpx.get(f"{b.url}/api/games/{game}").json()["ply"] == 12

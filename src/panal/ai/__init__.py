@@ -19,7 +19,8 @@ import random
 from panal.ai.evaluation import WIN, evaluate
 from panal.ai.levels import DEFAULT_LEVEL, LEVELS, Level, get_level
 from panal.ai.search import Searcher, SearchResult
-from panal.hive.game import PASS, PASS_CODE, Game, Move
+from panal.hive import PASS, Game, Move
+from panal.hive.codes import PASS_CODE
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -43,8 +44,14 @@ def think(
     depth: int | None = None,
     seed: int | None = None,
     searcher: Searcher | None = None,
+    max_time: float | None = None,
 ) -> SearchResult:
-    """Like :func:`choose_move`, with the whole :class:`SearchResult` (score, depth, nodes, pv)."""
+    """Like :func:`choose_move`, with the whole :class:`SearchResult` (score, depth, nodes, pv).
+
+    ``max_time`` (seconds) is a ceiling that does not change how the search prunes: a ``depth``
+    search still searches every line, but stops after ``max_time`` with the best move of its
+    deepest finished iteration.
+    """
     settings: Level = get_level(level)
     codes = game.legal_move_codes()
     if not codes:
@@ -60,13 +67,16 @@ def think(
         if time_limit is None:
             time_limit = settings.time_limit
     searcher = searcher or Searcher()
+    exact_depth = depth is not None and time_limit is None
+    if max_time is not None:
+        time_limit = max_time if time_limit is None else min(time_limit, max_time)
     return searcher.search(
         game,
         depth=depth,
         time_limit=time_limit,
         noise=settings.noise,
         rng=rng,
-        exact_depth=depth is not None and time_limit is None,
+        exact_depth=exact_depth,
     )
 
 

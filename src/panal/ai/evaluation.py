@@ -9,12 +9,14 @@ reserve at a discount. A pillbug next to its own queen is a defender (it can thr
 
 The unit is roughly a hundredth of a free ant; :data:`WIN` is far above any static score.
 
-Everything works on the game's packed internals (``_stacks``, ``_cell``, ``_placed``) and is
-written for CPython speed: one pass over the occupied cells, one articulation-point pass.
+Everything works on the game's low-level surface (``stacks``, ``piece_cells``,
+``placed_counts``) and is written for CPython speed: one pass over the occupied cells, one
+articulation-point pass.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
@@ -88,15 +90,15 @@ class Weights:
     threat_by_filled = (0, 3, 6, 10, 18, 32, 0)
 
 
-def _can_slide(stacks: dict[int, list[int]], cell: int) -> bool:
+def _can_slide(stacks: Mapping[int, Sequence[int]], cell: int) -> bool:
     """Could a ground piece on ``cell`` make one slide (ignoring the one-hive rule)?"""
     return bool(SLIDE_STEPS[neighbor_mask(stacks, cell)])
 
 
 def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
     """The static score of ``game`` for the player to move (positive: good for them)."""
-    stacks = game._stacks
-    cells = game._cell
+    stacks = game.stacks
+    cells = game.piece_cells
     pinned = pinned_cells(stacks)
     mobile_value = weights.mobile
     bug_of = BUG_OF
@@ -164,13 +166,13 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
             elif offset in _REACH_BY_BUG.get(bug, _EMPTY):
                 threats[color] += 1
 
-    placed = game._placed
+    placed = game.placed_counts
     for color in (0, 1):
         queen = queen_cells[color]
         base = color << 4
         hand = 0
-        for bug in game._bugs:
-            hand += (BUG_COUNTS[bug] - placed[base | bug]) * weights.in_hand[bug]  # type: ignore[index]
+        for bug in game.game_type.bugs:
+            hand += (BUG_COUNTS[bug] - placed[base | bug]) * weights.in_hand[bug]
         score = scores[color] + hand
         score += attackers[color] * weights.attacker_next_to_enemy_queen
         enemy_queen = queen_cells[color ^ 1]
@@ -182,7 +184,7 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
             usable = min(threats[color], 6 - enemy_filled)
             score += usable * weights.threat_by_filled[enemy_filled]
         if queen < 0:
-            if game._ply >= 6:
+            if game.ply >= 6:
                 score -= weights.queen_not_placed
         else:
             filled = 0
@@ -197,7 +199,7 @@ def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
                 score -= weights.queen_stuck_per_neighbour * filled
         scores[color] = score
 
-    me = game._ply & 1
+    me = game.ply & 1
     return scores[me] - scores[me ^ 1] + weights.tempo
 
 

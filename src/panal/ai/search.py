@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 
 from panal.ai.evaluation import WIN, evaluate
 from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive.game import PASS_CODE, Game, GameState, Move
+from panal.hive import Game, GameState, Move
+from panal.hive.codes import PASS_CODE
 
 __all__ = ["SearchResult", "SearchTimeout", "Searcher"]
 
@@ -282,7 +283,7 @@ class Searcher:
             raise SearchTimeout(None)
         game = self._game
         assert game is not None
-        state = game._state
+        state = game.state
         if state is not _IN_PROGRESS:
             if state is _DRAW:
                 # Contempt: the searching side treats a draw as slightly bad for itself, so it
@@ -290,9 +291,9 @@ class Searcher:
                 return -CONTEMPT if ply & 1 == 0 else CONTEMPT
             winner = 0 if state is _WHITE_WINS else 1
             # The side to move won only when the opponent surrounded their own queen.
-            return WIN - ply if winner == game._ply & 1 else ply - WIN
+            return WIN - ply if winner == game.ply & 1 else ply - WIN
 
-        key = game._hash
+        key = game.hash
         entry = self.table.get(key)
         table_move = PASS_CODE
         if entry is not None:
@@ -311,10 +312,10 @@ class Searcher:
                     return score
 
         if depth <= 0:
-            score = self.scores.get(key)
-            if score is None:
-                score = self.scores[key] = self.evaluate(game)
-            return score
+            cached = self.scores.get(key)
+            if cached is None:
+                cached = self.scores[key] = self.evaluate(game)
+            return cached
 
         if self.selective and beta < MATE_BOUND and alpha > -MATE_BOUND:
             static = self.scores.get(key)
@@ -387,10 +388,10 @@ class Searcher:
     @staticmethod
     def _queen_safe(game: Game) -> bool:
         """The side to move's queen is placed and has at most three neighbours."""
-        cell = game._cell[(game._ply & 1) << 4]
+        cell = game.piece_cells[(game.ply & 1) << 4]
         if cell < 0:
             return False
-        stacks = game._stacks
+        stacks = game.stacks
         return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS) <= 3
 
     def _store(self, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
@@ -428,8 +429,8 @@ class Searcher:
         freeing our own queen, and keeping attackers where they are. Moves that touch either
         queen's surroundings are added to ``tactical`` when it is given.
         """
-        cells = game._cell
-        color = game._ply & 1
+        cells = game.piece_cells
+        color = game.ply & 1
         own_queen = cells[color << 4]
         enemy_queen = cells[(color ^ 1) << 4]
         own_ring = {own_queen + step for step in NEIGHBOR_OFFSETS} if own_queen >= 0 else _EMPTY
@@ -437,7 +438,7 @@ class Searcher:
             {enemy_queen + step for step in NEIGHBOR_OFFSETS} if enemy_queen >= 0 else _EMPTY
         )
         history = self.history.get
-        keyed = []
+        keyed: list[tuple[int, int]] = []
         append = keyed.append
         for code in codes:
             dest = code >> 6

@@ -74,6 +74,7 @@ def score_game(
     for queen, alive, bonus in zip(queen_numbers, survivors, points, strict=True):
         others = alive - 1 if queen is not None else alive
         scores.append((queen or 0) + others + bonus)
+    keys: list[tuple[int, ...]]
     if use_elimination_points:
         keys = [(s,) for s in scores]
     else:

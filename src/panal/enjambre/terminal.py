@@ -197,9 +197,9 @@ def play_terminal(
     rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
     bots: dict[int, Bot] = {}
     names = iter(bot_names)
-    for player in range(players):
-        if player != seat:
-            bots[player] = make_bot(next(names), rng.randrange(2**63))
+    for other in range(players):
+        if other != seat:
+            bots[other] = make_bot(next(names), rng.randrange(2**63))
 
     def say(text: str = "") -> None:
         out.write(text + "\n")

@@ -27,6 +27,7 @@ __all__ = [
     "ORIGIN_CELL",
     "STRIDE",
     "Hex",
+    "as_pair",
     "hexagon",
     "pack",
     "unpack",
@@ -34,7 +35,13 @@ __all__ = [
 
 
 class Hex(NamedTuple):
-    """A cell in axial coordinates."""
+    """A cell in axial coordinates; also the vector between two cells.
+
+    >>> Hex(1, 0) + Hex(0, 1), (0, 1) + Hex(1, 0), Hex(2, -1) * 2, -Hex(1, 0)
+    (Hex(q=1, r=1), Hex(q=1, r=1), Hex(q=4, r=-2), Hex(q=-1, r=0))
+    >>> Hex(0, 0).distance(Hex(2, -1)), Hex(1, 0).rotate(1)
+    (2, Hex(q=0, r=1))
+    """
 
     q: int
     r: int
@@ -44,20 +51,40 @@ class Hex(NamedTuple):
         """The third cube coordinate (q + r + s == 0)."""
         return -self.q - self.r
 
-    def __add__(self, other: object) -> Hex:  # type: ignore[override]
-        if not isinstance(other, Hex):
+    # A Hex is a vector: it adds to a Hex or to a (dq, dr) pair on either side, and scales by an
+    # int, where a plain tuple would concatenate or repeat.
+
+    def __add__(self, other: object) -> Hex:
+        pair = as_pair(other)
+        if pair is None:
             return NotImplemented
-        return Hex(self.q + other.q, self.r + other.r)
+        return Hex(self.q + pair[0], self.r + pair[1])
 
-    def __sub__(self, other: Hex) -> Hex:
-        return Hex(self.q - other.q, self.r - other.r)
+    def __radd__(self, other: object) -> Hex:
+        return self.__add__(other)
 
-    def __mul__(self, k: object) -> Hex:  # type: ignore[override]
-        if not isinstance(k, int):
+    def __sub__(self, other: object) -> Hex:
+        pair = as_pair(other)
+        if pair is None:
+            return NotImplemented
+        return Hex(self.q - pair[0], self.r - pair[1])
+
+    def __rsub__(self, other: object) -> Hex:
+        pair = as_pair(other)
+        if pair is None:
+            return NotImplemented
+        return Hex(pair[0] - self.q, pair[1] - self.r)
+
+    def __neg__(self) -> Hex:
+        return Hex(-self.q, -self.r)
+
+    def __mul__(self, k: object) -> Hex:
+        if not isinstance(k, int) or isinstance(k, bool):
             return NotImplemented
         return Hex(self.q * k, self.r * k)
 
-    __rmul__ = __mul__
+    def __rmul__(self, k: object) -> Hex:
+        return self.__mul__(k)
 
     def neighbor(self, direction: int) -> Hex:
         dq, dr = DIRECTIONS[direction % 6]
@@ -84,6 +111,15 @@ class Hex(NamedTuple):
     def to_pixel(self, size: float = 1.0) -> tuple[float, float]:
         """Centre of the cell for a pointy-top hexagon of circumradius ``size``."""
         return (size * math.sqrt(3) * (self.q + self.r / 2), size * 1.5 * self.r)
+
+
+def as_pair(value: object) -> tuple[int, int] | None:
+    """``value`` (a :class:`Hex` or any pair of ints) as a ``(q, r)`` tuple, or None."""
+    if isinstance(value, tuple) and len(value) == 2:
+        dq, dr = value
+        if isinstance(dq, int) and isinstance(dr, int):
+            return dq, dr
+    return None
 
 
 # Clockwise from east: E, SE, SW, W, NW, NE.

@@ -7,7 +7,7 @@ import sys
 import time
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     perft = subparsers.add_parser(
         "perft", help="count leaf positions of a Hive game tree (move generator check)"
     )

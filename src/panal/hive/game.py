@@ -1,23 +1,58 @@
-"""The Hive game: position, move stack, legal moves, result.
+"""The Hive game: position, move stack, legal moves, outcome.
 
 A :class:`Game` is to panal what ``chess.Board`` is to python-chess: the position plus the moves
-that led to it. ``Game()`` is the start of a base game; ``Game.from_game_string(s)`` any position
-written as a UHP GameString; ``str(game)`` writes the GameString back.
+that led to it. ``Game()`` is the start of a base game; ``Game.from_game_string(s)`` any game
+written as a UHP GameString; ``Game.from_board(...)`` and ``Game.from_board_text(...)`` any
+position, set up without moves. ``game.game_string()`` writes the GameString back and
+``print(game)`` draws the board.
 
-Hot paths work on *move codes*, plain ints ``dest_cell << 6 | carry << 5 | piece`` (``PASS_CODE``
-for a pass); :class:`Move` is the readable value the API hands out. ``legal_move_codes``,
-``push_code`` and ``pop_code`` are the fast interface the AI uses.
+>>> game = Game("Base+MLP", tournament_opening=True)
+>>> game.push("wS1")
+Move(wS1, (0, 0))
+>>> game.push("bG1 wS1-")
+Move(bG1, (1, 0))
+>>> len(game.legal_moves), "wA1 -wS1" in game.legal_moves, game.peek()
+(24, True, Move(bG1, (1, 0)))
+>>> print(game)
+Base+MLP;InProgress;White[2];last bG1
+wS1 bG1
+
+Properties read what the game holds (``turn``, ``ply``, ``turn_number``, ``state``, ``hash``,
+``last_moved``, ``move_stack``, the lazy ``legal_moves`` view); methods compute or ask
+(``outcome()``, ``is_over()``, ``board()``, ``in_hand()``, ``position_of()``, ``perft()``).
+
+**The low-level surface.** Hot paths work on plain ints: *move codes*
+(:mod:`panal.hive.codes`), *piece values* (``int(Piece.wA1)``) and *packed cells*
+(:func:`panal.hex.pack`). ``legal_move_codes()``, ``push_code()`` and ``pop_code()`` play them
+without building :class:`Move` objects, and these read-only views show the position as the move
+generator holds it (never modify them; the game owns them):
+
+* ``stacks``: packed cell → piece values, bottom first, for every occupied cell;
+* ``piece_cells``: piece value → its packed cell, or :data:`~panal.hive.codes.OFF_BOARD`;
+* ``placed_counts``: ``colour << 4 | bug`` → how many such pieces are on the board;
+* ``ply``, ``hash`` (incremental Zobrist key) and ``state``.
+
+The AI, the notation and the rule explanations use only this surface.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from enum import Enum
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
-from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, pack, unpack
+from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, pack, unpack
 from panal.hive import movement
+from panal.hive.board_text import format_board, parse_board_text
+from panal.hive.codes import CARRY_FLAG, NO_PIECE, OFF_BOARD, PASS_CODE
+from panal.hive.errors import (
+    GameStringError,
+    IllegalMoveError,
+    PositionError,
+)
+from panal.hive.move import Move
+from panal.hive.notation import format_head, format_move, parse_game_string_head, parse_move
+from panal.hive.options import Options
+from panal.hive.outcome import GameState, Outcome, Termination
 from panal.hive.pieces import (
     BUG_COUNTS,
     BUG_OF,
@@ -28,131 +63,17 @@ from panal.hive.pieces import (
     GameType,
     Piece,
 )
+from panal.hive.rules import broken_rule
+from panal.hive.setup import BoardInput, board_stacks, check_position, smallest_ply
+from panal.hive.svg import board_svg
 
-__all__ = [
-    "PASS",
-    "PASS_CODE",
-    "Game",
-    "GameState",
-    "GameStringError",
-    "IllegalMoveError",
-    "InvalidMoveError",
-    "Move",
-    "Options",
-]
-
-OFF_BOARD = -1
-NO_PIECE = -1
-PASS_CODE = -1
-CARRY_FLAG = 32
+__all__ = ["Game", "LegalMoves"]
 
 _QUEEN = int(Bug.QUEEN)
 _BEETLE = int(Bug.BEETLE)
 _MOSQUITO = int(Bug.MOSQUITO)
 _PILLBUG = int(Bug.PILLBUG)
 _DRAGONFLY = int(Bug.DRAGONFLY)
-
-
-class InvalidMoveError(ValueError):
-    """A MoveString that does not parse.
-
-    ``reason`` is a stable code for user interfaces to show the problem in another language:
-    ``"syntax"`` (not "piece reference" or "pass"), ``"unknown_piece"`` (``details["name"]``: the
-    word that names no piece) or ``"bad_reference"`` (``details["reference"]``: the reference
-    that is not a piece with an optional direction mark).
-    """
-
-    def __init__(
-        self, message: str, reason: str = "syntax", details: dict[str, str] | None = None
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.details = details or {}
-
-
-class IllegalMoveError(ValueError):
-    """A well-formed move that the rules forbid; the message names the rule.
-
-    ``rule`` (a :class:`panal.hive.rules.Rule`, when known) and ``details`` let a user interface
-    show the reason in another language.
-    """
-
-    def __init__(self, message: str, rule: object = None, details: dict[str, str] | None = None):
-        super().__init__(message)
-        self.rule = rule
-        self.details = details or {}
-
-
-class GameStringError(ValueError):
-    """A GameString that does not parse or does not replay."""
-
-
-class GameState(Enum):
-    NOT_STARTED = "NotStarted"
-    IN_PROGRESS = "InProgress"
-    DRAW = "Draw"
-    WHITE_WINS = "WhiteWins"
-    BLACK_WINS = "BlackWins"
-
-    @property
-    def is_over(self) -> bool:
-        return self in (GameState.DRAW, GameState.WHITE_WINS, GameState.BLACK_WINS)
-
-    def __str__(self) -> str:
-        return self.value
-
-
-class Move(NamedTuple):
-    """A move: ``piece`` goes to cell ``to``; ``carry`` if a Dragonfly takes the piece under it.
-
-    A pass has no piece. Moves know nothing of the board: turning them into notation is
-    ``Game.move_string`` and back ``Game.parse_move``.
-    """
-
-    piece: Piece | None
-    to: Hex | None
-    carry: bool = False
-
-    @property
-    def is_pass(self) -> bool:
-        return self.piece is None
-
-    @property
-    def code(self) -> int:
-        if self.piece is None or self.to is None:
-            return PASS_CODE
-        return pack(self.to) << 6 | (CARRY_FLAG if self.carry else 0) | self.piece
-
-    @classmethod
-    def from_code(cls, code: int) -> Move:
-        if code == PASS_CODE:
-            return PASS
-        return cls(PIECE_BY_VALUE[code & 31], unpack(code >> 6), bool(code & CARRY_FLAG))
-
-    def __repr__(self) -> str:
-        if self.piece is None:
-            return "Move.PASS"
-        carry = ", carry=True" if self.carry else ""
-        return f"Move({self.piece.name}, {tuple(self.to)}{carry})"  # type: ignore[arg-type]
-
-
-PASS = Move(None, None)
-
-
-@dataclass(frozen=True)
-class Options:
-    """Rule options where players disagree (see docs/rules.md).
-
-    ``tournament_opening``: no queen on a player's first turn (every reference engine assumes it).
-    ``repetition_draw``: the third occurrence of a position (pieces, side to move, frozen piece)
-    is a draw.
-    ``dragonfly_gates``: the Dragonfly's sideways step after its jump obeys freedom to move, as a
-    beetle's step does. Off by default: it flies, like the grasshopper it copies.
-    """
-
-    tournament_opening: bool = False
-    repetition_draw: bool = True
-    dragonfly_gates: bool = False
 
 
 # --- Zobrist keys ---------------------------------------------------------------------------
@@ -201,22 +122,93 @@ class _Undo(NamedTuple):
     hash: int
 
 
+class _Start(NamedTuple):
+    """Where a set-up game began: its stacks (cell, pieces), ply and last-moved piece."""
+
+    stacks: tuple[tuple[int, tuple[int, ...]], ...]
+    ply: int
+    last_moved: int
+
+
+def _options(options: Options | None, rules: dict[str, bool]) -> Options:
+    """One way to give rule options: an :class:`Options` or its fields as keywords, not both."""
+    if options is not None:
+        if rules:
+            raise TypeError(
+                f"give the rule options either as options=Options(...) or as keywords, not "
+                f"both (got options= and {', '.join(sorted(rules))}=)"
+            )
+        if not isinstance(options, Options):
+            raise TypeError(f"options must be an Options, not {type(options).__name__}")
+        return options
+    try:
+        return Options(**rules)
+    except TypeError:
+        known = ", ".join(Options.__dataclass_fields__)
+        unknown = ", ".join(sorted(set(rules) - set(Options.__dataclass_fields__)))
+        raise TypeError(f"unknown rule option {unknown}; the options are {known}") from None
+
+
+class LegalMoves:
+    """The legal moves of a game's current position, generated when first asked for.
+
+    ``len()``, ``in`` (a :class:`Move` or a MoveString) and iteration, like python-chess's
+    ``board.legal_moves``. The view follows the game: after a push it shows the new position.
+    A position where nothing else is legal has one move, the pass; a finished game has none.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def __len__(self) -> int:
+        return len(self._game.legal_move_codes())
+
+    def __bool__(self) -> bool:
+        return bool(self._game.legal_move_codes())
+
+    def __iter__(self) -> Iterator[Move]:
+        return map(Move.from_code, self._game.legal_move_codes())
+
+    def __contains__(self, move: object) -> bool:
+        if isinstance(move, (Move, str)):
+            return self._game.is_legal(move)
+        return False
+
+    def codes(self) -> list[int]:
+        """The legal moves as move codes (``game.legal_move_codes()``)."""
+        return list(self._game.legal_move_codes())
+
+    def __repr__(self) -> str:
+        game = self._game
+        names = ", ".join(game.move_string(code) for code in game.legal_move_codes())
+        return f"<LegalMoves ({len(self)}): {names}>"
+
+
 class Game:
-    """A game of Hive."""
+    """A game of Hive: the position and the moves that led to it.
+
+    ``game_type`` is a :class:`GameType` or a GameTypeString (``"Base+MLP"``). Rule options come
+    either as ``options=Options(...)`` or as its fields as keywords (``tournament_opening=True``),
+    not both; an unknown keyword raises ``TypeError``.
+    """
 
     def __init__(
         self,
         game_type: GameType | str = "Base",
         *,
-        tournament_opening: bool = False,
-        repetition_draw: bool = True,
-        dragonfly_gates: bool = False,
         options: Options | None = None,
+        **rules: bool,
     ) -> None:
-        self.game_type = game_type if isinstance(game_type, GameType) else GameType.parse(game_type)
-        self.options = options or Options(tournament_opening, repetition_draw, dragonfly_gates)
-        self._bugs = tuple(int(b) for b in self.game_type.bugs)
-        self._has_pillbug = Bug.PILLBUG in self.game_type.expansions
+        if not isinstance(game_type, (GameType, str)):
+            raise TypeError(f"game_type is a GameType or a GameTypeString, not {game_type!r}")
+        self._game_type = (
+            game_type if isinstance(game_type, GameType) else GameType.parse(game_type)
+        )
+        self._options = _options(options, rules)
+        self._bugs = tuple(int(b) for b in self._game_type.bugs)
+        self._has_pillbug = Bug.PILLBUG in self._game_type.expansions
         self._stacks: dict[int, list[int]] = {}
         self._cell = [OFF_BOARD] * 32
         self._placed = [0] * 32  # colour << 4 | bug -> how many placed
@@ -227,37 +219,157 @@ class Game:
         self._undo: list[_Undo] = []
         self._seen: dict[int, int] = {0: 1}
         self._legal: list[int] | None = None
+        self._start: _Start | None = None  # None: the empty board
 
-    # --- construction and text ------------------------------------------------------------
+    # --- construction -----------------------------------------------------------------------
 
     @classmethod
-    def from_game_string(cls, text: str, *, lenient: bool = False, **options: bool) -> Game:
-        """Replay a UHP GameString. State and turn fields are recomputed, not trusted.
+    def from_game_string(
+        cls,
+        text: str,
+        *,
+        lenient: bool = False,
+        options: Options | None = None,
+        **rules: bool,
+    ) -> Game:
+        """Replay a UHP GameString with full rules.
 
-        ``lenient`` accepts hivegame.com's climbs written with a direction (see ``parse_move``).
+        Its state and turn fields must agree with the moves (``GameStringError`` otherwise).
+        ``lenient`` accepts what other programs write: hivegame.com's climbs written with a
+        direction (see :meth:`parse_move`), and state and turn fields that the moves contradict
+        (Mzinga's test data writes ``NotStarted;White[1]`` for started games): they are then
+        recomputed.
         """
-        from panal.hive.notation import parse_game_string
+        head = parse_game_string_head(text)
+        game = cls(head.game_type, options=options, **rules)
+        for number, move in enumerate(head.moves, 1):
+            try:
+                game.push(move, lenient=lenient)
+            except ValueError as exc:
+                raise GameStringError(f"move {number} ({move!r}): {exc}") from exc
+        if lenient:
+            return game
+        if head.ply != game.ply:
+            raise GameStringError(
+                f"the GameString says {head.turn.title}[{head.turn_number}] but after "
+                f"{game.ply} moves it is {game.turn.title}[{game.turn_number}]"
+            )
+        if head.state is not game.state:
+            raise GameStringError(
+                f"the GameString says {head.state} but the position is {game.state}"
+            )
+        return game
 
-        return parse_game_string(text, lenient=lenient, **options)
+    @classmethod
+    def from_board(
+        cls,
+        board: BoardInput,
+        *,
+        game_type: GameType | str = "Base",
+        turn: Color = Color.WHITE,
+        turn_number: int | None = None,
+        last_moved: Piece | str | None = None,
+        options: Options | None = None,
+        **rules: bool,
+    ) -> Game:
+        """Set up a position without replaying moves, every invariant checked.
 
-    def game_string(self) -> str:
-        from panal.hive.notation import format_game_string
+        ``board`` maps cells (``Hex`` or ``(q, r)``) to stacks, bottom first (a lone piece may
+        be given by itself; pieces by name or as ``Piece``). The pieces in hand are the game
+        type's pieces not on the board. ``turn_number`` (UHP's ``White[n]``) defaults to the
+        first at which the board can be reached; ``last_moved`` is the piece the last move
+        moved (a pillbug's throw freezes it; it is drawn outlined). A board no game can reach
+        raises :class:`~panal.hive.errors.PositionError` (see :mod:`panal.hive.setup`).
 
-        return format_game_string(self)
+        >>> game = Game.from_board({(0, 0): "wQ", (1, 0): ["bQ", "wB1"], (-1, 0): "bS1"},
+        ...                        turn=Color.BLACK)
+        >>> game.turn_number, game.stack_at(Hex(1, 0))
+        (3, [Piece.bQ, Piece.wB1])
+        """
+        game = cls(game_type, options=options, **rules)
+        stacks = board_stacks(board, game.game_type)
+        if not isinstance(turn, Color):
+            raise TypeError(f"turn is a Color, not {turn!r}")
+        if turn_number is None:
+            ply = smallest_ply(stacks, turn)
+        elif isinstance(turn_number, int) and turn_number >= 1:
+            ply = 2 * (turn_number - 1) + int(turn)
+        else:
+            raise PositionError(f"the turn number starts at 1, not {turn_number!r}")
+        last = None
+        if last_moved is not None:
+            try:
+                last = _as_piece(last_moved)
+            except ValueError as exc:
+                raise PositionError(str(exc)) from None
+        check_position(stacks, game.game_type, ply, last)
+        game._set_up(stacks, ply, NO_PIECE if last is None else int(last))
+        return game
 
-    def __str__(self) -> str:
-        return self.game_string()
+    @classmethod
+    def from_board_text(cls, text: str, *, options: Options | None = None, **rules: bool) -> Game:
+        """Set up the position written in text form (see :mod:`panal.hive.board_text`; it is
+        what ``print(game)`` shows). Its state must be the board's.
 
-    def __repr__(self) -> str:
-        return f"Game.from_game_string({self.game_string()!r})"
+        >>> game = Game.from_board_text('''
+        ... Base;InProgress;Black[5];last wB1
+        ...   bS1 bQ  bA1
+        ... wQ  wS1 wB1
+        ... wB1 on bA2
+        ... ''')
+        >>> game.stack_at(game.position_of("wB1"))
+        [Piece.bA2, Piece.wB1]
+        """
+        parsed = parse_board_text(text)
+        game = cls.from_board(
+            parsed.board,
+            game_type=parsed.game_type,
+            turn=parsed.turn,
+            turn_number=parsed.turn_number,
+            last_moved=parsed.last_moved,
+            options=options,
+            **rules,
+        )
+        if game.state is not parsed.state:
+            raise PositionError(f"the text says {parsed.state} but the board is {game.state}")
+        return game
 
-    def _repr_svg_(self) -> str:
-        """Notebooks show a game as its board (see ``panal.hive.svg``)."""
-        from panal.hive.svg import board_svg
+    def _set_up(self, stacks: dict[int, list[int]], ply: int, last_moved: int) -> None:
+        """Load a checked position (the state of a new game is replaced)."""
+        self._stacks = {cell: list(stack) for cell, stack in stacks.items()}
+        self._cell = [OFF_BOARD] * 32
+        self._placed = [0] * 32
+        h = 0
+        for cell, stack in self._stacks.items():
+            for level, piece in enumerate(stack):
+                self._cell[piece] = cell
+                self._placed[piece & 16 | BUG_OF[piece]] += 1
+                h ^= _zobrist(piece, cell, level)
+        if ply & 1:
+            h ^= SIDE_KEY
+        if self._has_pillbug and last_moved >= 0:
+            h ^= _frozen_key(self._cell[last_moved])
+        self._ply = ply
+        self._last_moved = last_moved
+        self._hash = h
+        self._undo = []
+        self._seen = {h: 1}
+        self._legal = None
+        self._state = self._evaluate(1) if ply or stacks else GameState.NOT_STARTED
+        self._start = _Start(
+            tuple((cell, tuple(stack)) for cell, stack in self._stacks.items()), ply, last_moved
+        )
 
-        return board_svg(self)
+    def _initial(self) -> Game:
+        """A new game at this game's start (the empty board, or the set-up position)."""
+        game = Game(self._game_type, options=self._options)
+        start = self._start
+        if start is not None:
+            game._set_up({cell: list(stack) for cell, stack in start.stacks}, *start[1:])
+        return game
 
     def copy(self) -> Game:
+        """An independent copy (position, history and options)."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
         other._stacks = {cell: list(stack) for cell, stack in self._stacks.items()}
@@ -268,24 +380,91 @@ class Game:
         other._legal = None
         return other
 
-    def move_string(self, move: Move | int) -> str:
-        """The UHP MoveString of a legal move in this position."""
-        from panal.hive.notation import format_move
+    # --- text -------------------------------------------------------------------------------
 
-        return format_move(self, move if isinstance(move, int) else move.code)
+    def game_string(self) -> str:
+        """The UHP GameString: ``Base+MLP;InProgress;White[2];wS1;bG1 wS1-``.
+
+        GameStrings start from the empty board, so a game set up from a board has none
+        (``ValueError``); :meth:`board_text` writes any position.
+        """
+        if self._start is not None:
+            raise ValueError(
+                "a game set up from a board has no GameString (GameStrings start from the "
+                "empty board); board_text() writes its position"
+            )
+        head = format_head(self._game_type, self._state, self.turn, self.turn_number)
+        return ";".join([head, *self.move_strings()])
+
+    def board_text(self) -> str:
+        """The position as text (see :mod:`panal.hive.board_text`): what ``print(game)``
+        shows, and what :meth:`from_board_text` reads."""
+        return format_board(self)
+
+    def __str__(self) -> str:
+        return format_board(self)
+
+    def __repr__(self) -> str:
+        if self._start is None:
+            return f"Game.from_game_string({self.game_string()!r})"
+        return f"Game.from_board_text({self.board_text()!r})"
+
+    def _repr_svg_(self) -> str:
+        """Notebooks show a game as its board (see :mod:`panal.hive.svg`)."""
+        return board_svg(self)
+
+    def __eq__(self, other: object) -> bool:
+        """Two games are equal when they have the same rules, start and moves (so the same
+        position and the same history)."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return (
+            self._game_type == other._game_type
+            and self._options == other._options
+            and self._start == other._start
+            and self._ply == other._ply
+            and self._hash == other._hash
+            and self.move_codes == other.move_codes
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes: it cannot be a dict key
+
+    def move_string(self, move: Move | int) -> str:
+        """The UHP MoveString of a legal move (a :class:`Move` or a move code) in this
+        position; ``IllegalMoveError`` when it is not legal here."""
+        if isinstance(move, Move):
+            code = move.code
+        elif isinstance(move, int) and not isinstance(move, bool):
+            code = move
+        else:
+            raise TypeError(f"move_string takes a Move or a move code, not {move!r}")
+        self._check_legal(code)
+        return format_move(self, code)
 
     def parse_move(self, text: str, *, lenient: bool = False) -> Move:
-        """A UHP MoveString → a legal :class:`Move` (raises InvalidMoveError/IllegalMoveError)."""
+        """A UHP MoveString → a legal :class:`Move` (raises ``InvalidMoveError`` for text that
+        does not parse, ``IllegalMoveError`` for a move the rules forbid).
+
+        A directional reference naming an occupied cell is refused, as Mzinga does, unless
+        ``lenient`` reads it as a climb onto that cell, as hivegame.com writes.
+        """
         return Move.from_code(self.parse_move_code(text, lenient=lenient))
 
     def parse_move_code(self, text: str, *, lenient: bool = False) -> int:
-        from panal.hive.notation import parse_move
-
+        """Like :meth:`parse_move`, returning the move code."""
         code = parse_move(self, text, lenient=lenient)
         self._check_legal(code)
         return code
 
-    # --- state ----------------------------------------------------------------------------
+    # --- state ------------------------------------------------------------------------------
+
+    @property
+    def game_type(self) -> GameType:
+        return self._game_type
+
+    @property
+    def options(self) -> Options:
+        return self._options
 
     @property
     def turn(self) -> Color:
@@ -299,6 +478,7 @@ class Game:
 
     @property
     def ply(self) -> int:
+        """Moves played since the start of the game (set-up games count the ones before)."""
         return self._ply
 
     @property
@@ -308,13 +488,24 @@ class Game:
     def is_over(self) -> bool:
         return self._state.is_over
 
-    @property
-    def winner(self) -> Color | None:
-        if self._state is GameState.WHITE_WINS:
-            return Color.WHITE
-        if self._state is GameState.BLACK_WINS:
-            return Color.BLACK
-        return None
+    def outcome(self) -> Outcome | None:
+        """Why the game is over (``None`` while it goes on).
+
+        The position decides: a surrounded queen (``SURROUNDED``, its owner loses), both at
+        once (``BOTH_SURROUNDED``, a draw), or a third repetition (``REPETITION``). Endings off
+        the board (resignation, agreement, time, forfeit) are for records and servers to say.
+        """
+        if not self._state.is_over:
+            return None
+        white_lost = self._surrounded(int(Piece.wQ))
+        black_lost = self._surrounded(int(Piece.bQ))
+        if white_lost and black_lost:
+            return Outcome(Termination.BOTH_SURROUNDED, None)
+        if white_lost:
+            return Outcome(Termination.SURROUNDED, Color.BLACK)
+        if black_lost:
+            return Outcome(Termination.SURROUNDED, Color.WHITE)
+        return Outcome(Termination.REPETITION, None)
 
     @property
     def hash(self) -> int:
@@ -326,47 +517,80 @@ class Game:
         """The piece moved or placed by the last move; nothing may move it now."""
         return PIECE_BY_VALUE[self._last_moved] if self._last_moved >= 0 else None
 
-    def position_of(self, piece: Piece) -> Hex | None:
-        cell = self._cell[piece]
+    def position_of(self, piece: Piece | str) -> Hex | None:
+        """The cell of ``piece`` (a :class:`Piece` or its name), or None while in hand."""
+        cell = self._cell[_as_piece(piece)]
         return None if cell == OFF_BOARD else unpack(cell)
 
-    def stack_at(self, where: Hex) -> list[Piece]:
-        """Pieces on a cell, bottom first."""
-        return [PIECE_BY_VALUE[p] for p in self._stacks.get(pack(where), ())]  # type: ignore[misc]
+    def stack_at(self, where: Hex | tuple[int, int]) -> list[Piece]:
+        """Pieces on a cell, bottom first (empty for an empty cell)."""
+        return [PIECE_BY_VALUE[p] for p in self._stacks.get(_as_cell(where), ())]
 
     def board(self) -> dict[Hex, list[Piece]]:
         """Every occupied cell and its stack, bottom first."""
         return {
-            unpack(cell): [PIECE_BY_VALUE[p] for p in stack]  # type: ignore[misc]
-            for cell, stack in self._stacks.items()
+            unpack(cell): [PIECE_BY_VALUE[p] for p in stack] for cell, stack in self._stacks.items()
         }
 
     def in_hand(self, color: Color) -> list[Piece]:
-        return [p for p in self.game_type.pieces(color) if self._cell[p] == OFF_BOARD]
+        """The pieces ``color`` has not placed yet, in slot order."""
+        return [p for p in self._game_type.pieces(Color(color)) if self._cell[p] == OFF_BOARD]
 
     def is_queen_placed(self, color: Color) -> bool:
-        return self._cell[color << 4] != OFF_BOARD
+        return self._cell[Color(color) << 4] != OFF_BOARD
 
     def must_place_queen(self) -> bool:
         """True on the player's fourth turn when the queen is still in hand."""
         return self.turn_number >= 4 and not self.is_queen_placed(self.turn)
 
+    def surrounding(self, color: Color) -> int:
+        """How many of the six cells around ``color``'s queen are occupied (0 if in hand)."""
+        cell = self._cell[Color(color) << 4]
+        if cell == OFF_BOARD:
+            return 0
+        return sum(cell + step in self._stacks for step in NEIGHBOR_OFFSETS)
+
+    # --- the low-level surface (read-only) --------------------------------------------------
+
     @property
-    def moves(self) -> list[Move]:
-        """The moves played so far."""
+    def stacks(self) -> Mapping[int, Sequence[int]]:
+        """Packed cell → piece values, bottom first, for every occupied cell (read-only)."""
+        return self._stacks
+
+    @property
+    def piece_cells(self) -> Sequence[int]:
+        """Piece value → packed cell, or ``OFF_BOARD`` while in hand (read-only)."""
+        return self._cell
+
+    @property
+    def placed_counts(self) -> Sequence[int]:
+        """``colour << 4 | bug`` → how many such pieces are on the board (read-only)."""
+        return self._placed
+
+    # --- history ----------------------------------------------------------------------------
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played so far, first first (a new list each time)."""
         return [Move.from_code(u.code) for u in self._undo]
 
     @property
     def move_codes(self) -> list[int]:
+        """The moves played so far as move codes."""
         return [u.code for u in self._undo]
+
+    def peek(self) -> Move:
+        """The last move played; ``IndexError`` before the first."""
+        if not self._undo:
+            raise IndexError("no move has been played")
+        return Move.from_code(self._undo[-1].code)
 
     def move_strings(self) -> list[str]:
         """The moves played so far in UHP notation, each relative to its own position."""
-        codes = self.move_codes
-        replay = Game(self.game_type, options=self.options)
+        replay = self._initial()
         out = []
-        for code in codes:
-            out.append(replay.move_string(code))
+        for code in self.move_codes:
+            out.append(format_move(replay, code))
             replay.push_code(code)
         return out
 
@@ -374,22 +598,30 @@ class Game:
         """How many times the current position has occurred."""
         return self._seen.get(self._hash, 0)
 
-    # --- legal moves ----------------------------------------------------------------------
+    # --- legal moves ------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Move]:
-        return [Move.from_code(code) for code in self.legal_move_codes()]
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves, as a lazy view: ``len``, ``in`` (Move or MoveString), iteration."""
+        return LegalMoves(self)
 
     def legal_move_codes(self) -> list[int]:
         """Every legal move as a code; ``[PASS_CODE]`` when nothing else is legal; ``[]`` once
-        the game is over."""
+        the game is over. The list is cached for the position: do not modify it."""
         if self._legal is None:
             self._legal = self._generate()
         return self._legal
 
     def is_legal(self, move: Move | str) -> bool:
-        try:
-            code = self.parse_move_code(move) if isinstance(move, str) else move.code
-        except ValueError:
+        """Whether a :class:`Move` or a MoveString is legal here (never raises for bad text)."""
+        if isinstance(move, Move):
+            code = move.code
+        elif isinstance(move, str):
+            try:
+                code = parse_move(self, move)
+            except ValueError:
+                return False
+        else:
             return False
         return code in self.legal_move_codes()
 
@@ -426,7 +658,7 @@ class Game:
         if self._cell[base] == OFF_BOARD:
             if turn >= 4:
                 return [base]
-            skip_queen = turn == 1 and self.options.tournament_opening
+            skip_queen = turn == 1 and self._options.tournament_opening
         else:
             skip_queen = True
         placed = self._placed
@@ -493,7 +725,7 @@ class Game:
             for bug in bugs:
                 if bug == _DRAGONFLY:
                     dests.update(
-                        movement.dragonfly_moves(stacks, cell, self.options.dragonfly_gates)
+                        movement.dragonfly_moves(stacks, cell, self._options.dragonfly_gates)
                     )
                 else:
                     dests.update(MOVES_BY_BUG[bug](stacks, cell))
@@ -517,7 +749,7 @@ class Game:
         else:
             del stack[-2:]
         try:
-            for dest in movement.dragonfly_moves(stacks, cell, self.options.dragonfly_gates):
+            for dest in movement.dragonfly_moves(stacks, cell, self._options.dragonfly_gates):
                 if dest not in stacks:
                     found.add(dest << 6 | CARRY_FLAG | dragonfly)
         finally:
@@ -547,16 +779,18 @@ class Game:
             finally:
                 stacks[target] = stack
 
-    # --- playing --------------------------------------------------------------------------
+    # --- playing ----------------------------------------------------------------------------
 
     def push(self, move: Move | str, *, lenient: bool = False) -> Move:
-        """Play a legal move (a :class:`Move` or a UHP MoveString). Illegal moves raise and
-        change nothing."""
-        if isinstance(move, str):
-            code = self.parse_move_code(move, lenient=lenient)
-        else:
+        """Play a legal move, a :class:`Move` or a UHP MoveString (read as :meth:`parse_move`
+        reads it). An illegal move raises ``IllegalMoveError`` and changes nothing."""
+        if isinstance(move, Move):
             code = move.code
             self._check_legal(code)
+        elif isinstance(move, str):
+            code = self.parse_move_code(move, lenient=lenient)
+        else:
+            raise TypeError(f"push takes a Move or a MoveString, not {type(move).__name__}")
         self.push_code(code)
         return Move.from_code(code)
 
@@ -606,7 +840,7 @@ class Game:
         self._legal = None
 
     def pop(self) -> Move:
-        """Take back the last move."""
+        """Take back the last move; ``IndexError`` before the first (or at a set-up start)."""
         return Move.from_code(self.pop_code())
 
     def pop_code(self) -> int:
@@ -655,7 +889,7 @@ class Game:
             return GameState.BLACK_WINS
         if black_lost:
             return GameState.WHITE_WINS
-        if seen >= 3 and self.options.repetition_draw:
+        if seen >= 3 and self._options.repetition_draw:
             return GameState.DRAW
         return GameState.IN_PROGRESS
 
@@ -665,23 +899,14 @@ class Game:
             return False
         return movement.neighbor_mask(self._stacks, cell) == 0b111111
 
-    def surrounding(self, color: Color) -> int:
-        """How many of the six cells around ``color``'s queen are occupied (0 if in hand)."""
-        cell = self._cell[color << 4]
-        if cell == OFF_BOARD:
-            return 0
-        return sum(cell + step in self._stacks for step in NEIGHBOR_OFFSETS)
-
-    # --- errors ---------------------------------------------------------------------------
+    # --- errors -----------------------------------------------------------------------------
 
     def _check_legal(self, code: int) -> None:
         if code not in self.legal_move_codes():
-            from panal.hive.rules import broken_rule
-
             rule, details = broken_rule(self, code)
-            raise IllegalMoveError(rule.value.format(**details), rule, details)
+            raise IllegalMoveError.breaking(rule, details)
 
-    # --- analysis -------------------------------------------------------------------------
+    # --- analysis ---------------------------------------------------------------------------
 
     def perft(self, depth: int) -> int:
         """Count the leaf positions ``depth`` plies ahead (bulk-counted at the last ply)."""
@@ -698,8 +923,20 @@ class Game:
             pop()
         return total
 
-    def __iter__(self) -> Iterator[Move]:
-        return iter(self.moves)
+
+def _as_piece(piece: object) -> Piece:
+    if isinstance(piece, Piece):
+        return piece
+    if isinstance(piece, str):
+        return Piece.from_name(piece)
+    raise TypeError(f"expected a Piece or a piece name such as 'wQ', not {piece!r}")
+
+
+def _as_cell(where: object) -> int:
+    pair = as_pair(where)
+    if pair is None:
+        raise TypeError(f"expected a Hex or a (q, r) pair, not {where!r}")
+    return pack(pair)
 
 
 MOVES_BY_BUG = {

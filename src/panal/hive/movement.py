@@ -13,9 +13,11 @@ stacks are higher than the higher of the two ends (``height_gate_open``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from panal.hex import NEIGHBOR_OFFSETS
 
-Stacks = dict[int, list[int]]
+Stacks = Mapping[int, Sequence[int]]
 
 # Per direction: (step, gate cell anticlockwise, gate cell clockwise), as packed offsets.
 GATES: tuple[tuple[int, int, int], ...] = tuple(

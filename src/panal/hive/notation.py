@@ -1,4 +1,4 @@
-"""UHP notation: MoveString and GameString, parsed and printed.
+"""UHP notation: MoveStrings and the head of a GameString, parsed and printed.
 
 A MoveString names the moving piece and where it goes relative to a reference piece::
 
@@ -12,52 +12,80 @@ The reference is read where it stands *before* the move, so a piece may name its
 
 panal extension: a Dragonfly carrying the piece beneath it is written ``wD+bA1 wQ-`` (the
 Dragonfly, ``+``, the carried piece); standard UHP tools never see Dragonfly games.
+
+The functions here work on a game's read-only surface (:class:`~panal.hive.view.GameView`); the
+game itself offers them as ``game.move_string(move)``, ``game.parse_move(text)``,
+``game.game_string()`` and ``Game.from_game_string(text)``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL
-from panal.hive.pieces import PIECE_BY_VALUE, GameType, GameTypeError, piece_from_name
+from panal.hive.codes import CARRY_FLAG, OFF_BOARD, PASS_CODE
+from panal.hive.errors import (
+    GameStringError,
+    GameTypeError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Rule,
+)
+from panal.hive.outcome import GameState
+from panal.hive.pieces import PIECE_BY_VALUE, Color, GameType, piece_from_name
+from panal.hive.view import GameView
 
-if TYPE_CHECKING:
-    from panal.hive.game import Game
+__all__ = [
+    "DIRECTION_OF_SYMBOLS",
+    "DIRECTION_SYMBOLS",
+    "GameStringHead",
+    "format_move",
+    "parse_game_string_head",
+    "parse_move",
+]
 
-__all__ = ["format_game_string", "format_move", "parse_game_string", "parse_move"]
-
-# Direction index (clockwise from east) -> (prefix, suffix) around the reference piece.
-_SYMBOLS = (("", "-"), ("", "\\"), ("/", ""), ("-", ""), ("\\", ""), ("", "/"))
-_DIRECTION_OF_SYMBOL = {symbol: d for d, symbol in enumerate(_SYMBOLS)}
+DIRECTION_SYMBOLS: tuple[tuple[str, str], ...] = (
+    ("", "-"),
+    ("", "\\"),
+    ("/", ""),
+    ("-", ""),
+    ("\\", ""),
+    ("", "/"),
+)
+"""Per direction (clockwise from east, as :data:`panal.hex.DIRECTIONS`): the (prefix, suffix)
+written around a reference piece for a cell in that direction of it."""
+DIRECTION_OF_SYMBOLS: dict[tuple[str, str], int] = {
+    symbols: direction for direction, symbols in enumerate(DIRECTION_SYMBOLS)
+}
+"""(prefix, suffix) around a reference → direction index."""
 _REFERENCE = re.compile(r"^([-/\\]?)([A-Za-z]{2}\d?)([-/\\]?)$")
 
 
-def format_move(game: Game, code: int) -> str:
-    from panal.hive.game import CARRY_FLAG, PASS_CODE
-
+def format_move(game: GameView, code: int) -> str:
+    """The MoveString of move ``code`` in ``game``'s position (the move is not checked)."""
     if code == PASS_CODE:
         return "pass"
+    stacks = game.stacks
+    cells = game.piece_cells
     piece = code & 31
     dest = code >> 6
-    name = PIECE_BY_VALUE[piece].name  # type: ignore[union-attr]
+    name = PIECE_BY_VALUE[piece].name
+    origin = cells[piece]
     if code & CARRY_FLAG:
-        origin_stack = game._stacks[game._cell[piece]]
-        name += "+" + PIECE_BY_VALUE[origin_stack[-2]].name  # type: ignore[union-attr]
-    stacks = game._stacks
+        name += "+" + PIECE_BY_VALUE[stacks[origin][-2]].name
     if not stacks:
         return name
     if dest in stacks:
-        return f"{name} {PIECE_BY_VALUE[stacks[dest][-1]].name}"  # type: ignore[union-attr]
-    origin = game._cell[piece]
+        return f"{name} {PIECE_BY_VALUE[stacks[dest][-1]].name}"
     fallback = ""
     for direction, step in enumerate(NEIGHBOR_OFFSETS):
         neighbor = dest - step  # dest lies in `direction` from `neighbor`
         stack = stacks.get(neighbor)
         if not stack:
             continue
-        prefix, suffix = _SYMBOLS[direction]
-        text = f"{name} {prefix}{PIECE_BY_VALUE[stack[-1]].name}{suffix}"  # type: ignore[union-attr]
+        prefix, suffix = DIRECTION_SYMBOLS[direction]
+        text = f"{name} {prefix}{PIECE_BY_VALUE[stack[-1]].name}{suffix}"
         if neighbor != origin:
             return text
         fallback = fallback or text
@@ -66,17 +94,17 @@ def format_move(game: Game, code: int) -> str:
     raise ValueError("destination touches no piece")
 
 
-def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
+def parse_move(game: GameView, text: str, *, lenient: bool = False) -> int:
     """Parse a MoveString into a move code (legality is checked by the caller).
 
     A directional reference names a cell beside the reference piece; when that cell is occupied
     the move is refused, as Mzinga does, unless ``lenient`` reads it as a climb onto the cell, as
     hivegame.com writes (``wM /wL`` for a mosquito climbing onto the piece south-west of wL).
     """
-    from panal.hive.game import CARRY_FLAG, OFF_BOARD, PASS_CODE, IllegalMoveError, InvalidMoveError
-
     if not isinstance(text, str):
         raise InvalidMoveError(f"a MoveString must be text, not {type(text).__name__}")
+    stacks = game.stacks
+    cells = game.piece_cells
     tokens = text.split()
     if len(tokens) == 1 and tokens[0].lower() == "pass":
         return PASS_CODE
@@ -101,17 +129,15 @@ def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
                 "unknown_piece",
                 {"name": carried_token},
             )
-        stack = game._stacks.get(game._cell[piece], [])
+        stack = stacks.get(cells[piece], ())
         if len(stack) < 2 or stack[-1] != piece or stack[-2] != carried:
-            raise IllegalMoveError(
-                f"{piece.name} is not standing on {carried.name}, so it cannot carry it"
+            raise IllegalMoveError.breaking(
+                Rule.NOT_CARRYING, {"piece": piece.name, "carried": carried.name}
             )
         flags = CARRY_FLAG
     if len(tokens) == 1:
-        if game._stacks:
-            raise IllegalMoveError(
-                f"{text!r} gives no reference piece; only the first piece of the game has none"
-            )
+        if stacks:
+            raise IllegalMoveError.breaking(Rule.NO_REFERENCE, {"move": text})
         return ORIGIN_CELL << 6 | piece
     match = _REFERENCE.match(tokens[1])
     if match is None or (match.group(1) and match.group(3)):
@@ -128,38 +154,48 @@ def parse_move(game: Game, text: str, *, lenient: bool = False) -> int:
             "unknown_piece",
             {"name": reference_name},
         )
-    cell = game._cell[reference]
+    cell = cells[reference]
     if cell == OFF_BOARD:
-        raise IllegalMoveError(f"the reference piece {reference.name} is not on the board")
+        raise IllegalMoveError.breaking(Rule.REFERENCE_OFF_BOARD, {"reference": reference.name})
     if prefix or suffix:
-        cell += NEIGHBOR_OFFSETS[_DIRECTION_OF_SYMBOL[(prefix, suffix)]]
-        if cell in game._stacks and not lenient:
-            from panal.hive.rules import Rule
-
-            if game._cell[piece] == OFF_BOARD:
-                raise IllegalMoveError(Rule.PLACE_ON_EMPTY.value, Rule.PLACE_ON_EMPTY)
-            top = PIECE_BY_VALUE[game._stacks[cell][-1]].name  # type: ignore[union-attr]
-            details = {"suggestion": f"{tokens[0]} {top}"}
-            raise IllegalMoveError(Rule.OCCUPIED.value.format(**details), Rule.OCCUPIED, details)
+        cell += NEIGHBOR_OFFSETS[DIRECTION_OF_SYMBOLS[(prefix, suffix)]]
+        if cell in stacks and not lenient:
+            if cells[piece] == OFF_BOARD:
+                raise IllegalMoveError.breaking(Rule.PLACE_ON_EMPTY)
+            top = PIECE_BY_VALUE[stacks[cell][-1]].name
+            raise IllegalMoveError.breaking(Rule.OCCUPIED, {"suggestion": f"{tokens[0]} {top}"})
     return cell << 6 | flags | piece
 
 
-def format_game_string(game: Game) -> str:
-    head = f"{game.game_type};{game.state};{game.turn.title}[{game.turn_number}]"
-    moves = game.move_strings()
-    return ";".join([head, *moves])
+# --- GameStrings ------------------------------------------------------------------------------
 
 
-_TURN = re.compile(r"^(white|black)\[(\d+)\]$", re.IGNORECASE)
-_STATES = {"notstarted", "inprogress", "draw", "whitewins", "blackwins"}
+class GameStringHead(NamedTuple):
+    """The fields of a GameString: ``GameType;GameState;Turn;move;move…``."""
+
+    game_type: GameType
+    state: GameState
+    turn: Color
+    turn_number: int
+    moves: list[str]
+
+    @property
+    def ply(self) -> int:
+        """The ply the turn field names (``White[1]`` is 0, ``Black[1]`` is 1…)."""
+        return 2 * (self.turn_number - 1) + int(self.turn)
 
 
-def parse_game_string(text: str, *, lenient: bool = False, **options: bool) -> Game:
-    """Replay a GameString; its state and turn fields are checked for form, then recomputed."""
-    from panal.hive.game import Game, GameStringError
+_TURN = re.compile(r"^(white|black)\[(\d{1,6})\]$", re.IGNORECASE)
+_STATES = {state.value.lower(): state for state in GameState}
 
+
+def parse_game_string_head(text: str) -> GameStringHead:
+    """Split a GameString into its fields, each checked for form (not yet against the moves).
+
+    Raises :class:`~panal.hive.errors.GameStringError`; ``GameTypeError``'s message is kept.
+    """
     if not isinstance(text, str):
-        raise GameStringError("a GameString must be text")
+        raise GameStringError(f"a GameString must be text, not {type(text).__name__}")
     fields = [field.strip() for field in text.strip().split(";")]
     if len(fields) < 3:
         raise GameStringError(
@@ -169,17 +205,19 @@ def parse_game_string(text: str, *, lenient: bool = False, **options: bool) -> G
         game_type = GameType.parse(fields[0])
     except GameTypeError as exc:
         raise GameStringError(str(exc)) from None
-    if fields[1].lower() not in _STATES:
+    state = _STATES.get(fields[1].lower())
+    if state is None:
         raise GameStringError(f"invalid GameString: unknown game state {fields[1]!r}")
-    if not _TURN.match(fields[2]):
+    turn = _TURN.match(fields[2])
+    if turn is None or int(turn.group(2)) < 1:
         raise GameStringError(f"invalid GameString: bad turn {fields[2]!r}, expected White[n]")
-    game = Game(game_type, **options)
+    color = Color.WHITE if turn.group(1).lower() == "white" else Color.BLACK
     moves = fields[3:]
     if moves and moves[-1] == "":
         moves.pop()  # a trailing ';'
-    for number, move in enumerate(moves, 1):
-        try:
-            game.push(move, lenient=lenient)
-        except ValueError as exc:
-            raise GameStringError(f"move {number} ({move!r}): {exc}") from exc
-    return game
+    return GameStringHead(game_type, state, color, int(turn.group(2)), moves)
+
+
+def format_head(game_type: GameType, state: GameState, turn: Color, turn_number: int) -> str:
+    """``Base+MLP;InProgress;White[3]``."""
+    return f"{game_type};{state};{turn.title}[{turn_number}]"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+from panal.hive.errors import GameTypeError
+
 __all__ = [
     "BUG_COUNTS",
     "BUG_LETTERS",
@@ -15,7 +17,6 @@ __all__ = [
     "Bug",
     "Color",
     "GameType",
-    "GameTypeError",
     "Piece",
     "bug_of",
     "color_of",
@@ -24,8 +25,13 @@ __all__ = [
 
 
 class Color(IntEnum):
+    """A side: white moves first."""
+
     WHITE = 0
     BLACK = 1
+
+    def __repr__(self) -> str:
+        return f"Color.{self.name}"
 
     @property
     def other(self) -> Color:
@@ -41,6 +47,8 @@ class Color(IntEnum):
 
 
 class Bug(IntEnum):
+    """A kind of piece; ``letter`` is its UHP letter (``Bug.from_letter("A")`` reads one)."""
+
     QUEEN = 0
     SPIDER = 1
     BEETLE = 2
@@ -54,6 +62,17 @@ class Bug(IntEnum):
     @property
     def letter(self) -> str:
         return BUG_LETTERS[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Bug:
+        """``"A"`` → ``Bug.ANT`` (any case); ValueError names the letters."""
+        index = BUG_LETTERS.find(letter.strip().upper()) if isinstance(letter, str) else -1
+        if index < 0 or len(letter.strip()) != 1:
+            raise ValueError(f"unknown bug letter {letter!r}; the letters are {BUG_LETTERS}")
+        return cls(index)
+
+    def __repr__(self) -> str:
+        return f"Bug.{self.name}"
 
 
 BUG_LETTERS = "QSBGAMLPD"
@@ -79,21 +98,82 @@ for _slot, (_bug, _n) in enumerate(_SLOTS):
     FIRST_SLOT.setdefault(_bug, _slot)
 
 
-def _piece_name(color: Color, bug: Bug, number: int) -> str:
-    suffix = str(number) if BUG_COUNTS[bug] > 1 else ""
-    return f"{color.letter}{bug.letter}{suffix}"
+class Piece(IntEnum):
+    """A Hive piece: ``Piece.wQ``, ``Piece.bA3``… named as UHP names them.
 
+    Its value is ``colour << 4 | slot`` (slots in the order Q S1 S2 B1 B2 G1 G2 G3 A1 A2 A3 M L P
+    D), so hot paths index plain lists with it. ``Piece("wA1")`` and ``Piece["wA1"]`` both find a
+    piece by name (``Piece("wa1")`` too: UHP names are read in any case).
 
-Piece = IntEnum(  # type: ignore[misc]
-    "Piece",
-    [
-        (_piece_name(color, bug, n), color << 4 | slot)
-        for color in Color
-        for slot, (bug, n) in enumerate(_SLOTS)
-    ],
-)
-Piece.__doc__ = "A Hive piece: ``Piece.wQ``, ``Piece.bA3``…; its value is ``colour << 4 | slot``."
-Piece.__str__ = lambda self: self.name  # type: ignore[method-assign]
+    >>> Piece("bA2"), Piece.bA2.color, Piece.bA2.bug, Piece.bA2.number
+    (Piece.bA2, Color.BLACK, Bug.ANT, 2)
+    """
+
+    wQ = 0
+    wS1 = 1
+    wS2 = 2
+    wB1 = 3
+    wB2 = 4
+    wG1 = 5
+    wG2 = 6
+    wG3 = 7
+    wA1 = 8
+    wA2 = 9
+    wA3 = 10
+    wM = 11
+    wL = 12
+    wP = 13
+    wD = 14
+    bQ = 16
+    bS1 = 17
+    bS2 = 18
+    bB1 = 19
+    bB2 = 20
+    bG1 = 21
+    bG2 = 22
+    bG3 = 23
+    bA1 = 24
+    bA2 = 25
+    bA3 = 26
+    bM = 27
+    bL = 28
+    bP = 29
+    bD = 30
+
+    @classmethod
+    def from_name(cls, name: str) -> Piece:
+        """``"wA1"`` → ``Piece.wA1`` (any case; a unique bug may carry a 1: ``wM1``).
+        ``ValueError`` for anything else."""
+        piece = piece_from_name(name) if isinstance(name, str) else None
+        if piece is None:
+            raise ValueError(f"unknown piece {name!r}: expected a UHP name such as wQ, bA1 or wM")
+        return piece
+
+    @classmethod
+    def _missing_(cls, value: object) -> Piece:
+        if isinstance(value, str):
+            return cls.from_name(value)
+        raise ValueError(f"{value!r} is not a piece value (colour << 4 | slot) or name")
+
+    @property
+    def color(self) -> Color:
+        return Color(self >> 4)
+
+    @property
+    def bug(self) -> Bug:
+        return Bug(BUG_OF[self])
+
+    @property
+    def number(self) -> int:
+        """1, 2 or 3 among the pieces of its kind (1 for the queen and other unique bugs)."""
+        return NUMBER_OF[self]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Piece.{self.name}"
+
 
 # Plain-int lookup tables for hot paths, indexed by piece value.
 BUG_OF: list[int] = [0] * 32
@@ -101,9 +181,7 @@ NUMBER_OF: list[int] = [0] * 32
 for _p in Piece:
     BUG_OF[_p] = _SLOTS[_p & 15][0]
     NUMBER_OF[_p] = _SLOTS[_p & 15][1]
-PIECE_BY_VALUE: list[Piece | None] = [None] * 32
-for _p in Piece:
-    PIECE_BY_VALUE[_p] = _p
+PIECE_BY_VALUE: dict[int, Piece] = {int(p): p for p in Piece}
 _PIECE_BY_LOWER_NAME = {p.name.lower(): p for p in Piece}
 
 
@@ -134,10 +212,6 @@ def piece_from_name(name: str) -> Piece | None:
     return piece
 
 
-class GameTypeError(ValueError):
-    """A GameTypeString that does not parse."""
-
-
 class GameType:
     """Which optional bugs are in play: ``GameType.parse("Base+MLP")``."""
 
@@ -152,6 +226,9 @@ class GameType:
 
     @classmethod
     def parse(cls, text: str) -> GameType:
+        """``"Base"``, ``"Base+MLP"``… (letters in any order, each once)."""
+        if not isinstance(text, str):
+            raise GameTypeError(f"a GameTypeString is text, not {type(text).__name__}")
         text = text.strip()
         base, plus, letters = text.partition("+")
         if base.lower() != "base" or (plus and not letters):
@@ -159,10 +236,9 @@ class GameType:
         found: list[Bug] = []
         for letter in letters.upper():
             index = BUG_LETTERS.find(letter)
-            bug = Bug(index) if index >= 0 else None
-            if bug not in EXPANSIONS or bug in found:
+            if index < 0 or Bug(index) not in EXPANSIONS or Bug(index) in found:
                 raise GameTypeError(f"invalid GameTypeString {text!r}: bad expansion {letter!r}")
-            found.append(bug)  # type: ignore[arg-type]
+            found.append(Bug(index))
         return cls(frozenset(found))
 
     def __str__(self) -> str:
@@ -182,6 +258,7 @@ class GameType:
         return bug in self.bugs
 
     def pieces(self, color: Color) -> list[Piece]:
+        """Every piece of ``color`` in this game type, in slot order."""
         return [p for p in pieces_of(color) if BUG_OF[p] in self.bugs]
 
     @property
@@ -191,4 +268,5 @@ class GameType:
 
 
 def pieces_of(color: Color) -> list[Piece]:
+    """Every piece of ``color`` in the biggest game (Base+MLPD)."""
     return [p for p in Piece if p >> 4 == color]

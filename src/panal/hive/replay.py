@@ -1,15 +1,17 @@
 """``panal replay FILES…``: replay recorded games with full rules and report what disagrees.
 
-Each file may be boardspace SGF, PGN or UHP GameString lines (see :mod:`panal.hive.records`).
-Every illegal move is printed with its file, game, ply and the rule it breaks; every recorded
-result the final position contradicts is printed too; a summary ends the report.
+Each file may be boardspace SGF, PGN or UHP GameString lines (see :mod:`panal.hive.records`),
+read one game at a time. Every illegal move is printed with its file, line, game, ply and the
+rule it breaks; every recorded result the final position contradicts is printed too; a summary
+ends the report.
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from panal.hive.records import RecordError, load_records
+from panal.hive.errors import RecordError
+from panal.hive.records import GameRecord, iter_records
 
 __all__ = ["replay_files"]
 
@@ -18,26 +20,31 @@ def replay_files(paths: list[str], out: TextIO) -> int:
     """Replay every game of every file; 0 when all replay and agree with their results, else 1."""
     games = plies = illegal = mismatches = unreadable = 0
     for path in paths:
-        try:
-            records = load_records(path)
-        except RecordError as exc:
-            if exc.ply is None:
-                unreadable += 1
-                print(f"{_where(exc)}: unreadable: {exc.reason}", file=out)
-            else:  # an SGF import replays as it reads, so its illegal moves surface here
-                games += 1
-                plies += exc.ply - 1
-                illegal += 1
-                print(f"{_where(exc, 1)}: illegal move: {exc.reason}", file=out)
-            continue
-        for index, record in enumerate(records, 1):
+        records = iter_records(path)
+        index = 0
+        while True:
+            try:
+                record: GameRecord | None = next(records, None)
+            except RecordError as exc:
+                if exc.ply is None:
+                    unreadable += 1
+                    print(f"{exc.location()}: unreadable: {exc.reason}", file=out)
+                else:  # an SGF import replays as it reads, so its illegal moves surface here
+                    games += 1
+                    plies += exc.ply - 1
+                    illegal += 1
+                    print(f"{exc.location(index + 1)}: illegal move: {exc.reason}", file=out)
+                break
+            if record is None:
+                break
+            index += 1
             games += 1
             try:
                 game = record.replay()
             except RecordError as exc:
                 plies += (exc.ply or 1) - 1
                 illegal += 1
-                print(f"{_where(exc, index)}: illegal move: {exc.reason}", file=out)
+                print(f"{exc.location(index)}: illegal move: {exc.reason}", file=out)
                 continue
             plies += game.ply
             mismatch = record.check_result(game)
@@ -51,12 +58,3 @@ def replay_files(paths: list[str], out: TextIO) -> int:
     if unreadable:
         print(f"unreadable files: {unreadable}", file=out)
     return 0 if illegal == mismatches == unreadable == 0 else 1
-
-
-def _where(exc: RecordError, index: int | None = None) -> str:
-    where = exc.source if exc.line is None else f"{exc.source}:{exc.line}"
-    if index is not None:
-        where += f": game {exc.game or index}"
-    if exc.ply is not None:
-        where += f", ply {exc.ply}" + (f" ({exc.move})" if exc.move is not None else "")
-    return where

@@ -1,101 +1,54 @@
 """Why a move is illegal: the rule it breaks, for players and for viewers.
 
-The move generator decides legality; this module only explains a refusal. Each rule has a stable
-key (for translations in the web UI) and an English message.
+The move generator decides legality; this module only explains a refusal. Each
+:class:`~panal.hive.errors.Rule` has a stable key (for translations in the web UI) and an English
+message.
 """
 
 from __future__ import annotations
 
-from enum import Enum
-from typing import TYPE_CHECKING
-
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import movement
+from panal.hive.codes import CARRY_FLAG, OFF_BOARD, PASS_CODE
+from panal.hive.errors import Rule
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, NUMBER_OF, PIECE_BY_VALUE, Bug, piece_of
+from panal.hive.view import GameView
 
-if TYPE_CHECKING:
-    from panal.hive.game import Game
-
-
-class Rule(Enum):
-    """A rule a move can break: ``key`` for translations, ``message`` in English."""
-
-    GAME_OVER = "the game is over"
-    PASS_WITH_MOVES = "you can't pass while you have a legal move"
-    NOT_IN_GAME = "{piece} is not in this game ({game_type})"
-    NOT_YOUR_TURN = "it is {turn}'s turn"
-    ORDER = "pieces of one kind are placed in number order: place {expected} first"
-    QUEEN_FIRST_TURN = "the queen may not be placed on a player's first turn (tournament opening)"
-    QUEEN_BY_FOURTH = "the queen must be placed by the fourth turn"
-    FIRST_AT_CENTRE = "the first piece of the game is placed without a reference"
-    SECOND_TOUCHES_FIRST = "the second piece of the game must touch the first"
-    PLACE_ON_EMPTY = "a new piece must be placed on an empty cell, never on top of the hive"
-    PLACE_TOUCH_OWN = "a new piece must touch one of your own pieces"
-    PLACE_NOT_ENEMY = "a new piece may not touch your opponent's pieces"
-    NO_CARRY = "only a Dragonfly standing on a piece can carry it"
-    QUEEN_BEFORE_MOVING = "you can't move a piece until your queen is placed"
-    COVERED = "{piece} is under another piece and can't move"
-    FROZEN = "{piece} was moved by the pillbug last turn and can't move this turn"
-    SAME_CELL = "a move must end on a different cell"
-    OCCUPIED = "a piece already stands there; to climb onto it, name it: '{suggestion}'"
-    SPLITS_HIVE = "that move would split the hive"
-    OPPONENT_PIECE = "you can't move your opponent's pieces, except with a pillbug's power"
-    THROW_LAST_MOVED = "a pillbug can't move the piece that was moved last turn"
-    THROW_STACK = "a pillbug can't move a piece that is part of a stack"
-    THROW_GATE = "freedom to move: the piece can't pass over the pillbug through that gap"
-    GATE = "freedom to move: the gap is too narrow to pass through"
-    LOSES_CONTACT = "the piece would lose contact with the hive while moving"
-    ONE_STEP = "{bug} moves exactly one cell"
-    NO_CLIMB = "{bug} can't climb onto the hive"
-    GRASSHOPPER = (
-        "a grasshopper jumps in a straight line over one or more pieces to the first empty cell"
-    )
-    SPIDER = "a spider moves exactly three cells around the hive without going back"
-    ANT = "the ant can't slide around the hive to that cell"
-    LADYBUG = "a ladybug moves exactly two cells on top of the hive, then one down"
-    MOSQUITO_ALONE = "a mosquito touching only mosquitoes can't move"
-    MOSQUITO = "no bug the mosquito touches can reach that cell"
-    DRAGONFLY = (
-        "a dragonfly jumps like a grasshopper, then one cell 60° to the left or right of its jump"
-    )
-    ILLEGAL = "that move is not legal here"
-
-    @property
-    def key(self) -> str:
-        return self.name.lower()
-
+__all__ = ["Rule", "broken_rule", "why_illegal"]
 
 _BUG_NAMES = {bug: f"the {bug.name.lower()}" for bug in Bug}
 
 
-def why_illegal(game: Game, code: int) -> str:
+def why_illegal(game: GameView, code: int) -> str:
     """The English explanation; see :func:`broken_rule` for the structured form."""
     rule, details = broken_rule(game, code)
-    return rule.value.format(**details)
+    return rule.message(details)
 
 
-def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
-    from panal.hive.game import CARRY_FLAG, OFF_BOARD, PASS_CODE
+def broken_rule(game: GameView, code: int) -> tuple[Rule, dict[str, str]]:
+    """The rule move ``code`` breaks in ``game`` and the details its message needs.
 
+    Only meaningful for a move the generator refused (for a legal move it answers ``ILLEGAL``).
+    """
     if game.is_over():
         return Rule.GAME_OVER, {}
     if code == PASS_CODE:
         return Rule.PASS_WITH_MOVES, {}
     piece = code & 31
-    name = PIECE_BY_VALUE[piece].name  # type: ignore[union-attr]
+    name = PIECE_BY_VALUE[piece].name
     bug = Bug(BUG_OF[piece])
     details = {"piece": name, "bug": _BUG_NAMES[bug], "game_type": str(game.game_type)}
     if bug not in game.game_type.bugs:
         return Rule.NOT_IN_GAME, details
     color = piece >> 4
-    turn = game._ply & 1
+    turn = game.ply & 1
     dest = code >> 6
-    stacks = game._stacks
-    origin = game._cell[piece]
+    stacks = game.stacks
+    origin = game.piece_cells[piece]
     if origin == OFF_BOARD:
         if color != turn:
             return Rule.NOT_YOUR_TURN, {"turn": game.turn.title}
-        placed = game._placed[color << 4 | bug]
+        placed = game.placed_counts[color << 4 | bug]
         if placed >= BUG_COUNTS[bug] or NUMBER_OF[piece] != placed + 1:
             expected = piece_of(color, bug, min(placed + 1, BUG_COUNTS[bug])).name
             return Rule.ORDER, {"expected": expected}
@@ -110,7 +63,7 @@ def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
         if not stacks:
             return Rule.FIRST_AT_CENTRE, {}
         tops = [stacks[dest + s][-1] >> 4 for s in NEIGHBOR_OFFSETS if dest + s in stacks]
-        if game._ply < 2:
+        if game.ply < 2:
             return (Rule.SECOND_TOUCHES_FIRST, {}) if not tops else (Rule.ILLEGAL, {})
         if color ^ 1 in tops:
             return Rule.PLACE_NOT_ENEMY, {}
@@ -124,7 +77,7 @@ def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
         return Rule.COVERED, details
     if color != turn:
         return _why_no_throw(game, piece, origin, dest)
-    if piece == game._last_moved:
+    if piece == game.last_moved:
         return Rule.FROZEN, details
     if dest == origin:
         return Rule.SAME_CELL, {}
@@ -137,8 +90,8 @@ def broken_rule(game: Game, code: int) -> tuple[Rule, dict[str, str]]:
     return _why_bug_cannot(game, bug, origin, dest, len(stack) - 1), details
 
 
-def _why_bug_cannot(game: Game, bug: Bug, origin: int, dest: int, level: int) -> Rule:
-    stacks = game._stacks
+def _why_bug_cannot(game: GameView, bug: Bug, origin: int, dest: int, level: int) -> Rule:
+    stacks = game.stacks
     adjacent = dest - origin in NEIGHBOR_OFFSETS
     if bug == Bug.MOSQUITO and level == 0:
         copied = {
@@ -167,10 +120,12 @@ def _why_bug_cannot(game: Game, bug: Bug, origin: int, dest: int, level: int) ->
     }.get(bug, Rule.ILLEGAL)
 
 
-def _why_no_throw(game: Game, piece: int, origin: int, dest: int) -> tuple[Rule, dict[str, str]]:
+def _why_no_throw(
+    game: GameView, piece: int, origin: int, dest: int
+) -> tuple[Rule, dict[str, str]]:
     """An opponent's piece can only move by a pillbug's power (or a mosquito copying it)."""
-    stacks = game._stacks
-    turn = game._ply & 1
+    stacks = game.stacks
+    turn = game.ply & 1
     throwers = [
         origin + s
         for s in NEIGHBOR_OFFSETS
@@ -181,7 +136,7 @@ def _why_no_throw(game: Game, piece: int, origin: int, dest: int) -> tuple[Rule,
     ]
     if not throwers:
         return Rule.OPPONENT_PIECE, {}
-    if piece == game._last_moved:
+    if piece == game.last_moved:
         return Rule.THROW_LAST_MOVED, {}
     if len(stacks[origin]) > 1:
         return Rule.THROW_STACK, {}
@@ -192,10 +147,10 @@ def _why_no_throw(game: Game, piece: int, origin: int, dest: int) -> tuple[Rule,
     return Rule.THROW_GATE, {}
 
 
-def _has_pillbug_power(game: Game, cell: int) -> bool:
-    stacks = game._stacks
+def _has_pillbug_power(game: GameView, cell: int) -> bool:
+    stacks = game.stacks
     piece = stacks[cell][-1]
-    if piece == game._last_moved:
+    if piece == game.last_moved:
         return False
     if BUG_OF[piece] == Bug.PILLBUG:
         return True

@@ -14,14 +14,11 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import TYPE_CHECKING
 
 from panal.hex import Hex
 from panal.hive.names import bug_name, color_name
 from panal.hive.pieces import BUG_OF
-
-if TYPE_CHECKING:
-    from panal.hive.game import Game
+from panal.hive.view import GameView
 
 __all__ = ["board_svg"]
 
@@ -43,7 +40,7 @@ def _corners(x: float, y: float, radius: float) -> str:
 
 
 def board_svg(
-    game: Game, *, size: float = 28.0, language: str = "en", look: str = "classic"
+    game: GameView, *, size: float = 28.0, language: str = "en", look: str = "classic"
 ) -> str:
     """The board of ``game`` as a standalone SVG document (hexagons of circumradius ``size``)."""
     board = game.board()

@@ -161,7 +161,7 @@ class RedisBus:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._reader
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
             await self._redis.aclose()
 

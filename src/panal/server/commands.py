@@ -29,7 +29,7 @@ DESCRIPTION = (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = subparsers.add_parser(
         "serve", help="play Hive in the browser (web platform)", description=DESCRIPTION
     )

@@ -45,9 +45,9 @@ from panal.hive import (
     InvalidMoveError,
     Move,
     Options,
+    Termination,
 )
 from panal.hive.pieces import piece_from_name
-from panal.hive.rules import broken_rule
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
 from panal.server.jobs import Executor, Job, JobError, JobQueue, ai_job_id
@@ -79,6 +79,8 @@ COLOR_NAMES = ("white", "black")
 MAX_QUEUED_MESSAGES = 64
 MAX_COORDINATE = 1000
 AI_JOB = "hive.ai_move"
+# Endings an undo may take back: decided on the board, not by a player.
+ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
 
 
 @dataclass(frozen=True)
@@ -665,21 +667,20 @@ class GameHub:
         assert game is not None
         try:
             if isinstance(requested, str):
-                move = game.parse_move(requested)
+                move = game.parse_move(requested)  # checks it, naming the rule it breaks
+                text = game.move_string(move)
+                checked = True
             else:
                 move = requested
-                if not game.is_legal(move):
-                    rule, details = broken_rule(game, move.code)
-                    raise IllegalMoveError(rule.value.format(**details), rule, details)
-            text = game.move_string(move)
+                text = game.move_string(move)  # an illegal move raises, naming the rule
+                checked = False
         except InvalidMoveError as exc:
             raise RequestError(
                 "invalid_move", str(exc), reason=exc.reason, details=exc.details
             ) from None
         except IllegalMoveError as exc:
-            rule = getattr(exc.rule, "key", None)
             raise RequestError(
-                "illegal_move", str(exc), 409, rule=rule or "illegal", details=exc.details
+                "illegal_move", str(exc), 409, rule=exc.rule.key, details=exc.details
             ) from None
         except ValueError as exc:  # e.g. a destination beside no piece cannot be written
             raise RequestError("illegal_move", str(exc), 409, rule="illegal") from None
@@ -687,7 +688,15 @@ class GameHub:
         values: dict[str, Any] = {"plies": game.ply + 1}
         if live.row.draw_offer is not None and live.row.draw_offer != mover:
             values["draw_offer"] = None  # moving on declines the opponent's offer
-        game.push(move)
+        try:
+            if checked:
+                game.push_code(move.code)
+            else:
+                game.push(move)
+        except IllegalMoveError as exc:
+            raise RequestError(
+                "illegal_move", str(exc), 409, rule=exc.rule.key, details=exc.details
+            ) from None
         try:
             settle_result(values, game)
         finally:
@@ -698,7 +707,7 @@ class GameHub:
         row = live.row
         if row.mode not in ("ai", "hotseat"):
             raise RequestError("no_undo", "undo is only for games against the AI or hot-seat", 409)
-        if row.result is not None and row.end_reason not in ("surrounded", "repetition"):
+        if row.result is not None and row.end_reason not in ON_BOARD_ENDINGS:
             raise RequestError("game_over", "the game is over", 409)
         ply = live.board["ply"]
         human = 1 - row.ai_color if row.mode == "ai" and row.ai_color is not None else 0
@@ -714,7 +723,13 @@ class GameHub:
         self._check_open(live)
         loser = live.acting_color(seats)
         result = GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS
-        return _Change({"result": result.value, "end_reason": "resignation", "draw_offer": None})
+        return _Change(
+            {
+                "result": result.value,
+                "end_reason": Termination.RESIGNATION.value,
+                "draw_offer": None,
+            }
+        )
 
     def _offer_draw(
         self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
@@ -871,7 +886,7 @@ class GameHub:
         if job.kind != AI_JOB:
             return True
         version = await self.db(self.store.version_of, job.payload["game_id"])
-        return version == job.payload["version"]
+        return bool(version == job.payload["version"])
 
     async def apply(self, job: Job, result: Any) -> None:
         """The AI's move: played through the same checks and compare-and-set as a player's."""

@@ -438,7 +438,7 @@ class RedisJobQueue:
     async def _consume(self, handler: JobHandler, consumer: str) -> None:
         while True:
             try:
-                found = await self.redis.xreadgroup(
+                found: Any = await self.redis.xreadgroup(
                     self.GROUP, consumer, {self.stream: ">"}, count=1, block=1000
                 )
             except asyncio.CancelledError:
@@ -451,7 +451,9 @@ class RedisJobQueue:
                 for entry_id, fields in entries:
                     await self._handle(handler, entry_id, fields)
 
-    async def _handle(self, handler: JobHandler, entry_id: bytes, fields: dict) -> None:
+    async def _handle(
+        self, handler: JobHandler, entry_id: bytes, fields: dict[bytes, bytes]
+    ) -> None:
         assert self.executor is not None
         try:
             job = Job.from_json(fields[b"job"])
@@ -486,7 +488,7 @@ class RedisJobQueue:
                             self.executor.cancel(job.id)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
                 raise
             except Exception as exc:
                 log.warning("job cancellations: %s; retrying", exc)

@@ -28,7 +28,7 @@ class ImportedGame:
     options: Options
     headers: dict[str, str] = field(default_factory=dict)
     result: str | None = None
-    termination: str | None = None
+    termination: str | None = None  # a Termination value, for endings off the board
     game: Game | None = None  # the replayed game (kept in the worker, never sent back)
 
 
@@ -56,14 +56,8 @@ def parse_record(
         fmt = detect_format(text)
     try:
         if fmt == "gamestring":
-            lines = [line for line in text.splitlines() if line.strip()]
-            if not 1 <= index <= len(lines):
-                raise RecordImportError(f"there is no game {index}: the text has {len(lines)}")
-            game = Game.from_game_string(
-                lines[index - 1], lenient=True, tournament_opening=bool(tournament_opening)
-            )
-            return ImportedGame(str(game.game_type), game.move_strings(), game.options, game=game)
-        if fmt == "sgf":
+            found = records.read_game_strings(text, source="GameString")
+        elif fmt == "sgf":
             found = [records.read_sgf(text, source="SGF")]
         elif fmt == "pgn":
             found = list(records.read_pgn(text, source="PGN"))
@@ -91,7 +85,8 @@ def parse_record(
         options,
         dict(record.headers),
         result,
-        record.termination,
+        record.termination.value if record.termination is not None else None,
+        game,
     )
 
 

@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from panal.hive import Color, Game, Move
-from panal.hive.game import PASS_CODE
+from panal.hive.codes import PASS_CODE
 
 if TYPE_CHECKING:
     from panal.server.hub import LiveGame
@@ -28,7 +28,7 @@ __all__ = [
 def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
     """One played move, computed *before* it is pushed (notation is relative to the position)."""
     color = int(game.turn)
-    if move.piece is None:
+    if move.is_pass:
         return {"ply": ply, "color": color, "move": "pass", "piece": None, "to": None}
     origin = game.position_of(move.piece)
     entry: dict[str, Any] = {
@@ -38,7 +38,7 @@ def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
         "piece": move.piece.name,
         # Tuples of ints (JSON arrays): the garbage collector stops tracking them.
         "from": tuple(origin) if origin is not None else None,
-        "to": tuple(move.to),  # type: ignore[arg-type]
+        "to": tuple(move.to),
     }
     if move.carry:
         entry["carry"] = True
@@ -48,14 +48,14 @@ def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
 def legal_moves_json(game: Game) -> list[dict[str, Any]]:
     """The legal moves in the position: MoveString, piece, destination, carry."""
     out: list[dict[str, Any]] = []
-    for move in game.legal_moves():
-        if move.piece is None:
+    for move in game.legal_moves:
+        if move.is_pass:
             out.append({"move": "pass", "piece": None, "to": None})
             continue
         item: dict[str, Any] = {
             "move": game.move_string(move),
             "piece": move.piece.name,
-            "to": list(move.to),  # type: ignore[arg-type]
+            "to": list(move.to),
         }
         if move.carry:
             item["carry"] = True
@@ -80,11 +80,10 @@ def board_fields(game: Game) -> dict[str, Any]:
 
 def settle_result(values: dict[str, Any], game: Game) -> None:
     """Put a result decided on the board into ``values`` (the game row's fields)."""
-    state = game.state
-    if state.is_over:
-        values["result"] = state.value
-        surrounded = game.surrounding(Color.WHITE) == 6 or game.surrounding(Color.BLACK) == 6
-        values["end_reason"] = "surrounded" if surrounded else "repetition"
+    outcome = game.outcome()
+    if outcome is not None:
+        values["result"] = outcome.result.value
+        values["end_reason"] = outcome.termination.value
         values["draw_offer"] = None
 
 

@@ -24,9 +24,8 @@ async def run_worker(
     db_url: str, redis_url: str, prefix: str, processes: int, description: str = ""
 ) -> None:
     store = Store(db_url)
-    jobs = RedisJobQueue(
-        redis_url, prefix, ChildPool(processes, warm=("panal.ai",)), consumers=processes
-    )
+    searchers = ChildPool(processes, warm=("panal.ai",))
+    jobs = RedisJobQueue(redis_url, prefix, searchers, consumers=processes)
     hub = GameHub(
         store,
         RedisBus(redis_url, prefix),
@@ -40,6 +39,7 @@ async def run_worker(
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
+    await searchers.start()  # warm before the first job
     await hub.start()
     print(
         f"panal ai-worker: {processes} processes, database {description or db_url}, "

@@ -21,10 +21,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import TextIO
 
-from panal.hive import Game, GameState, GameType
-from panal.hive.game import PASS_CODE
-from panal.uhp.client import EngineError, UhpClient
+from panal.hive import Game, GameState, GameType, Termination
+from panal.hive.codes import PASS_CODE
+from panal.hive.records import write_pgn
+from panal.uhp.client import EngineError, EngineTimeoutError, UhpClient
 
 __all__ = [
     "ArenaSettings",
@@ -35,6 +37,12 @@ __all__ = [
     "play_match",
     "run_match",
 ]
+
+_ENDINGS = {
+    Termination.SURROUNDED: "queen surrounded",
+    Termination.BOTH_SURROUNDED: "draw: both queens surrounded",
+    Termination.REPETITION: "draw by repetition",
+}
 
 # bestmove gets this much beyond its budget before the engine is declared out of time.
 TIMEOUT_FACTOR = 1.5
@@ -68,6 +76,7 @@ class GameOutcome:
     reason: str
     game_string: str
     plies: int
+    termination: str = ""  # a Termination value, "" for an adjudicated draw
     late_moves: list[int] = field(default_factory=lambda: [0, 0])  # per engine
     seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])  # thinking, per engine
     moves_made: list[int] = field(default_factory=lambda: [0, 0])
@@ -238,12 +247,13 @@ async def _play_game(
     outcome = GameOutcome(index, white, GameState.DRAW.value, "", "", 0)
     names = (seats[0].name, seats[1].name)
 
-    def forfeit(loser: int, reason: str) -> None:
+    def forfeit(loser: int, reason: str, termination: Termination = Termination.FORFEIT) -> None:
         loser_is_white = loser == white
         outcome.result = (
             GameState.BLACK_WINS.value if loser_is_white else GameState.WHITE_WINS.value
         )
         outcome.reason = reason
+        outcome.termination = termination.value
         log(f"game {index}: {names[loser]} ({'white' if loser_is_white else 'black'}) {reason}")
 
     engines: list[UhpClient | None] = [None, None]
@@ -266,19 +276,24 @@ async def _play_game(
             outcome.reason = f"adjudicated draw after {settings.max_plies} plies"
             break
         mover = white if game.ply % 2 == 0 else 1 - white
-        engine = engines[mover]
-        assert engine is not None
+        mover_engine = engines[mover]
+        assert mover_engine is not None
         started = time.perf_counter()
         try:
             if settings.depth is not None:
-                text = await engine.bestmove(depth=settings.depth, timeout=None)
+                text = await mover_engine.bestmove(depth=settings.depth, timeout=None)
             else:
                 assert budget is not None
-                text = await engine.bestmove(
+                text = await mover_engine.bestmove(
                     time=budget, timeout=budget * TIMEOUT_FACTOR + TIMEOUT_SLACK
                 )
         except EngineError as exc:
-            forfeit(mover, f"lost on an engine failure at ply {game.ply + 1}: {exc}")
+            lost_on_time = isinstance(exc, EngineTimeoutError)
+            forfeit(
+                mover,
+                f"lost on an engine failure at ply {game.ply + 1}: {exc}",
+                Termination.TIME if lost_on_time else Termination.FORFEIT,
+            )
             await seats[mover].close()
             break
         spent = time.perf_counter() - started
@@ -306,11 +321,11 @@ async def _play_game(
         if failed:
             break
     else:
-        outcome.result = game.state.value
-        if game.state is GameState.DRAW:
-            outcome.reason = "draw (both queens surrounded or repetition)"
-        else:
-            outcome.reason = "queen surrounded"
+        ending = game.outcome()
+        assert ending is not None
+        outcome.result = ending.result.value
+        outcome.termination = ending.termination.value
+        outcome.reason = _ENDINGS[ending.termination]
     outcome.game_string = game.game_string()
     outcome.plies = game.ply
     return outcome
@@ -408,31 +423,27 @@ def write_results(settings: ArenaSettings, summary: MatchSummary) -> None:
     (out / "games.txt").write_text(
         "".join(o.game_string + "\n" for o in summary.outcomes), encoding="utf-8"
     )
-    try:
-        from panal.hive.records import write_pgn
-    except ImportError:  # the records module is optional for the arena
-        write_pgn = None  # type: ignore[assignment]
-    if write_pgn is not None:
-        chunks = []
-        for o in summary.outcomes:
-            game = Game.from_game_string(o.game_string, tournament_opening=True)
-            headers = {
-                "Event": "panal arena",
-                "Round": str(o.index + 1),
-                "White": summary.names[o.white],
-                "Black": summary.names[1 - o.white],
-                "Result": o.result,
-                "Termination": o.reason,
-            }
-            chunks.append(write_pgn(game, headers))
-        (out / "games.pgn").write_text("\n".join(chunks), encoding="utf-8")
+    chunks = []
+    for o in summary.outcomes:
+        game = Game.from_game_string(o.game_string, tournament_opening=True)
+        headers = {
+            "Event": "panal arena",
+            "Round": str(o.index + 1),
+            "White": summary.names[o.white],
+            "Black": summary.names[1 - o.white],
+            "Result": o.result,
+        }
+        if o.termination:
+            headers["Termination"] = o.termination
+        chunks.append(write_pgn(game, headers))
+    (out / "games.pgn").write_text("\n".join(chunks), encoding="utf-8")
     (out / "log.txt").write_text("".join(m + "\n" for m in summary.illegal), encoding="utf-8")
     (out / "summary.json").write_text(
         json.dumps(summary.to_json(), indent=2) + "\n", encoding="utf-8"
     )
 
 
-def progress_bar(stream: object = None) -> Callable[[int, int, MatchSummary], None]:
+def progress_bar(stream: TextIO | None = None) -> Callable[[int, int, MatchSummary], None]:
     """A one-line progress bar with the running score, redrawn on ``stream`` (stderr)."""
     out = stream or sys.stderr
     started = time.perf_counter()
@@ -445,8 +456,8 @@ def progress_bar(stream: object = None) -> Callable[[int, int, MatchSummary], No
             f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games"
             f"  +{summary.wins} ={summary.draws} -{summary.losses}  {elapsed:.0f} s"
         )
-        out.write(line + ("\n" if done == total else ""))  # type: ignore[attr-defined]
-        out.flush()  # type: ignore[attr-defined]
+        out.write(line + ("\n" if done == total else ""))
+        out.flush()
 
     return draw
 

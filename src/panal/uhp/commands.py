@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "uhp", help="run a Universal Hive Protocol engine on stdin/stdout"
     )
@@ -23,7 +23,7 @@ def _run_engine(_args: argparse.Namespace) -> int:
     return run()
 
 
-def _register_arena(subparsers: argparse._SubParsersAction) -> None:
+def _register_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "arena",
         help="play a match between two UHP engines, refereed by panal's rules",

@@ -7,7 +7,15 @@ into an ``err`` reply and the game is left as it was.
 ``bestmove time hh:mm:ss`` thinks for at most that long (a margin is kept for the pipe);
 ``bestmove depth N`` searches exactly N plies; a bare ``bestmove`` plays at the chosen ``Level``
 with that level's own thinking time. ``perft N`` (as in Mzinga) counts leaf positions for the
-move-generator comparisons of third-party tools. Engine options, as UHP option lines::
+move-generator comparisons of third-party tools.
+
+Every search and perft is bounded, so no command can keep the engine busy for long: a depth
+beyond ``MaxDepth`` or a time beyond ``MaxTime`` is refused with ``err`` (raise the ceilings
+with ``options set``); a ``bestmove depth N`` still searching after ``MaxTime`` answers with the
+best move of its deepest finished iteration, and a ``perft`` still counting is stopped with
+``err``. Times are ``hh:mm:ss`` with minutes and seconds below 60 (seconds may have a fraction).
+
+Engine options, as UHP option lines::
 
     TournamentOpening;bool;True;True
     RepetitionDraw;bool;True;True
@@ -15,6 +23,8 @@ move-generator comparisons of third-party tools. Engine options, as UHP option l
     Level;enum;strongest;strongest;beginner;easy;medium;hard;expert;strongest
     HashSizeMB;int;64;64;1;4096
     Seed;int;0;0;0;2147483647          (0: a new random seed for every move)
+    MaxDepth;int;8;8;1;64              (plies, for bestmove depth and perft)
+    MaxTime;int;60;60;1;86400          (seconds, for any bestmove and perft)
 
 The AI runs in this one process on one thread: Python threads would only share one core, and
 the machine's other core belongs to the opponent.
@@ -22,6 +32,7 @@ the machine's other core belongs to the opponent.
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Callable
@@ -29,8 +40,15 @@ from dataclasses import dataclass, replace
 from typing import TextIO
 
 from panal import __version__
-from panal.hive import Game, GameStringError, GameType, GameTypeError, Options
-from panal.hive.game import IllegalMoveError, InvalidMoveError
+from panal.hive import (
+    Game,
+    GameStringError,
+    GameType,
+    GameTypeError,
+    IllegalMoveError,
+    InvalidMoveError,
+    Options,
+)
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_LEVEL = "strongest"
@@ -38,7 +56,9 @@ DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
 MAX_SEED = 2**31 - 1
 MAX_DEPTH = 64
-MAX_PERFT_DEPTH = 8
+DEFAULT_MAX_DEPTH = 8
+DEFAULT_MAX_TIME = 60
+MAX_TIME = 24 * 3600
 # bestmove time: the reply must arrive within the budget +5% +50 ms; keep clear of that edge.
 TIME_SAFETY_FRACTION = 0.96
 TIME_SAFETY_SECONDS = 0.03
@@ -92,6 +112,8 @@ class PanalEngine:
             "Level": _EnumOption(DEFAULT_LEVEL, LEVELS),
             "HashSizeMB": _IntOption(DEFAULT_HASH_MB, 1, MAX_HASH_MB),
             "Seed": _IntOption(0, 0, MAX_SEED),
+            "MaxDepth": _IntOption(DEFAULT_MAX_DEPTH, 1, MAX_DEPTH),
+            "MaxTime": _IntOption(DEFAULT_MAX_TIME, 1, MAX_TIME),
         }
         self.ai_values: dict[str, int | str] = {
             name: option.default for name, option in self.ai_options.items()
@@ -147,7 +169,7 @@ class PanalEngine:
             except GameTypeError as exc:
                 raise UhpError(str(exc)) from None
         self._forget_search()
-        return [str(self.game)]
+        return [self.game.game_string()]
 
     def _forget_search(self) -> None:
         """A new game (or new rules): what the AI learnt about the old one no longer holds."""
@@ -165,7 +187,7 @@ class PanalEngine:
         if not args:
             raise InvalidMoveError("play needs a MoveString")
         game.push(args)
-        return [str(game)]
+        return [game.game_string()]
 
     def validmoves(self, _args: str) -> list[str]:
         game = self._current()
@@ -183,7 +205,7 @@ class PanalEngine:
             raise UhpError(f"cannot undo {count} moves: only {game.ply} played")
         for _ in range(count):
             game.pop()
-        return [str(game)]
+        return [game.game_string()]
 
     def options_command(self, args: str) -> list[str]:
         words = args.split()
@@ -204,50 +226,84 @@ class PanalEngine:
     def perft(self, args: str) -> list[str]:
         """``perft N`` (an extension, as in Mzinga): ``depth count seconds`` for 1..N."""
         game = self._current()
-        depth = _parse_depth(args) if args else 1
-        if depth > MAX_PERFT_DEPTH:
-            raise UhpError(f"perft depth is at most {MAX_PERFT_DEPTH}")
+        depth = self._bounded_depth(_parse_depth(args) if args else 1, "perft")
+        deadline = time.perf_counter() + self._max_time
         lines = []
         for current in range(1, depth + 1):
             started = time.perf_counter()
-            count = game.copy().perft(current)
+            try:
+                count = _perft_until(game.copy(), current, deadline)
+            except _OutOfTime:
+                raise UhpError(
+                    f"perft {depth} stopped at depth {current}: it ran past MaxTime "
+                    f"({self._max_time} s; options set MaxTime raises it)"
+                ) from None
             lines.append(f"{current} {count} {time.perf_counter() - started:.3f}")
         return lines
 
     def bestmove(self, args: str) -> list[str]:
         """``bestmove``, ``bestmove time hh:mm:ss`` or ``bestmove depth N``."""
         from panal.ai import Searcher, think
+        from panal.ai.levels import get_level
 
         game = self._current()
         if game.is_over():
             raise UhpError("the game is over: there is no best move")
         words = args.split()
+        level = str(self.ai_values["Level"])
+        settings = get_level(level)
         time_limit: float | None = None
         depth: int | None = None
         if len(words) == 2 and words[0].lower() == "time":
             budget = _parse_duration(words[1])
+            if budget > self._max_time:
+                raise UhpError(
+                    f"bestmove time {words[1]} is beyond MaxTime ({self._max_time} s; "
+                    "options set MaxTime raises it)"
+                )
             time_limit = max(0.01, budget * TIME_SAFETY_FRACTION - TIME_SAFETY_SECONDS)
+            # The clock is the limit; the level's own depth ceiling still applies.
+            depth = settings.depth
         elif len(words) == 2 and words[0].lower() == "depth":
-            depth = _parse_depth(words[1])
+            depth = self._bounded_depth(_parse_depth(words[1]), "bestmove depth")
         elif words:
             raise UhpError("usage: bestmove | bestmove time hh:mm:ss | bestmove depth N")
+        else:
+            time_limit = min(settings.time_limit, self._max_time)
+            depth = min(settings.depth or self._max_depth, self._max_depth)
         if not isinstance(self._searcher, Searcher):
             self._searcher = Searcher(int(self.ai_values["HashSizeMB"]))
         searcher = self._searcher
         searcher.hash_size_mb = int(self.ai_values["HashSizeMB"])
-        level = str(self.ai_values["Level"])
         seed = int(self.ai_values["Seed"]) or None
-        if time_limit is not None:
-            # The clock is the limit; the level's own depth ceiling still applies.
-            from panal.ai.levels import get_level
-
-            depth = get_level(level).depth
         result = think(
-            game, level, time_limit=time_limit, depth=depth, seed=seed, searcher=searcher
+            game,
+            level,
+            time_limit=time_limit,
+            depth=depth,
+            seed=seed,
+            searcher=searcher,
+            max_time=self._max_time,
         )
         if result.code not in game.legal_move_codes():  # never an illegal move
             raise UhpError("internal error: the AI chose an illegal move")
         return [game.move_string(result.code)]
+
+    @property
+    def _max_depth(self) -> int:
+        return int(self.ai_values["MaxDepth"])
+
+    @property
+    def _max_time(self) -> int:
+        return int(self.ai_values["MaxTime"])
+
+    def _bounded_depth(self, depth: int, command: str) -> int:
+        if depth > self._max_depth:
+            raise UhpError(
+                f"{command} {depth} is beyond MaxDepth ({self._max_depth}; options set MaxDepth "
+                "raises it)"
+            )
+        return depth
 
     # --- options --------------------------------------------------------------------------
 
@@ -292,7 +348,7 @@ class PanalEngine:
         if self.game is not None:
             replayed = Game(self.game.game_type, options=options)
             try:
-                for move in self.game.moves:
+                for move in self.game.move_stack:
                     replayed.push(move)
             except ValueError as exc:
                 raise UhpError(f"the game in progress breaks that rule: {exc}") from None
@@ -310,19 +366,39 @@ def _parse_bool(text: str) -> bool:
     raise UhpError(f"expected True or False, not {text!r}")
 
 
+_DURATION = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2}(?:\.\d{1,6})?)$")
+
+
 def _parse_duration(text: str) -> float:
-    """``hh:mm:ss`` (seconds may have a fraction) → seconds."""
-    parts = text.split(":")
-    try:
-        if len(parts) != 3:
-            raise ValueError
-        hours, minutes = int(parts[0]), int(parts[1])
-        seconds = float(parts[2])
-    except ValueError:
-        raise UhpError(f"expected a time as hh:mm:ss, not {text!r}") from None
+    """``hh:mm:ss`` (minutes and seconds below 60; seconds may have a fraction) → seconds."""
+    match = _DURATION.match(text)
+    if match is None:
+        raise UhpError(f"expected a time as hh:mm:ss, not {text!r}")
+    hours, minutes, seconds = int(match.group(1)), int(match.group(2)), float(match.group(3))
+    if minutes >= 60 or seconds >= 60:
+        raise UhpError(f"minutes and seconds go from 00 to 59 in hh:mm:ss, not {text!r}")
     total = hours * 3600 + minutes * 60 + seconds
-    if not (hours >= 0 and minutes >= 0 and seconds >= 0 and total <= 24 * 3600):
-        raise UhpError(f"the time must be between 00:00:00 and 24:00:00, not {text!r}")
+    if total <= 0:
+        raise UhpError("the time must be more than 00:00:00")
+    return total
+
+
+class _OutOfTime(Exception):
+    """A bounded perft ran past its deadline."""
+
+
+def _perft_until(game: Game, depth: int, deadline: float) -> int:
+    """``game.perft(depth)``, stopped by :class:`_OutOfTime` once ``deadline`` passes (checked
+    before each subtree of depth 3 or more, so a check costs nothing next to the counting)."""
+    if depth <= 2:
+        return game.perft(depth)
+    if time.perf_counter() > deadline:
+        raise _OutOfTime
+    total = 0
+    for code in list(game.legal_move_codes()):
+        game.push_code(code)
+        total += _perft_until(game, depth - 1, deadline)
+        game.pop_code()
     return total
 
 

@@ -51,7 +51,7 @@ class SearchParams:
     """Weight of the heuristic's own estimate, which decides between equal playouts."""
 
 
-Candidate = Path | Scout | EndTurn | Displace
+Candidate = Path | Step | Scout | EndTurn | Displace
 
 
 class SearchBot(Bot):
@@ -229,6 +229,7 @@ def _projected(game: Game, world: list[int], player: int) -> float:
     home = state.colmena_cell(player)
     tiles = state.tiles_on_board(player)
     queen = state.occupant.get(home)
+    value: float
     if queen is not None:
         value = world[queen] + len(tiles) - 1
     else:

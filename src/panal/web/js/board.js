@@ -22,6 +22,7 @@ export class Board {
     this.svg.appendChild(this.layer);
     container.appendChild(this.svg);
     this.pointer = null;
+    this.touches = new Map(); // fingers on the board (pointerId → client point), for pinch zoom
     this.ghost = null;
     this.bindEvents();
   }
@@ -200,6 +201,13 @@ export class Board {
     }, { passive: false });
 
     this.svg.addEventListener("pointerdown", (event) => {
+      if (event.pointerType === "touch") {
+        this.touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+        if (this.touches.size === 2) {
+          this.startPinch();
+          return;
+        }
+      }
       if (event.button !== 0) return;
       const cell = event.target.closest("[data-cell]");
       const piece = cell?.dataset.piece;
@@ -233,7 +241,10 @@ export class Board {
 
     window.addEventListener("pointermove", (event) => this.pointerMove(event));
     window.addEventListener("pointerup", (event) => this.pointerUp(event));
-    window.addEventListener("pointercancel", () => this.cancelPointer());
+    window.addEventListener("pointercancel", (event) => {
+      this.touches.delete(event.pointerId);
+      this.cancelPointer();
+    });
   }
 
   activateCell(cell, viaKeyboard = false) {
@@ -249,8 +260,36 @@ export class Board {
     this.pointer = { kind: "piece", id: event.pointerId, piece, start: { x: event.clientX, y: event.clientY }, dragging: false };
   }
 
-  pointerMove(event) {
+  // Two fingers: zoom around their midpoint by the change of their distance, and pan with it.
+  startPinch() {
+    this.removeGhost();
+    const [a, b] = [...this.touches.values()];
+    this.pointer = { kind: "pinch", distance: Math.hypot(a.x - b.x, a.y - b.y), mid: { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } };
+  }
+
+  pinchMove() {
     const p = this.pointer;
+    const [a, b] = [...this.touches.values()];
+    const distance = Math.hypot(a.x - b.x, a.y - b.y);
+    const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+    const rect = this.svg.getBoundingClientRect();
+    const scale = Math.max(this.view.w / rect.width, this.view.h / rect.height);
+    this.view.x -= (mid.x - p.mid.x) * scale;
+    this.view.y -= (mid.y - p.mid.y) * scale;
+    if (p.distance > 0 && distance > 0) this.zoom(distance / p.distance, this.toBoardPoint(mid.x, mid.y));
+    this.userMovedView = true;
+    this.applyView();
+    p.distance = distance;
+    p.mid = mid;
+  }
+
+  pointerMove(event) {
+    if (this.touches.has(event.pointerId)) this.touches.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    const p = this.pointer;
+    if (p?.kind === "pinch") {
+      if (this.touches.size === 2) this.pinchMove();
+      return;
+    }
     if (!p || p.id !== event.pointerId) return;
     if (p.kind === "pan") {
       const dx = event.clientX - p.last.x;
@@ -280,7 +319,19 @@ export class Board {
   }
 
   pointerUp(event) {
+    this.touches.delete(event.pointerId);
     const p = this.pointer;
+    if (p?.kind === "pinch") {
+      if (this.touches.size < 2) {
+        // The lifted fingers do not tap what they were over.
+        this.pointer = null;
+        this.suppressClick = true;
+        setTimeout(() => {
+          this.suppressClick = false;
+        }, 0);
+      }
+      return;
+    }
     if (!p || p.id !== event.pointerId) return;
     this.pointer = null;
     if (p.kind === "pan") {

@@ -38,6 +38,7 @@ function renderHeader() {
 export function navigate(path, replace = false) {
   if (replace) history.replaceState(null, "", path);
   else history.pushState(null, "", path);
+  window.scrollTo(0, 0); // a new page starts at its top (a long form may have been scrolled)
   route();
 }
 

@@ -1,0 +1,218 @@
+"""Hive PGN (Mzinga, hivegame.com, panal): tag pairs, one numbered ply per line, a result line.
+
+``iter_pgn(handle)`` reads one game at a time from a file object (or any iterable of lines), so
+a file of thousands of games never sits in memory; ``read_pgn(text)`` reads a string.
+``write_pgn(game, headers)`` writes one game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from panal.hive.errors import GameTypeError, RecordError
+from panal.hive.game import Game
+from panal.hive.options import Options
+from panal.hive.outcome import GameState
+from panal.hive.pieces import GameType
+from panal.hive.records.base import (
+    RESULT_WORDS,
+    GameRecord,
+    ending_off_the_board,
+    termination_from_word,
+)
+
+__all__ = ["iter_pgn", "read_pgn", "write_pgn"]
+
+_TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
+_NUMBERED_MOVE = re.compile(r"^(\d+)\s*\.+\s*(.*?)$")
+_ROSTER = ("GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result")
+_OPTION_TAGS = {"TournamentOpening": "tournament_opening", "RepetitionDraw": "repetition_draw"}
+
+
+def iter_pgn(lines: Iterable[str], source: str = "<string>") -> Iterator[GameRecord]:
+    """Read games of Hive PGN one at a time from ``lines`` (a file object, or any iterable of
+    lines): tag pairs, one numbered ply per line, a result line. Each game is yielded when the
+    next one starts, so a malformed game raises after the good ones before it.
+
+    Ply numbers are not checked (a repeated number is a separate ply, as hivegame.com's test files
+    expect). ``[GameType]`` is required. The result comes from ``[Result]`` (``WhiteWins``… or
+    ``1-0``/``0-1``/``1/2-1/2``) and the result line, which must agree. A ``[Termination]`` tag
+    with a :class:`~panal.hive.outcome.Termination` value says how the game ended off the board;
+    without one (Mzinga and hivegame.com write none), a recorded draw on an unfinished position
+    is read as an agreed draw and a recorded win as a resignation, as for GameString lines.
+    panal's own
+    ``[TournamentOpening]``/``[RepetitionDraw]`` tags ("True"/"False") set rule options, which are
+    otherwise the defaults (hivegame.com's rules: queen allowed on the first turn, threefold
+    repetition draws).
+    """
+    builder = _PgnGame(source, 1)
+    found = 0
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("["):
+            if builder.has_body:
+                yield builder.finish()
+                found += 1
+                builder = _PgnGame(source, found + 1)
+            builder.tag(line, number)
+        elif builder.result_line is not None:
+            raise RecordError(
+                f"unexpected text after the result line: {line!r}", source=source, line=number
+            )
+        elif line.lower() in RESULT_WORDS and line not in ("", "?"):
+            builder.result_line = (line, number)
+        else:
+            match = _NUMBERED_MOVE.match(line)
+            if match is None:
+                raise RecordError(
+                    f"expected a tag pair, a numbered move ('12. wQ -bA1') or a result, "
+                    f"not {line!r}",
+                    source=source,
+                    line=number,
+                )
+            if not match.group(2):
+                raise RecordError(f"ply {match.group(1)} has no move", source=source, line=number)
+            builder.moves.append(match.group(2))
+            builder.move_lines.append(number)
+    if builder.tags or builder.has_body:
+        yield builder.finish()
+        found += 1
+    if not found:
+        raise RecordError("no game found", source=source)
+
+
+def read_pgn(text: str, source: str = "<string>") -> list[GameRecord]:
+    """Every game of a PGN text (see :func:`iter_pgn`)."""
+    return list(iter_pgn(text.splitlines(), source))
+
+
+class _PgnGame:
+    """The parts of one PGN game as they are read."""
+
+    def __init__(self, source: str, index: int) -> None:
+        self.source = source
+        self.index = index
+        self.tags: dict[str, str] = {}
+        self.tag_lines: dict[str, int] = {}
+        self.moves: list[str] = []
+        self.move_lines: list[int] = []
+        self.result_line: tuple[str, int] | None = None
+        self.first_line: int | None = None
+
+    @property
+    def has_body(self) -> bool:
+        return bool(self.moves) or self.result_line is not None
+
+    def fail(self, reason: str, line: int | None) -> RecordError:
+        return RecordError(reason, source=self.source, line=line, game=self.index)
+
+    def tag(self, line: str, number: int) -> None:
+        match = _TAG.match(line)
+        if match is None:
+            raise self.fail(f'expected a tag pair like [Name "value"], not {line!r}', number)
+        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+        if name in self.tags:
+            raise self.fail(f"the tag {name} appears twice", number)
+        if self.first_line is None:
+            self.first_line = number
+        self.tags[name] = value
+        self.tag_lines[name] = number
+
+    def finish(self) -> GameRecord:
+        if "GameType" not in self.tags:
+            raise self.fail("no [GameType] tag", self.first_line or self.result_or_move_line())
+        try:
+            game_type = GameType.parse(self.tags["GameType"])
+        except GameTypeError as exc:
+            raise self.fail(str(exc), self.tag_lines["GameType"]) from exc
+        result = self.result()
+        record = GameRecord(
+            game_type=game_type,
+            moves=self.moves,
+            headers=dict(self.tags),
+            result=result,
+            source=self.source,
+            options=self.options(),
+            game=self.index,
+            move_lines=self.move_lines,
+        )
+        if "Termination" in self.tags:
+            # PGN allows free text here; only our own words say something we can check
+            record.termination = termination_from_word(self.tags["Termination"])
+        else:
+            record.termination = ending_off_the_board(record)
+        return record
+
+    def result_or_move_line(self) -> int | None:
+        if self.move_lines:
+            return self.move_lines[0]
+        return self.result_line[1] if self.result_line else None
+
+    def result(self) -> GameState | None:
+        tagged = None
+        if "Result" in self.tags:
+            word = self.tags["Result"].strip().lower()
+            if word not in RESULT_WORDS:
+                raise self.fail(f"unknown result {self.tags['Result']!r}", self.tag_lines["Result"])
+            tagged = RESULT_WORDS[word]
+        if self.result_line is None:
+            return tagged
+        text, number = self.result_line
+        written = RESULT_WORDS[text.lower()]
+        if "Result" in self.tags and written is not tagged and None not in (written, tagged):
+            raise self.fail(
+                f"the result line says {text} but the Result tag says {self.tags['Result']}",
+                number,
+            )
+        return written if written is not None else tagged
+
+    def options(self) -> Options:
+        values = {"tournament_opening": False, "repetition_draw": True}
+        for tag, field_name in _OPTION_TAGS.items():
+            if tag in self.tags:
+                word = self.tags[tag].strip().lower()
+                if word not in ("true", "false"):
+                    raise self.fail(f"{tag} must be True or False", self.tag_lines[tag])
+                values[field_name] = word == "true"
+        return Options(**values)
+
+
+def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
+    """The game as Mzinga-style PGN: tag pairs, one numbered ply per line, the result line.
+
+    ``headers`` add tags (``White``, ``Date``…); a ``Result`` among them is written instead of the
+    position's state (a resignation, say). ``GameType`` always comes from the game; rule options
+    that differ from the defaults are written as ``TournamentOpening``/``RepetitionDraw`` tags.
+    """
+    given = dict(headers or {})
+    given.pop("GameType", None)
+    result = given.pop("Result", None) or str(game.state)
+    if result.strip().lower() not in RESULT_WORDS:
+        raise ValueError(f"unknown result {result!r}")
+    tags: dict[str, str] = {"GameType": str(game.game_type)}
+    for name in _ROSTER[1:-1]:
+        tags[name] = given.pop(name, "")
+    tags["Result"] = result
+    defaults = Options()
+    for tag, field_name in _OPTION_TAGS.items():
+        value = getattr(game.options, field_name)
+        if value != getattr(defaults, field_name):
+            tags[tag] = str(value)
+        given.pop(tag, None)
+    tags.update(given)
+    lines = []
+    for name, value in tags.items():
+        if not re.fullmatch(r"[A-Za-z0-9_]+", name):
+            raise ValueError(f"a PGN tag name is letters, digits and '_': {name!r}")
+        if len(f"[{value}]".splitlines()) != 1:
+            raise ValueError(f"the value of tag {name} spans lines")
+        escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+        lines.append(f'[{name} "{escaped}"]')
+    lines.append("")
+    lines.extend(f"{ply}. {text}" for ply, text in enumerate(game.move_strings(), 1))
+    lines.append("")
+    lines.append(result)
+    return "\n".join(lines) + "\n"
