@@ -338,3 +338,17 @@ def test_replay_rejects_a_tampered_log() -> None:
     data["actions"][steps[0]][1]["target"] = [0, 0]  # the centre: never a legal step
     with pytest.raises(IllegalActionError, match="centre"):
         Game.replay(GameLog.from_dict(data))
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    rng = random.Random(8)
+    game = Game(4, seed=8)
+    for _ in range(120):
+        game.apply(game.to_move, random_action(game, rng))  # type: ignore[arg-type]
+    before = game.snapshot()
+    copy = game.copy()
+    assert copy.snapshot() == before
+    while not copy.over:
+        copy.apply(copy.to_move, random_action(copy, rng))  # type: ignore[arg-type]
+    assert game.snapshot() == before and len(game.log.actions) == 120
+    assert Game.replay(copy.log).snapshot() == copy.snapshot()

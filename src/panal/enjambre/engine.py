@@ -464,6 +464,22 @@ class Game:
 
     # ----------------------------------------------------------------------------- replay & sims
 
+    def copy(self) -> Game:
+        """An independent copy (the board and options are shared: they never change). A server
+        tries actions on a copy and keeps it only once they are stored."""
+        game = object.__new__(Game)
+        game.state = self.state.mutable_copy()
+        game._bind()
+        game.numbers = list(self.numbers)
+        game.shown = set(self.shown)
+        game.revealed = dict(self.revealed)
+        game.history = list(self.history)
+        log = self.log
+        game.log = GameLog(log.players, log.options, log.seed, log.first_player, list(log.actions))
+        game.result = self.result
+        game._placements = dict(self._placements)
+        return game
+
     @classmethod
     def replay(cls, log: GameLog, board: Board | None = None) -> Game:
         """Rebuild a game from its log; raises :class:`IllegalActionError` on a corrupt log."""

@@ -34,7 +34,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from panal.hex import Hex
 from panal.hive import (
@@ -50,7 +50,7 @@ from panal.hive import (
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
-from panal.server.jobs import Executor, Job, JobError, JobQueue, ai_job_id
+from panal.server.jobs import Executor, Job, JobError, JobHandler, JobQueue, ai_job_id
 from panal.server.records_io import replay_with_history
 from panal.server.snapshot import (
     board_fields,
@@ -96,6 +96,14 @@ class Limits:
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
+
+
+class Dispatcher(JobHandler, Protocol):
+    """Receives the bus's messages and the job queue's results for several hubs."""
+
+    def on_message(self, channel: str, message: dict[str, Any]) -> None: ...
+
+    def on_reconnect(self) -> None: ...
 
 
 class RequestError(Exception):
@@ -351,9 +359,15 @@ class GameHub:
 
     # --- running ---------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        await self.bus.start(self._on_bus_message, self._on_bus_reconnect)
-        await self.jobs.start(self)
+    async def start(self, dispatch: Dispatcher | None = None) -> None:
+        """Start the bus and the job queue; ``dispatch`` receives their messages and results
+        when the process serves more than Hive games (see :mod:`panal.server.dispatch`)."""
+        if dispatch is None:
+            await self.bus.start(self.on_bus_message, self.on_bus_reconnect)
+            await self.jobs.start(self)
+        else:
+            await self.bus.start(dispatch.on_message, dispatch.on_reconnect)
+            await self.jobs.start(dispatch)
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -931,7 +945,7 @@ class GameHub:
 
     # --- the bus ---------------------------------------------------------------------------
 
-    def _on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+    def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
         kind, _, game_id = channel.partition(":")
         if kind != "game":
             return
@@ -971,7 +985,7 @@ class GameHub:
                 return
             await self._reload(live)
 
-    def _on_bus_reconnect(self) -> None:
+    def on_bus_reconnect(self) -> None:
         """Messages may have been lost: check every cached game before it is read again, and
         at once those that someone is watching."""
         self._stale.update(self.games)

@@ -61,7 +61,7 @@ from panal.hive import Options
 
 __all__ = ["Conflict", "DatabaseError", "GameRow", "Store", "database_url"]
 
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004_enjambre"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 IMPORT_BATCH = 2_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written

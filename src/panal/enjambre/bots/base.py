@@ -35,6 +35,12 @@ class Bot(ABC):
             return action
         return self.choose(observation)
 
+    def recall_setup(self, observation: Observation, place: Place) -> None:
+        """Give a bot made after the set-up its own set-up back: a server that makes a fresh bot
+        for each turn hands it the placement it made (under memory play the observation no
+        longer shows its numbers, but a bot remembers them, as a player would)."""
+        self.own_numbers = observation.state.placement_tiles(observation.me, place.cells)
+
     @abstractmethod
     def place(self, observation: Observation) -> Place:
         """Choose the secret setup: ten distinct cells of the own zone, for numbers 1 to 10."""
