@@ -499,7 +499,8 @@ class TableHub:
             connection.post('{"type":"pong"}')
             return
         if kind == "sync":
-            connection.events_game = -1  # everything again
+            if message.get("full") is True:
+                connection.events_game = -1  # every event again
             connection.refresh()
             return
         if kind == "look":
@@ -531,6 +532,8 @@ class TableHub:
                     "not_your_turn", "take the device first: it is not your turn here", 409
                 )
             self._check_playing(live)
+            if live.game.phase is Phase.PLAY and live.game.to_move != seat:
+                raise RequestError("not_your_turn", "wait for your turn", 409)
             expected = message.get("step")
             if expected is not None and (
                 not isinstance(expected, int) or isinstance(expected, bool)
