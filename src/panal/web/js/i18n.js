@@ -4,6 +4,8 @@
 // football look's Escudo, Muro, Rayo… are written in one place only. Rule messages name bugs
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
+import { ENJAMBRE_STRINGS } from "./enjambre_i18n.js";
+
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
 
 const STRINGS = {
@@ -856,6 +858,9 @@ const STRINGS = {
     "rule.prefix": "Jogada ilegal: {reason}.",
   },
 };
+
+// The Enjambre Tácticas pages' texts live in their own module.
+for (const [lang, strings] of Object.entries(ENJAMBRE_STRINGS)) Object.assign(STRINGS[lang], strings);
 
 const BUG_LETTERS = "QSBGAMLPD";
 const COLOR_OF_DETAIL = { White: 0, Black: 1 };

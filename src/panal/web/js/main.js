@@ -2,6 +2,8 @@
 
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
+import { showTableForm } from "./enjambre_home.js";
+import { showTablePage } from "./enjambre_page.js";
 import { showGamePage } from "./game_page.js";
 import { showImportPage, showNewGamePage } from "./home_page.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
@@ -17,6 +19,7 @@ function renderHeader() {
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
+  document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -50,13 +53,19 @@ async function route() {
   main.replaceChildren(page);
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
-  document.body.dataset.page = gameMatch ? "game" : path.slice(1) || "new";
+  const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
+  document.body.dataset.page = gameMatch ? "game" : tableMatch ? "table" : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate);
+  else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
+  else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
   else leavePage = showNewGamePage(page, config, navigate);
   for (const link of document.querySelectorAll("[data-nav]")) {
-    const current = link.getAttribute("href") === path || (path === "/" && link.dataset.nav === "new");
+    const current =
+      link.getAttribute("href") === path ||
+      (path === "/" && link.dataset.nav === "new") ||
+      (path.startsWith("/table/") && link.dataset.nav === "enjambre");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
