@@ -19,7 +19,7 @@ def test_readme_examples() -> None:
     assert result.failed == 0
 
 
-def _library_modules() -> list[str]:
+def library_modules() -> list[str]:
     """Every module of the library packages (the web platform and Enjambre have their own)."""
     names = []
     for package in ("panal.hex", "panal.hive", "panal.ai", "panal.uhp"):
@@ -29,7 +29,7 @@ def _library_modules() -> list[str]:
     return sorted(names)
 
 
-@pytest.mark.parametrize("module", _library_modules())
+@pytest.mark.parametrize("module", library_modules())
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module), optionflags=FLAGS)
     assert result.failed == 0

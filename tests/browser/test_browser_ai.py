@@ -20,8 +20,6 @@ from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
 
-pytest.importorskip("panal.ai")
-
 
 def test_whole_game_against_the_ai(open_page: Any, server: ServerProcess, artifacts: Path) -> None:
     page = open_page("/new")

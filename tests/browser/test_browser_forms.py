@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from panal.hive import OPTION_SPECS, Options
 from tests.browser.helpers import game_id, game_state, seat_token
 from tests.server.helpers import ServerProcess
 
@@ -14,7 +15,9 @@ pytestmark = pytest.mark.browser
 
 LEVEL = "label:has(select[name=level])"
 COLOR = "label:has(select[name=color])"
-GATES = "label:has(input[data-field=dragonfly_gates])"
+SIDESTEP = "label:has(select[data-field=dragonfly_sidestep])"
+GAPS = "label:has(input[data-field=dragonfly_gaps])"
+MOSQUITO_FLIES = "label:has(input[data-field=mosquito_stays_dragonfly])"
 
 
 def test_hidden_parts_stay_hidden(open_page: Any, server: ServerProcess, artifacts: Path) -> None:
@@ -26,10 +29,16 @@ def test_hidden_parts_stay_hidden(open_page: Any, server: ServerProcess, artifac
     assert not page.is_visible(COLOR), "'You play' shows in a hot-seat game"
     page.check("input[name=mode][value=online]")
     assert not page.is_visible(LEVEL) and page.is_visible(COLOR)
-    assert not page.is_visible(GATES), "the Dragonfly option shows without the Dragonfly"
+    assert not page.is_visible(SIDESTEP), "the Dragonfly options show without the Dragonfly"
+    assert not page.is_visible(GAPS)
+    page.uncheck("input[name=expansion][value=M]")
     page.check("input[name=expansion][value=D]")
-    assert page.is_visible(GATES)
-    page.check("input[data-field=dragonfly_gates]")
+    assert page.is_visible(SIDESTEP) and page.is_visible(GAPS)
+    assert not page.is_visible(MOSQUITO_FLIES), "it is about the Mosquito and the Dragonfly"
+    page.check("input[name=expansion][value=M]")
+    assert page.is_visible(MOSQUITO_FLIES)
+    page.select_option("select[data-field=dragonfly_sidestep]", "backward")
+    page.check("input[data-field=dragonfly_gaps]")
     page.screenshot(path=str(artifacts / "new-game-form.png"), full_page=True)
 
     # Every rule option of the list reaches the server.
@@ -38,7 +47,12 @@ def test_hidden_parts_stay_hidden(open_page: Any, server: ServerProcess, artifac
     page.click("button[data-action=start]")
     game = game_id(page)
     options = game_state(server.url, game, seat_token(page, game))["options"]
-    assert options == {"tournament_opening": True, "repetition_draw": True, "dragonfly_gates": True}
+    assert options == {
+        **Options().to_values(),
+        "tournament_opening": True,
+        "dragonfly_sidestep": "backward",
+        "dragonfly_gaps": True,
+    }
 
     page = open_page("/import")
     assert not page.is_visible(LEVEL) and not page.is_visible(COLOR)
@@ -66,3 +80,25 @@ def test_a_choice_keeps_the_keyboard_focus(open_page: Any) -> None:
     page.focus("input[name=mode][value=review]")
     page.keyboard.press("ArrowDown")
     assert page.evaluate(focused) == "mode:hotseat"
+
+
+def test_every_rule_option_and_choice_speaks_every_language(open_page: Any) -> None:
+    """The form's options come from the server's table: each needs its texts in every language."""
+    page = open_page("/new")
+    missing = page.evaluate(
+        """async (names) => {
+            const i18n = await import('/static/js/i18n.js');
+            const out = [];
+            for (const lang of i18n.LANGUAGES)
+                for (const key of names)
+                    if (!i18n.hasKey(lang, key)) out.push(lang + ':' + key);
+            return out;
+        }""",
+        [
+            key
+            for spec in OPTION_SPECS
+            for key in [f"option.{spec.name}"]
+            + [f"option.{spec.name}.{choice}" for choice in spec.choices or ()]
+        ],
+    )
+    assert missing == []

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import gc
 import random
-from dataclasses import fields
 from types import FunctionType, ModuleType
 
 import pytest
 from enjambre_helpers import position, started, tile_of
 
-from panal.enjambre import EndTurn, Game, Observation, Options, Scout, Step
+from panal.enjambre import OPTION_SPECS, EndTurn, Game, Observation, Options, Scout, Step
 from panal.enjambre.bots import BOTS, HeuristicBot, RandomBot, SearchBot, SearchParams, make_bot
 from panal.enjambre.bots.base import Bot
 from panal.enjambre.bots.heuristic import HeuristicParams, Planner
@@ -200,14 +199,21 @@ def test_the_search_bot_finds_the_sure_win_too() -> None:
     assert game.state.tile_cell[three] is None
 
 
-OPTION_FLAGS = [f.name for f in fields(Options) if f.name != "rounds"]
+# Every value of every option other than the basic game's (and than rounds).
+OPTION_VALUES = [
+    (spec.name, value)
+    for spec in OPTION_SPECS
+    if spec.kind != "int"
+    for value in (spec.choices or (True,))
+    if value != spec.default
+]
 
 
-@pytest.mark.parametrize("flag", OPTION_FLAGS)
-def test_every_bot_plays_legally_under_every_option(flag: str) -> None:
-    options = Options(rounds=3, **{flag: True})
-    if flag == "colmena_combat":
-        options = Options(rounds=2, colmena_combat=True)
+@pytest.mark.parametrize(("name", "value"), OPTION_VALUES)
+def test_every_bot_plays_legally_under_every_option(name: str, value: object) -> None:
+    options = Options(rounds=3, **{name: value})
+    if name in ("colmena_combat", "displaced_to"):  # colmena combat happens in the last 2 rounds
+        options = Options(rounds=2, **{"colmena_combat": True, name: value})
     bots: list[Bot] = [RandomBot(1), HeuristicBot(2), SearchBot(3, QUICK_SEARCH), RandomBot(4)]
     game = play_game(bots, seed=17, options=options)  # an illegal choice would raise
     assert game.over

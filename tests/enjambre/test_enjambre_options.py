@@ -42,10 +42,10 @@ def test_elimination_points_with_two_players_reward_only_the_first() -> None:
 
 def test_elimination_points_replace_the_tiebreak() -> None:
     # Without the rule the tie goes to more eliminations...
-    plain = score_game([10, 10, 10], [9, 9, 7], [1, 0, 2], use_elimination_points=False)
+    plain = score_game([10, 10, 10], [9, 9, 7], [1, 0, 2], options=Options())
     assert plain.scores == (18, 18, 16) and plain.places == (1, 2, 3)
     # ...with it the points are added and a remaining tie is shared.
-    points = score_game([10, 9, 10], [9, 9, 9], [1, 0, 1], use_elimination_points=True)
+    points = score_game([10, 9, 10], [9, 9, 9], [1, 0, 1], options=Options(elimination_points=True))
     assert points.elimination_points == (3, 0, 3)
     assert points.scores == (21, 17, 21) and points.places == (1, 3, 1)
 
@@ -231,7 +231,7 @@ def test_must_move_every_tile_that_can_move() -> None:
 
 def test_linked_dark_cells_are_one_step_apart() -> None:
     far = "M7"  # a dark cell on another spoke
-    linked = position(2, {"G9": (ORANGE, 5)}, options=Options(linked_dark_cells=True))
+    linked = position(2, {"G9": (ORANGE, 5)}, options=Options(linked_dark_cells="all"))
     five = tile_of(linked, ORANGE, 5)
     assert linked.board.kind[cell(linked, far)] == "dark"
     linked.apply(ORANGE, Step(five, cell(linked, far)))
@@ -241,7 +241,7 @@ def test_linked_dark_cells_are_one_step_apart() -> None:
 
 
 def test_linked_dark_cells_do_not_link_other_cells() -> None:
-    game = position(2, {"H9": (ORANGE, 5)}, options=Options(linked_dark_cells=True))
+    game = position(2, {"H9": (ORANGE, 5)}, options=Options(linked_dark_cells="all"))
     assert_illegal(game, ORANGE, Step(tile_of(game, ORANGE, 5), cell(game, "M7")), "one step")
 
 

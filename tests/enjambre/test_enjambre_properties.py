@@ -9,7 +9,6 @@ seen and demands an identical observation.
 from __future__ import annotations
 
 import random
-from dataclasses import fields
 from typing import Any
 
 import pytest
@@ -17,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from panal.enjambre import (
+    OPTION_SPECS,
     Action,
     EndTurn,
     Game,
@@ -167,7 +167,12 @@ def check_invariants(game: Game, *, legality: bool) -> None:
         assert state.owner(holder) == state.owner(state.active)  # type: ignore[arg-type]
     eliminated = [t for t, _, _ in state.eliminated]
     assert len(set(eliminated)) == len(eliminated)
-    assert sum(state.eliminations) == len(eliminated)
+    credited = [by for _, by, _ in state.eliminated if by is not None]
+    assert list(state.eliminations) == [credited.count(p) for p in range(state.players)]
+    if state.options.tie_credit == "each":
+        assert len(credited) == len(eliminated)
+    for tile, by, _ in state.eliminated:
+        assert by != state.owner(tile)  # nobody is credited with their own tile
     for player in range(state.players):
         tiles = set(state.tiles_of(player))
         alive = tiles & on_board
@@ -185,8 +190,14 @@ def check_invariants(game: Game, *, legality: bool) -> None:
 
 
 def random_options(rng: random.Random, rounds: int) -> Options:
-    flags = {f.name: rng.random() < 0.3 for f in fields(Options) if f.name not in ("rounds",)}
-    return Options(rounds=rounds, **flags)
+    values: dict[str, object] = {}
+    for spec in OPTION_SPECS:
+        if spec.kind == "bool":
+            values[spec.name] = rng.random() < 0.3
+        elif spec.kind == "choice":
+            assert spec.choices is not None
+            values[spec.name] = rng.choice(spec.choices)
+    return Options(rounds=rounds, **values)  # type: ignore[arg-type]
 
 
 def random_action(game: Game, rng: random.Random) -> Action:
@@ -276,6 +287,7 @@ def play_random(seed: int, *, players: int, options: Options, deep: bool) -> tup
     return game, checks
 
 
+@pytest.mark.slow
 def test_thousands_of_random_games_keep_every_secret_and_invariant() -> None:
     """2,000 short games with 2-6 players and random options; every observation is checked."""
     games = checks = 0
@@ -310,13 +322,12 @@ def test_many_full_length_random_games() -> None:
     seed=st.integers(0, 2**32),
     players=st.integers(2, 6),
     rounds=st.integers(1, 4),
-    flags=st.lists(st.booleans(), min_size=9, max_size=9),
+    choice=st.integers(0, 2**32),
 )
 def test_a_game_log_replays_to_the_same_final_state(
-    seed: int, players: int, rounds: int, flags: list[bool]
+    seed: int, players: int, rounds: int, choice: int
 ) -> None:
-    names = [f.name for f in fields(Options) if f.name != "rounds"]
-    options = Options(rounds=rounds, **dict(zip(names, flags, strict=True)))
+    options = random_options(random.Random(choice), rounds)
     rng = random.Random(seed)
     game = Game(players, options=options, seed=seed)
     while not game.over:

@@ -277,10 +277,10 @@ def test_only_the_tile_on_the_colmena_cell_at_the_end_counts_its_number() -> Non
 def test_ties_go_to_most_eliminations_then_are_shared() -> None:
     from panal.enjambre.scoring import score_game
 
-    result = score_game([10, 10, None], [8, 8, 9], [2, 1, 0], use_elimination_points=False)
+    result = score_game([10, 10, None], [8, 8, 9], [2, 1, 0], options=Options())
     assert result.scores == (17, 17, 9)
     assert result.places == (1, 2, 3)
-    shared = score_game([10, 10], [8, 8], [1, 1], use_elimination_points=False)
+    shared = score_game([10, 10], [8, 8], [1, 1], options=Options())
     assert shared.places == (1, 1) and shared.winners == (0, 1)
 
 

@@ -29,12 +29,16 @@ def test_board_data_describes_every_cell_once() -> None:
 
 def test_option_fields_come_from_the_options_themselves() -> None:
     described = option_fields()
+    json.dumps(described)
     assert [f["name"] for f in described] == [f.name for f in fields(Options)]
     defaults = Options()
     for entry in described:
         assert entry["default"] == getattr(defaults, entry["name"])
-        assert entry["type"] == ("int" if entry["name"] == "rounds" else "bool")
-        assert entry["description"]
+        assert entry["kind"] in ("bool", "int", "choice") and entry["description"]
+        if entry["kind"] == "choice":
+            assert entry["default"] in entry["choices"]
+    rounds = next(f for f in described if f["name"] == "rounds")
+    assert rounds["kind"] == "int" and rounds["minimum"] == 1
 
 
 def numbers_of(view: dict[str, object]) -> dict[int, int]:

@@ -10,7 +10,7 @@ from panal.hive import Color, Game
 
 
 def position(
-    game_type: str, board: dict[tuple[int, int], str], to_move: str = "w", **options: bool
+    game_type: str, board: dict[tuple[int, int], str], to_move: str = "w", **options: object
 ) -> Game:
     return Game.from_board(
         {cell: names.split() for cell, names in board.items()},

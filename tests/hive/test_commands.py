@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -37,10 +39,15 @@ def test_perft_rejects_bad_games(game: str, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_console_script_is_installed() -> None:
+    """The ``panal`` script that ``pip install`` puts beside this Python runs the command line."""
+    script = shutil.which("panal", path=str(Path(sys.executable).parent))
+    if script is None:
+        pytest.fail(f"no panal script in {Path(sys.executable).parent}: pip install -e . makes it")
     result = subprocess.run(
-        [sys.executable, "-m", "panal.cli", "perft", "Base+MLP", "2", "--tournament-opening"],
+        [script, "perft", "Base+MLP", "2", "--tournament-opening"],
         capture_output=True,
         text=True,
         check=True,
     )
     assert result.stdout.splitlines()[-1].split()[:2] == ["2", "294"]
+    assert subprocess.run([script, "nonsense"], capture_output=True).returncode == 2

@@ -616,7 +616,12 @@ def _read_and_replay(kind: str, text: str) -> None:
             assert exc.ply is not None and isinstance(exc.__cause__, ValueError)
             continue
         problem = record.check_result(game)
-        assert problem is None or isinstance(problem, str)
+        # The verdict agrees with the board: a finished position accepts only its own result,
+        # and a problem always quotes what the record claims.
+        if problem is None:
+            assert not (game.state.is_over and record.result not in (None, game.state))
+        else:
+            assert record.result is not None and f"the record says {record.result}" in problem
 
 
 @settings(max_examples=300, deadline=None)

@@ -105,7 +105,8 @@ def test_options(engine: PanalEngine) -> None:
     reply = engine.handle("options")
     assert "TournamentOpening;bool;True;True" in reply
     assert "RepetitionDraw;bool;True;True" in reply
-    assert "DragonflyGates;bool;False;False" in reply
+    assert "DragonflySidestep;enum;Forward;Forward;Forward;Backward;Either" in reply
+    assert "DragonflyCarry;enum;Later;Later;Later;NextTurn" in reply
     engine.handle("newgame")
     assert engine.handle("play wQ")[0].startswith("invalidmove")
     assert engine.handle("options set TournamentOpening False") == [

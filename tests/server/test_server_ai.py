@@ -13,8 +13,6 @@ from panal.server.app import create_app
 from tests.server.conftest import Backend
 from tests.server.helpers import receive_state
 
-pytest.importorskip("panal.ai")
-
 
 @pytest.fixture
 def ai_client(backend: Backend) -> Iterator[TestClient]:

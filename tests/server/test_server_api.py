@@ -53,21 +53,92 @@ def test_hotseat_game_has_one_token_for_both_seats(client: TestClient) -> None:
 
 
 def test_rule_options_are_kept_with_the_game(db_url: str, backend: Backend) -> None:
+    from panal.hive import Options
     from panal.server.app import create_app
     from tests.server.conftest import first_legal_move
 
-    options = {"tournament_opening": True, "repetition_draw": False, "dragonfly_gates": True}
-    with TestClient(
-        create_app(db_url, ai_runner=first_legal_move, **backend.app_options())
-    ) as first:
-        created = new_game(first, game_type="Base+MLPD", **options)
+    options = {
+        "tournament_opening": True,
+        "repetition_draw": False,
+        "dragonfly_sidestep": "backward",
+        "dragonfly_gaps": True,
+        "dragonfly_carry": "next_turn",
+        "mosquito_stays_dragonfly": True,
+    }
+    app = create_app(db_url, ai_runner=first_legal_move, **backend.app_options())
+    with TestClient(app) as first:
+        created = new_game(first, game_type="Base+MLPD", options=options)
     # A new server on the same database reads the options back from it.
     with TestClient(
         create_app(db_url, ai_runner=first_legal_move, **backend.app_options())
     ) as second:
         state = second.get(f"/api/games/{created['id']}").json()
-    assert state["options"] == options
+        pgn = second.get(f"/api/games/{created['id']}/export", params={"format": "pgn"}).text
+    assert state["options"] == Options(**options).to_values()  # type: ignore[arg-type]
     assert state["game_type"] == "Base+MLPD"
+    # The exported record carries them as tags, once each.
+    assert pgn.count('[DragonflySidestep "Backward"]') == 1
+    assert '[DragonflyCarry "NextTurn"]' in pgn and '[RepetitionDraw "False"]' in pgn
+
+
+def test_config_lists_the_rule_options_for_the_form(client: TestClient) -> None:
+    from panal.hive import OPTION_SPECS
+
+    listed = client.get("/api/config").json()["rule_options"]
+    assert [option["name"] for option in listed] == [spec.name for spec in OPTION_SPECS]
+    sidestep = next(o for o in listed if o["name"] == "dragonfly_sidestep")
+    assert sidestep == {
+        "name": "dragonfly_sidestep",
+        "default": "forward",
+        "choices": ["forward", "backward", "either"],
+        "needs": "D",
+    }
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"dragonfly_sidestep": "sideways"}, "forward, backward, either"),
+        ({"dragonfly_gates": True}, "unknown rule option"),
+        ({"dragonfly_gaps": "yes"}, "true or false"),
+    ],
+)
+def test_bad_rule_options_are_refused(
+    client: TestClient, options: dict[str, Any], message: str
+) -> None:
+    response = client.post("/api/games", json={"mode": "hotseat", "options": options})
+    assert response.status_code == 400
+    assert response.json()["error"] == "bad_options"
+    assert message in response.json()["detail"]
+
+
+def test_games_stored_with_the_old_gates_option_keep_both_checks(db_url: str) -> None:
+    """Before the Dragonfly had two options (gaps, contact), one column said both."""
+    from panal.server.store import GameRow, Store
+
+    store = Store(db_url)
+    row = GameRow(id="oldgates", game_type="Base+D", mode="hotseat", dragonfly_gates=True)
+    store.create_game(row, [])
+    loaded = store.load_game("oldgates")
+    store.close()
+    assert loaded is not None
+    rules = loaded[0].rules
+    assert rules.dragonfly_gaps and rules.dragonfly_contact
+    assert rules.dragonfly_sidestep == "forward"
+
+
+def test_an_imported_record_keeps_its_rule_options(client: TestClient) -> None:
+    issue = r"Base+D;InProgress;White[4];wQ;bQ wQ-;wD -wQ;bA1 bQ-;wA1 \wQ;bA2 bA1-"
+    record = (
+        '[GameType "Base+D"]\n[DragonflySidestep "Backward"]\n\n'
+        + "\n".join(f"{n}. {m}" for n, m in enumerate(issue.split(";")[3:], 1))
+        + "\n7. wD wA1-\n"  # a backward sidestep: illegal under the default reading
+    )
+    imported = client.post("/api/import", json={"text": record})
+    assert imported.status_code == 201, imported.text
+    state = client.get(f"/api/games/{imported.json()['id']}").json()
+    assert state["options"]["dragonfly_sidestep"] == "backward"
+    assert state["history"][-1]["move"] == "wD wA1-"
 
 
 def test_online_invitation_works_once(client: TestClient) -> None:

@@ -284,7 +284,7 @@ def test_killing_the_server_takes_its_worker_processes_with_it(tmp_path: Path) -
             assert time.monotonic() < deadline, "the AI did not move"
             time.sleep(0.2)
         imported = httpx.post(
-            f"{server.url}/api/import", json={"text": "Base;InProgress;White[1];wS1"}
+            f"{server.url}/api/import", json={"text": "Base;InProgress;Black[1];wS1"}
         )
         assert imported.status_code == 201, imported.text  # the worker for records started too
         assert server.process is not None

@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
+from panal.hive import Options
 from panal.server.app import create_app
 from panal.server.store import HEAD_REVISION, Store, database_url
 from tests.server.conftest import Backend, first_legal_move, scale_out_services
@@ -105,7 +106,7 @@ def test_an_earlier_release_database_upgrades_and_plays_on(
     with TestClient(app) as client:
         state = client.get("/api/games/oldgame").json()
         assert [e["move"] for e in state["history"]] == ["wS1", "bM wS1-"]
-        assert state["options"]["dragonfly_gates"] is False
+        assert state["options"] == Options().to_values()  # the defaults: nothing was chosen
         with client.websocket_connect(f"/ws/games/oldgame?token={token}") as ws:
             receive_state(ws)
             ws.send_json({"type": "move", "move": "wQ -wS1"})

@@ -143,6 +143,7 @@ def test_a_table_waits_for_its_people_and_invitations_work_once(
         ({"players": 2, "seats": [PERSON, PERSON], "options": {"flying": True}}, 400),
         ({"players": 2, "seats": [PERSON, PERSON], "options": {"rounds": 0}}, 400),
         ({"players": 2, "seats": [PERSON, PERSON], "options": {"memory_play": 3}}, 400),
+        ({"players": 2, "seats": [PERSON, PERSON], "options": {"tie_credit": "dice"}}, 400),
         ({"players": 2, "seats": [PERSON, PERSON], "games": 13}, 422),
         ({"players": 2, "seats": [PERSON, PERSON], "mode": "mail"}, 422),
         ({"players": 2, "seats": [PERSON, PERSON], "replace_after": 0.5}, 400),
@@ -160,8 +161,8 @@ def test_a_bad_table_request_is_refused_with_a_reason(
 
 
 def test_every_rule_option_reaches_the_game(tables_client: TestClient) -> None:
-    options = {"rounds": 3, "memory_play": True, "eliminated_visible": True}
-    options.update({name: True for name in ("scout_extra_step", "linked_dark_cells")})
+    options: dict[str, Any] = {"rounds": 3, "memory_play": True, "eliminated_visible": True}
+    options.update(scout_extra_step=True, linked_dark_cells="spoke", tie_credit="none")
     created = new_table(tables_client, options=options, seats=[PERSON, bot()])
     state = tables_client.get(
         f"/api/enjambre/tables/{created['id']}",

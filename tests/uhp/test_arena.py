@@ -38,6 +38,9 @@ def test_parse_time() -> None:
     assert parse_time("00:00:03") == 3
     with pytest.raises(ValueError):
         parse_time("soon")
+    for bad in ("00:99:00", "1:2:3", "00:00:00"):
+        with pytest.raises(ValueError):
+            parse_time(bad)
 
 
 def test_openings_are_varied_legal_and_reproducible() -> None:

@@ -45,12 +45,14 @@ def think(
     seed: int | None = None,
     searcher: Searcher | None = None,
     max_time: float | None = None,
+    nodes: int | None = None,
 ) -> SearchResult:
     """Like :func:`choose_move`, with the whole :class:`SearchResult` (score, depth, nodes, pv).
 
     ``max_time`` (seconds) is a ceiling that does not change how the search prunes: a ``depth``
     search still searches every line, but stops after ``max_time`` with the best move of its
-    deepest finished iteration.
+    deepest finished iteration. ``nodes`` bounds the search by a node count instead of the clock
+    (the same choice on any machine, as selective as a timed search).
     """
     settings: Level = get_level(level)
     codes = game.legal_move_codes()
@@ -64,10 +66,10 @@ def think(
         return SearchResult(Move.from_code(code), code, 0, 0, 0, 0.0, [code])
     if depth is None:
         depth = settings.depth
-        if time_limit is None:
+        if time_limit is None and nodes is None:
             time_limit = settings.time_limit
     searcher = searcher or Searcher()
-    exact_depth = depth is not None and time_limit is None
+    exact_depth = depth is not None and time_limit is None and nodes is None
     if max_time is not None:
         time_limit = max_time if time_limit is None else min(time_limit, max_time)
     return searcher.search(
@@ -77,6 +79,7 @@ def think(
         noise=settings.noise,
         rng=rng,
         exact_depth=exact_depth,
+        node_limit=nodes,
     )
 
 

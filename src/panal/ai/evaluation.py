@@ -1,23 +1,28 @@
 """Static evaluation of a Hive position, from the side to move's point of view.
 
 Hive is won around the queens, so most of the score is about them: how many of the six cells
-around each queen are filled, by whom, and whether the filling pieces can still leave; whether a
-queen can still slide away; beetles sitting on a queen or standing next to one. The rest is
-mobility, the currency of the middle game: a piece that is pinned by the one-hive rule, covered by
-a beetle or gated in is worth little, a free ant is worth a lot, and pieces in hand are kept in
-reserve at a discount. A pillbug next to its own queen is a defender (it can throw attackers away).
+around each queen are filled, whether the filling pieces can still leave, whether a queen can
+still slide away, beetles on a queen, pieces ready to fill the last cells, and empty cells beside
+a queen where the opponent may drop a new piece. The rest is mobility, the currency of the middle
+game: a piece pinned by the one-hive rule, covered by a beetle or gated in is worth little, a free
+ant a lot, and pieces in hand are kept in reserve at a discount.
 
-The unit is roughly a hundredth of a free ant; :data:`WIN` is far above any static score.
+The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
+score is the weighted difference between the side to move and the other, plus a tempo bonus. The
+weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins. The unit is
+arbitrary; :data:`WIN` is far above any static score.
 
 Everything works on the game's low-level surface (``stacks``, ``piece_cells``,
-``placed_counts``) and is written for CPython speed: one pass over the occupied cells, one
-articulation-point pass.
+``placed_counts``) and is written for CPython speed: one pass over
+the occupied cells and one articulation-point pass (cached by the shape of the hive).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from operator import mul
+from typing import TYPE_CHECKING
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
 from panal.hive.movement import SLIDE_STEPS, neighbor_mask, pinned_cells
@@ -26,7 +31,7 @@ from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 if TYPE_CHECKING:
     from panal.hive.game import Game
 
-__all__ = ["WIN", "Weights", "evaluate"]
+__all__ = ["FEATURES", "WEIGHTS", "WIN", "evaluate", "feature_counts"]
 
 WIN = 1_000_000
 """The score of a won position; a win found ``n`` plies ahead scores ``WIN - n``."""
@@ -40,54 +45,81 @@ _MOSQUITO = int(Bug.MOSQUITO)
 _LADYBUG = int(Bug.LADYBUG)
 _PILLBUG = int(Bug.PILLBUG)
 _DRAGONFLY = int(Bug.DRAGONFLY)
+_BUGS = tuple(Bug)
 
 # Bugs that need a free ground slide to move at all (a gated one is stuck).
 _SLIDERS = frozenset({_QUEEN, _SPIDER, _ANT, _PILLBUG})
 
 
-class Weights:
-    """The evaluation's tunable numbers, one place to read and change them."""
+def _names() -> list[str]:
+    names = [f"mobile_{bug.name.lower()}" for bug in _BUGS if bug != Bug.QUEEN]
+    names += ["mosquito_as_ant", "mosquito_as_climber"]
+    names += [f"in_hand_{bug.name.lower()}" for bug in _BUGS if bug != Bug.QUEEN]
+    names += [f"queen_ring_{filled}" for filled in range(6)]
+    names += [f"threat_{filled}" for filled in range(6)]
+    names += [
+        "on_top",
+        "beetle_on_enemy_queen",
+        "covered_by_own",
+        "covered_by_enemy",
+        "queen_helpers",
+        "queen_can_move",
+        "queen_stuck_ring",
+        "queen_in_hand_late",
+        "attacker_mobile",
+        "attacker_pinned",
+        "pillbug_guard",
+        "enemy_drop_cells",
+        "tempo",
+    ]
+    return names
 
-    # A free (movable) piece on the board, by bug.
-    mobile: ClassVar[dict[int, int]] = {
-        _QUEEN: 0,  # the queen's freedom is scored by queen_free
-        _SPIDER: 18,
-        _BEETLE: 40,
-        _GRASSHOPPER: 24,
-        _ANT: 55,
-        _MOSQUITO: 40,
-        _LADYBUG: 32,
-        _PILLBUG: 22,
-        _DRAGONFLY: 40,
-    }
-    # A piece still in hand: flexible but slow, and it may never reach the enemy queen.
-    in_hand: ClassVar[dict[int, int]] = {
-        _QUEEN: 0,
-        _SPIDER: 10,
-        _BEETLE: 24,
-        _GRASSHOPPER: 14,
-        _ANT: 34,
-        _MOSQUITO: 24,
-        _LADYBUG: 18,
-        _PILLBUG: 14,
-        _DRAGONFLY: 24,
-    }
-    # Pressure on a queen, indexed by "weighted neighbours": 2 per filled cell around it, minus
-    # 1 for each of its own pieces there that could step away. Steep near the end: 6 filled
-    # cells lose the game.
-    queen_pressure = (0, 5, 12, 21, 32, 46, 64, 90, 120, 165, 220, 300, 400)
-    queen_free = 30  # the queen can still slide (an escape)
-    queen_stuck_per_neighbour = 8  # a queen that cannot move is worse off for each neighbour
-    queen_not_placed = 40  # after the opening, a queen in hand is a liability
-    beetle_on_enemy_queen = 90  # a beetle (or mosquito) on top of the enemy queen
-    attacker_next_to_enemy_queen = 10  # a free piece beside the enemy queen, ready to fill
-    covered_own_piece = 12  # each own piece buried under a stack
-    pillbug_guard = 30  # own pillbug (uncovered) beside own queen
-    tempo = 6  # having the move
-    # A free piece that could fill a cell around the enemy queen soon (an ant anywhere, a
-    # climber within two cells, a spider or grasshopper within three), by how many of the
-    # queen's cells are already filled: the closer to surrounded, the more each one counts.
-    threat_by_filled = (0, 3, 6, 10, 18, 32, 0)
+
+FEATURES: tuple[str, ...] = tuple(_names())
+"""Names of the features, in the order of :func:`feature_counts` and :data:`WEIGHTS`."""
+_INDEX = {name: i for i, name in enumerate(FEATURES)}
+_MOBILE = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
+_IN_HAND = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
+_MOSQUITO_AS_ANT = _INDEX["mosquito_as_ant"]
+_MOSQUITO_AS_CLIMBER = _INDEX["mosquito_as_climber"]
+_QUEEN_RING = _INDEX["queen_ring_0"]
+_THREAT = _INDEX["threat_0"]
+_ON_TOP = _INDEX["on_top"]
+_BEETLE_ON_QUEEN = _INDEX["beetle_on_enemy_queen"]
+_COVERED_BY_OWN = _INDEX["covered_by_own"]
+_COVERED_BY_ENEMY = _INDEX["covered_by_enemy"]
+_HELPERS = _INDEX["queen_helpers"]
+_QUEEN_CAN_MOVE = _INDEX["queen_can_move"]
+_QUEEN_STUCK_RING = _INDEX["queen_stuck_ring"]
+_QUEEN_IN_HAND_LATE = _INDEX["queen_in_hand_late"]
+_ATTACKER_MOBILE = _INDEX["attacker_mobile"]
+_ATTACKER_PINNED = _INDEX["attacker_pinned"]
+_PILLBUG_GUARD = _INDEX["pillbug_guard"]
+_ENEMY_DROP_CELLS = _INDEX["enemy_drop_cells"]
+_TEMPO = _INDEX["tempo"]
+_COUNT = len(FEATURES)
+
+# fmt: off
+WEIGHTS: tuple[int, ...] = (
+    # mobile_: spider beetle grasshopper ant mosquito ladybug pillbug dragonfly
+    42, 34, 23, 44, 11, 40, 19, 40,
+    # mosquito_as_ant, mosquito_as_climber
+    41, 39,
+    # in_hand_: spider beetle grasshopper ant mosquito ladybug pillbug dragonfly
+    43, -12, 24, 2, -54, -14, -37, 24,
+    # queen_ring_0..5 (cells filled around one's own queen)
+    0, 68, 21, 9, -13, -85,
+    # threat_0..5 (pieces ready to fill, by the cells already filled around the enemy queen)
+    0, 23, 17, 15, 20, 69,
+    # on_top, beetle_on_enemy_queen, covered_by_own, covered_by_enemy
+    111, 61, -58, 17,
+    # queen_helpers, queen_can_move, queen_stuck_ring, queen_in_hand_late
+    5, -46, -26, -40,
+    # attacker_mobile, attacker_pinned, pillbug_guard, enemy_drop_cells, tempo
+    45, 38, 35, -7, 26,
+)
+# fmt: on
+"""Weight of each feature in :data:`FEATURES` (score units per count)."""
 
 
 def _can_slide(stacks: Mapping[int, Sequence[int]], cell: int) -> bool:
@@ -95,116 +127,151 @@ def _can_slide(stacks: Mapping[int, Sequence[int]], cell: int) -> bool:
     return bool(SLIDE_STEPS[neighbor_mask(stacks, cell)])
 
 
-def evaluate(game: Game, weights: type[Weights] = Weights) -> int:
-    """The static score of ``game`` for the player to move (positive: good for them)."""
+def feature_counts(game: Game) -> tuple[list[int], list[int]]:
+    """The feature counts of White and of Black (see :data:`FEATURES`)."""
     stacks = game.stacks
     cells = game.piece_cells
     pinned = pinned_cells(stacks)
-    mobile_value = weights.mobile
     bug_of = BUG_OF
-    scores = [0, 0]
+    counts = ([0] * _COUNT, [0] * _COUNT)
     queen_cells = (cells[0], cells[16])
-    # Per colour: own pieces beside own queen that could step away (they relieve pressure).
-    queen_helpers = [0, 0]
-    attackers = [0, 0]
     threats = [0, 0]  # free pieces not yet beside the enemy queen that could get there soon
+    neighbor_set = _NEIGHBOR_SET
 
     for cell, stack in stacks.items():
         top = stack[-1]
         color = top >> 4
+        mine = counts[color]
         bug = bug_of[top]
-        height = len(stack)
-        if height > 1:
-            # On top of the hive: always free to step; everything beneath is buried.
-            value = mobile_value[_BEETLE] + 10
-            for buried in stack[:-1]:
-                if buried >> 4 == color:
-                    scores[color] -= weights.covered_own_piece
-            if cell == queen_cells[color ^ 1]:
-                value += weights.beetle_on_enemy_queen
-            mobile = True
-        else:
-            if cell in pinned:
-                mobile = False
-            elif bug in _SLIDERS:
-                mobile = _can_slide(stacks, cell)
-            else:
-                mobile = True
-            if bug == _MOSQUITO and mobile:
-                best = 0
-                for step in NEIGHBOR_OFFSETS:
-                    near = stacks.get(cell + step)
-                    if near is not None:
-                        copied = mobile_value[bug_of[near[-1]]]
-                        if copied > best and bug_of[near[-1]] != _MOSQUITO:
-                            best = copied
-                value = best
-            elif bug == _QUEEN:
-                value = weights.queen_free if mobile else 0
-            else:
-                value = mobile_value[bug] if mobile else 0
-        if mobile:
-            scores[color] += value
-        elif (cell - queen_cells[color ^ 1]) in _NEIGHBOR_SET and bug != _QUEEN:
-            # Pinned beside the enemy queen, a piece is doing its job: no mobility lost.
-            scores[color] += mobile_value[bug]
-        # Relations with the queens (a piece is next to at most both of them).
         own_queen = queen_cells[color]
         enemy_queen = queen_cells[color ^ 1]
-        if own_queen >= 0 and cell != own_queen and (cell - own_queen) in _NEIGHBOR_SET:
-            if mobile and bug != _QUEEN:
-                queen_helpers[color] += 1
-            if bug == _PILLBUG and height == 1:
-                scores[color] += weights.pillbug_guard
-        if enemy_queen >= 0 and mobile:
-            offset = cell - enemy_queen
-            if offset in _NEIGHBOR_SET:
-                attackers[color] += 1
-            elif height > 1 or bug == _ANT:
-                if bug == _ANT or offset in _WITHIN_TWO:
+        if len(stack) > 1:
+            # On top of the hive: free to step; everything beneath is covered.
+            for buried in stack[:-1]:
+                if buried >> 4 == color:
+                    mine[_COVERED_BY_OWN] += 1
+                else:
+                    counts[color ^ 1][_COVERED_BY_ENEMY] += 1
+            mine[_ON_TOP] += 1
+            if cell == enemy_queen:
+                mine[_BEETLE_ON_QUEEN] += 1
+            elif enemy_queen >= 0:
+                offset = cell - enemy_queen
+                if offset in neighbor_set:
+                    mine[_ATTACKER_MOBILE] += 1
+                elif offset in _WITHIN_TWO:
                     threats[color] += 1
-            elif offset in _REACH_BY_BUG.get(bug, _EMPTY):
+            if own_queen >= 0 and (cell - own_queen) in neighbor_set:
+                mine[_HELPERS] += 1
+            continue
+        if bug == _QUEEN:
+            continue  # scored below, with the queen's surroundings
+        if cell in pinned:
+            mobile = False
+        elif bug in _SLIDERS:
+            mobile = _can_slide(stacks, cell)
+        else:
+            mobile = True
+        if bug == _MOSQUITO and mobile:
+            best = -1
+            for step in NEIGHBOR_OFFSETS:
+                near = stacks.get(cell + step)
+                if near is not None:
+                    kind = bug_of[near[-1]]
+                    if kind == _ANT:
+                        best = _ANT
+                        break
+                    if kind in _CLIMBERS:
+                        best = _BEETLE
+                    elif kind != _MOSQUITO and best < 0:
+                        best = kind
+            if best == _ANT:
+                mine[_MOSQUITO_AS_ANT] += 1
+                bug = _ANT
+            elif best == _BEETLE:
+                mine[_MOSQUITO_AS_CLIMBER] += 1
+                bug = _BEETLE
+            elif best >= 0:
+                mine[_MOBILE[_MOSQUITO]] += 1
+                bug = best
+            else:
+                mobile = False
+        elif mobile:
+            mine[_MOBILE[bug]] += 1
+        if own_queen >= 0 and (cell - own_queen) in neighbor_set:
+            if mobile:
+                mine[_HELPERS] += 1
+            if bug == _PILLBUG:
+                mine[_PILLBUG_GUARD] += 1
+        if enemy_queen >= 0:
+            offset = cell - enemy_queen
+            if offset in neighbor_set:
+                mine[_ATTACKER_MOBILE if mobile else _ATTACKER_PINNED] += 1
+            elif mobile and (bug == _ANT or offset in _REACH_BY_BUG.get(bug, _EMPTY)):
                 threats[color] += 1
 
     placed = game.placed_counts
+    bugs = game.game_type.bugs
     for color in (0, 1):
-        queen = queen_cells[color]
+        mine = counts[color]
         base = color << 4
-        hand = 0
-        for bug in game.game_type.bugs:
-            hand += (BUG_COUNTS[bug] - placed[base | bug]) * weights.in_hand[bug]
-        score = scores[color] + hand
-        score += attackers[color] * weights.attacker_next_to_enemy_queen
-        enemy_queen = queen_cells[color ^ 1]
-        if enemy_queen >= 0 and threats[color]:
-            enemy_filled = 0
-            for step in NEIGHBOR_OFFSETS:
-                if enemy_queen + step in stacks:
-                    enemy_filled += 1
-            usable = min(threats[color], 6 - enemy_filled)
-            score += usable * weights.threat_by_filled[enemy_filled]
+        for bug in bugs:
+            left = BUG_COUNTS[bug] - placed[base | bug]
+            if left and bug != _QUEEN:
+                mine[_IN_HAND[bug]] += left
+        queen = queen_cells[color]
         if queen < 0:
             if game.ply >= 6:
-                score -= weights.queen_not_placed
+                mine[_QUEEN_IN_HAND_LATE] += 1
+            continue
+        filled = 0
+        drops = 0
+        for step in NEIGHBOR_OFFSETS:
+            around = queen + step
+            if around in stacks:
+                filled += 1
+            elif _enemy_may_drop(stacks, around, color):
+                drops += 1
+        mine[_QUEEN_RING + min(filled, 5)] += 1
+        enemy_hand = sum(BUG_COUNTS[bug] - placed[(base ^ 16) | bug] for bug in bugs)
+        if enemy_hand:
+            mine[_ENEMY_DROP_CELLS] += drops
+        if len(stacks[queen]) == 1 and queen not in pinned and _can_slide(stacks, queen):
+            mine[_QUEEN_CAN_MOVE] += 1
         else:
-            filled = 0
-            for step in NEIGHBOR_OFFSETS:
-                if queen + step in stacks:
-                    filled += 1
-            pressure = 2 * filled - queen_helpers[color]
-            score -= weights.queen_pressure[pressure]
-            queen_stack = stacks[queen]
-            queen_moves = len(queen_stack) == 1 and queen not in pinned
-            if not (queen_moves and _can_slide(stacks, queen)):
-                score -= weights.queen_stuck_per_neighbour * filled
-        scores[color] = score
+            mine[_QUEEN_STUCK_RING] += filled
+        # Threats against this queen belong to the other colour, by how filled it already is.
+        usable = min(threats[color ^ 1], 6 - filled)
+        if usable and filled < 6:
+            counts[color ^ 1][_THREAT + min(filled, 5)] += usable
+    counts[game.ply & 1][_TEMPO] += 1
+    return counts
 
-    me = game.ply & 1
-    return scores[me] - scores[me ^ 1] + weights.tempo
+
+def _enemy_may_drop(stacks: Mapping[int, Sequence[int]], cell: int, color: int) -> bool:
+    """Could the opponent of ``color`` place a new piece on the empty ``cell``?"""
+    enemy_touch = False
+    for step in NEIGHBOR_OFFSETS:
+        near = stacks.get(cell + step)
+        if near is not None:
+            if near[-1] >> 4 == color:
+                return False
+            enemy_touch = True
+    return enemy_touch
+
+
+def evaluate(game: Game, weights: tuple[int, ...] = WEIGHTS) -> int:
+    """The static score of ``game`` for the player to move (positive: good for them)."""
+    white, black = feature_counts(game)
+    if game.ply & 1:
+        white, black = black, white
+    score: int = sum(map(mul, weights, white)) - sum(map(mul, weights, black))
+    return score
 
 
 _NEIGHBOR_SET = frozenset(NEIGHBOR_OFFSETS)
 _EMPTY: frozenset[int] = frozenset()
+_CLIMBERS = frozenset({_BEETLE, _LADYBUG, _DRAGONFLY})
 
 
 def _offsets_within(radius: int) -> frozenset[int]:
@@ -221,4 +288,5 @@ _REACH_BY_BUG = {
     _DRAGONFLY: _WITHIN_THREE,
     _SPIDER: _WITHIN_THREE,
     _GRASSHOPPER: _WITHIN_THREE,
+    _PILLBUG: _WITHIN_TWO,
 }

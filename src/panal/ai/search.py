@@ -105,6 +105,7 @@ class Searcher:
         self.killers: list[list[int]] = [[PASS_CODE, PASS_CODE] for _ in range(MAX_PLY + 1)]
         self.nodes = 0
         self.deadline = float("inf")
+        self.node_limit = 1 << 62
         self.selective = False  # reductions and pruning (off for exact-depth searches)
         self._game: Game | None = None
 
@@ -139,19 +140,24 @@ class Searcher:
         rng: random.Random | None = None,
         exact_depth: bool | None = None,
         on_iteration: Callable[[SearchResult], None] | None = None,
+        node_limit: int | None = None,
     ) -> SearchResult:
-        """Search ``game`` (not modified) to ``depth`` plies and/or for ``time_limit`` seconds.
+        """Search ``game`` (not modified) to ``depth`` plies, for ``time_limit`` seconds and/or
+        ``node_limit`` nodes, whichever ends first.
 
-        With neither, the search stops at depth 3. ``noise`` (score units) perturbs the root
-        choice with ``rng``. ``exact_depth`` (default: when no time limit is given) searches
-        every line to the full depth, without reductions.
+        With none of them, the search stops at depth 3. ``noise`` (score units) perturbs the root
+        choice with ``rng``. ``exact_depth`` (default: when neither a time nor a node limit is
+        given) searches every line to the full depth, without reductions. A node limit makes a
+        search as selective as a timed one and, unlike the clock, repeatable on any machine.
         """
         # The search makes no reference cycles; a collector pass over a big table could only
         # make it late.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._search(game, depth, time_limit, noise, rng, exact_depth, on_iteration)
+            return self._search(
+                game, depth, time_limit, node_limit, noise, rng, exact_depth, on_iteration
+            )
         finally:
             if collecting:
                 gc.enable()
@@ -161,17 +167,20 @@ class Searcher:
         game: Game,
         depth: int | None,
         time_limit: float | None,
+        node_limit: int | None,
         noise: int,
         rng: random.Random | None,
         exact_depth: bool | None,
         on_iteration: Callable[[SearchResult], None] | None,
     ) -> SearchResult:
         start = time.perf_counter()
-        if depth is None and time_limit is None:
+        bounded = time_limit is not None or node_limit is not None
+        if depth is None and not bounded:
             depth = 3
         max_depth = depth if depth is not None else MAX_PLY - 8
         self.deadline = start + time_limit if time_limit is not None else float("inf")
-        self.selective = not (exact_depth if exact_depth is not None else time_limit is None)
+        self.node_limit = node_limit if node_limit is not None else 1 << 62
+        self.selective = not (exact_depth if exact_depth is not None else not bounded)
         self.nodes = 0
         if len(self.table) > self.max_entries:
             self.table.clear()
@@ -186,16 +195,19 @@ class Searcher:
         if not codes:
             raise ValueError("the game is over: there is no move to search")
         rng = rng or random.Random()
+        # Each root move's noise is drawn once, by move (not by search order), so that a seed
+        # gives the same choice whatever the table remembers from earlier searches.
+        jitter = {code: rng.randint(-noise, noise) for code in sorted(codes)} if noise else {}
         root = self._order(position, codes, 0, self._table_move(position.hash))
         best = SearchResult(Move.from_code(root[0]), root[0], 0, 0, 0, 0.0, [root[0]])
-        if len(root) == 1 and time_limit is not None:
+        if len(root) == 1 and bounded:
             # A forced move (or a pass): nothing to think about.
             best.seconds = time.perf_counter() - start
             return best
 
         for iteration in range(1, max_depth + 1):
             try:
-                code, score, root = self._search_root(position, root, iteration, noise, rng)
+                code, score, root = self._search_root(position, root, iteration, noise, jitter)
             except SearchTimeout as timeout:
                 partial = timeout.args[0] if timeout.args else None
                 if partial is not None:
@@ -219,9 +231,6 @@ class Searcher:
                 on_iteration(best)
             if MATE_BOUND < abs(score) < WIN and WIN - abs(score) <= iteration:
                 break  # a forced result is proven; deeper search cannot change it
-            elapsed = time.perf_counter() - start
-            if time_limit is not None and elapsed > time_limit * 0.45:
-                break  # the next iteration would most likely not finish
         best.nodes = self.nodes
         best.seconds = time.perf_counter() - start
         assert best.code in game.legal_move_codes(), "the search chose an illegal move"
@@ -233,7 +242,7 @@ class Searcher:
         root: list[int],
         depth: int,
         noise: int,
-        rng: random.Random,
+        jitter: dict[int, int],
     ) -> tuple[int, int, list[int]]:
         """One iteration at the root. Returns (best code, its score, root moves reordered)."""
         alpha = -INFINITY
@@ -261,7 +270,7 @@ class Searcher:
                 raise SearchTimeout(partial) from None
             pop()
             scored.append((score, code))
-            noisy = score + rng.randint(-noise, noise) if noise else score
+            noisy = score + jitter[code] if noise else score
             if noisy > best_noisy or index == 0:
                 best_noisy = noisy
                 best_code = code
@@ -279,7 +288,7 @@ class Searcher:
 
     def _negamax(self, depth: int, alpha: int, beta: int, ply: int, null_ok: bool = True) -> int:
         self.nodes += 1
-        if time.perf_counter() > self.deadline:
+        if self.nodes > self.node_limit or time.perf_counter() > self.deadline:
             raise SearchTimeout(None)
         game = self._game
         assert game is not None
@@ -292,6 +301,12 @@ class Searcher:
             winner = 0 if state is _WHITE_WINS else 1
             # The side to move won only when the opponent surrounded their own queen.
             return WIN - ply if winner == game.ply & 1 else ply - WIN
+
+        if self.selective and game.repetitions() > 1:
+            # A position met before (in this line or in the game): going round again gains
+            # nothing, whatever the rules say of the third time; score it as a draw. This also
+            # keeps the search out of cycles when it plays without the repetition rule.
+            return -CONTEMPT if ply & 1 == 0 else CONTEMPT
 
         key = game.hash
         entry = self.table.get(key)

@@ -15,11 +15,12 @@ from .actions import (
 from .board import Board, CellKind, default_board
 from .engine import Game, GameLog
 from .observation import Observation
-from .options import Options
+from .options import OPTION_SPECS, Options, OptionSpec
 from .scoring import GameResult
 from .state import Phase, PublicState
 
 __all__ = [
+    "OPTION_SPECS",
     "Action",
     "Board",
     "CellKind",
@@ -30,6 +31,7 @@ __all__ = [
     "GameResult",
     "IllegalActionError",
     "Observation",
+    "OptionSpec",
     "Options",
     "Phase",
     "Place",

@@ -6,11 +6,10 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import fields
 from typing import Any, TextIO
 
 from .bots import BOTS
-from .options import OPTION_HELP, Options
+from .options import OPTION_SPECS, Options
 
 __all__ = ["register"]
 
@@ -53,23 +52,33 @@ def register(subparsers: Any) -> None:
 
 
 def _add_option_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("rule options (advanced rules of the rulebook)")
-    group.add_argument("--rounds", type=int, default=10, help="number of rounds (default 10)")
-    for field in fields(Options):
-        if field.name == "rounds":
-            continue
-        flag = "--" + field.name.replace("_", "-")
-        group.add_argument(
-            flag, action="store_true", dest=field.name, help=OPTION_HELP.get(field.name)
-        )
+    """One flag per option of :data:`OPTION_SPECS`: ``--memory-play``, ``--rounds 6``,
+    ``--linked-dark-cells spoke``."""
+    group = parser.add_argument_group("rule options (docs/enjambre.md explains each one)")
+    for spec in OPTION_SPECS:
+        flag = "--" + spec.name.replace("_", "-")
+        if spec.kind == "bool":
+            group.add_argument(flag, action="store_true", dest=spec.name, help=spec.description)
+        elif spec.kind == "int":
+            group.add_argument(
+                flag,
+                type=int,
+                default=spec.default,
+                dest=spec.name,
+                help=f"{spec.description} (default {spec.default})",
+            )
+        else:
+            group.add_argument(
+                flag,
+                choices=spec.choices,
+                default=spec.default,
+                dest=spec.name,
+                help=f"{spec.description} (default {spec.default})",
+            )
 
 
 def _options(args: argparse.Namespace) -> Options:
-    values: dict[str, Any] = {"rounds": args.rounds}
-    for field in fields(Options):
-        if field.name != "rounds":
-            values[field.name] = bool(getattr(args, field.name))
-    return Options(**values)
+    return Options(**{spec.name: getattr(args, spec.name) for spec in OPTION_SPECS})
 
 
 def _bot_list(text: str) -> list[str]:

@@ -122,9 +122,11 @@ class Game:
         self._occupant = cast(dict[Hex, int], state.occupant)
         self._marked = cast(set[int], state.marked)
         self._bonus = cast(dict[int, int], state.bonus)
-        self._eliminated = cast(list[tuple[int, int, int]], state.eliminated)
+        self._eliminated = cast(list[tuple[int, int | None, int]], state.eliminated)
         self._eliminations = cast(list[int], state.eliminations)
         self._placed = cast(list[bool], state.placed)
+        self._scouted = cast(set[int], state.scouted)
+        self._entered_from = cast(dict[int, Hex], state.entered_from)
 
     # ----------------------------------------------------------------------------- queries
 
@@ -220,6 +222,8 @@ class Game:
             "active_steps": state.active_steps,
             "bonus": sorted(state.bonus.items()),
             "scout_used": state.scout_used,
+            "scouted": sorted(state.scouted),
+            "entered_from": sorted((t, list(c)) for t, c in state.entered_from.items()),
             "displacing": state.displacing,
             "displace_options": [list(c) for c in state.displace_options],
             "placed": list(state.placed),
@@ -302,6 +306,10 @@ class Game:
             del occupant[origin]
         state.active_steps -= 1
         self._event(Moved, tile=tile, origin=origin, target=target, via=via)
+        if target == state.colmena_cell(player):
+            self._entered_from[tile] = origin
+        else:
+            self._entered_from.pop(tile, None)
         holder = occupant.get(target)
         if holder is None:
             occupant[target] = tile
@@ -313,14 +321,17 @@ class Game:
         if state.active == tile and state.active_steps == 0 and not state.is_floating():
             self._finish_move(tile)
 
-    def _eliminate(self, tile: int, by_player: int) -> None:
+    def _eliminate(self, tile: int, by_player: int | None) -> None:
+        """Take ``tile`` off the board, credited to ``by_player`` (None: to nobody)."""
         state = self.state
         cell = state.tile_cell[tile]
         if cell is not None and self._occupant.get(cell) == tile:
             del self._occupant[cell]
         self._cells[tile] = None
+        self._entered_from.pop(tile, None)
         self._eliminated.append((tile, by_player, state.round))
-        self._eliminations[by_player] += 1
+        if by_player is not None:
+            self._eliminations[by_player] += 1
         self.shown.discard(tile)
 
     def _combat(self, player: int, attacker: int, defender: int, cell: Hex) -> None:
@@ -336,16 +347,18 @@ class Game:
             eliminated.append(attacker)
         if d_number <= a_number:
             eliminated.append(defender)
+        tie = len(eliminated) == 2
+        credit = state.options.tie_credit
         if defender in eliminated:
-            self._eliminate(defender, player)
+            self._eliminate(defender, None if tie and credit == "none" else player)
         if attacker in eliminated:
-            self._eliminate(attacker, defender_owner)
+            self._eliminate(attacker, None if tie and credit != "each" else defender_owner)
             self._marked.add(attacker)
             state.active = None
             state.active_start = None
             state.active_steps = 0
         elif cell in state.board.colmena_owner:
-            relocated_to = self._relocate_to_own_colmena(player, attacker)
+            relocated_to = self._relocate_to_own_colmena(player, attacker, cell)
         else:
             self._occupant[cell] = attacker
             self._cells[attacker] = cell
@@ -362,17 +375,22 @@ class Game:
         if relocated_to is not None:
             self._finish_move(attacker)
 
-    def _relocate_to_own_colmena(self, player: int, tile: int) -> Hex:
-        """Advanced colmena combat: a winner on a foreign colmena cell goes to its own one."""
+    def _relocate_to_own_colmena(self, player: int, tile: int, won_on: Hex) -> Hex:
+        """Advanced colmena combat: a winner on a foreign colmena cell goes to its own one,
+        pushing out the tile there, which goes to the nearest empty cell "de donde viene":
+        its colmena cell, or (``displaced_to=near_entry``) the cell it entered from."""
         state = self.state
         home = state.colmena_cell(player)
         pushed = self._occupant.get(home)
         self._occupant[home] = tile
         self._cells[tile] = home
+        came_from = self._entered_from.pop(pushed, home) if pushed is not None else home
+        self._entered_from[tile] = won_on
         if pushed is not None and pushed != tile:
             self._cells[pushed] = None
             state.displacing = pushed
-            state.displace_options = self._nearest_empty(home)
+            origin = came_from if state.options.displaced_to == "near_entry" else home
+            state.displace_options = self._nearest_empty(origin)
         return home
 
     def _nearest_empty(self, origin: Hex) -> tuple[Hex, ...]:
@@ -399,7 +417,9 @@ class Game:
         state = self.state
         tile = action.tile
         number = self.numbers[tile]
-        state.scout_used = True
+        # A flip that is not the 1 uses up the turn's scout, unless scout_retry (docs/enjambre.md).
+        state.scout_used = number == 1 or not state.options.scout_retry
+        self._scouted.add(tile)
         self.revealed[tile] = number
         revealed: list[tuple[int, int]] = []
         if number == 1:
@@ -430,6 +450,7 @@ class Game:
         self.shown.clear()
         self._marked.clear()
         self._bonus.clear()
+        self._scouted.clear()
         state.scout_used = False
         following = state.next_player(player)
         if following == state.first_player:
@@ -458,7 +479,7 @@ class Game:
             queen_numbers,
             [len(state.tiles_on_board(p)) for p in range(state.players)],
             state.eliminations,
-            use_elimination_points=state.options.elimination_points,
+            options=state.options,
         )
         self._event(GameEnded, queens=tuple(queens), scores=self.result.scores)
 

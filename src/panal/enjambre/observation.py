@@ -36,11 +36,12 @@ class TileView(NamedTuple):
 
 
 class EliminatedTile(NamedTuple):
-    """An eliminated tile; ``by`` is the player who keeps it (the one who eliminated it)."""
+    """An eliminated tile; ``by`` is the player who keeps it (the one who eliminated it), None
+    when nobody does (a tie under ``tie_credit`` ``attacker`` or ``none``)."""
 
     id: int
     owner: int
-    by: int
+    by: int | None
     round: int
     number: int | None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .options import ELIMINATION_POINTS
+from .options import Options
 
 __all__ = ["GameResult", "competition_places", "elimination_points", "match_places", "score_game"]
 
@@ -41,15 +41,24 @@ def competition_places(keys: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
     return tuple(1 + sum(other > key for other in keys) for key in keys)
 
 
-def elimination_points(eliminations: Sequence[int]) -> tuple[int, ...]:
+def elimination_points(
+    eliminations: Sequence[int], options: Options | None = None
+) -> tuple[int, ...]:
     """Advanced rule: points to the most eliminations, then the second most, and so on.
 
-    Players with equal counts are at the same rank and each receives that rank's points; a
-    player who eliminated nothing receives nothing.
+    A player who eliminated nothing receives nothing. Players with equal counts share a rank and
+    each receives its points; the next count is the next rank (``dense``: 2, 2, 1 eliminations
+    score 3, 3, 1) or the rank after the tied players (``competition``: 3, 3, 0). The table
+    comes from the player count (two players: ``two_player_elimination_points``).
     """
-    table = ELIMINATION_POINTS[len(eliminations)]
-    distinct = sorted({e for e in eliminations if e > 0}, reverse=True)
-    rank = {count: index for index, count in enumerate(distinct)}
+    options = options or Options()
+    table = options.elimination_table(len(eliminations))
+    counts = sorted((e for e in eliminations if e > 0), reverse=True)
+    if options.elimination_ranking == "dense":
+        counts = sorted(set(counts), reverse=True)
+    rank: dict[int, int] = {}
+    for index, count in enumerate(counts):
+        rank.setdefault(count, index)
     return tuple(table[rank[e]] if e > 0 and rank[e] < len(table) else 0 for e in eliminations)
 
 
@@ -58,24 +67,26 @@ def score_game(
     survivors: Sequence[int],
     eliminations: Sequence[int],
     *,
-    use_elimination_points: bool,
+    options: Options | None = None,
 ) -> GameResult:
     """Score = the number of the tile on your own colmena cell + 1 per other tile on the board.
 
     Ties go to the player with more eliminations, then are shared. With the elimination-points
-    advanced rule the points replace that tiebreak, so ties are shared directly.
+    advanced rule the points replace that tiebreak, so ties are shared directly (unless the rule
+    gives no points for this player count: two players with ``two_player_elimination_points``
+    ``none`` keep the tiebreak).
     """
+    options = options or Options()
+    use_points = options.elimination_points and bool(options.elimination_table(len(eliminations)))
     points = (
-        elimination_points(eliminations)
-        if use_elimination_points
-        else tuple(0 for _ in eliminations)
+        elimination_points(eliminations, options) if use_points else tuple(0 for _ in eliminations)
     )
     scores = []
     for queen, alive, bonus in zip(queen_numbers, survivors, points, strict=True):
         others = alive - 1 if queen is not None else alive
         scores.append((queen or 0) + others + bonus)
     keys: list[tuple[int, ...]]
-    if use_elimination_points:
+    if use_points:
         keys = [(s,) for s in scores]
     else:
         keys = [(s, e) for s, e in zip(scores, eliminations, strict=True)]

@@ -25,7 +25,7 @@ from .actions import Action, Displace, EndTurn, Place, Reason, Scout, Step
 from .board import Board
 from .options import Options
 
-__all__ = ["Path", "Phase", "PublicState", "StepTarget"]
+__all__ = ["Path", "Phase", "PublicState", "StepTarget", "linked_dark_cells"]
 
 
 # Reasons without details, built once: move generation meets them thousands of times.
@@ -84,6 +84,7 @@ class PublicState:
         "displacing",
         "eliminated",
         "eliminations",
+        "entered_from",
         "first_player",
         "marked",
         "occupant",
@@ -93,6 +94,7 @@ class PublicState:
         "players",
         "round",
         "scout_used",
+        "scouted",
         "sectors",
         "tile_cell",
         "turn_player",
@@ -115,10 +117,12 @@ class PublicState:
     active_steps: int
     bonus: Mapping[int, int]
     scout_used: bool
+    scouted: AbstractSet[int]  # tiles flipped this turn (scout_retry: each at most once)
     displacing: int | None
     displace_options: tuple[Hex, ...]
-    eliminated: Sequence[tuple[int, int, int]]  # (tile, eliminated by player, round)
+    eliminated: Sequence[tuple[int, int | None, int]]  # (tile, credited player or None, round)
     eliminations: Sequence[int]
+    entered_from: Mapping[int, Hex]  # tile on its own colmena cell -> the cell it came from
 
     def __init__(
         self, board: Board, options: Options, sectors: tuple[int, ...], first_player: int
@@ -141,10 +145,12 @@ class PublicState:
         self.active_steps = 0
         self.bonus = {}
         self.scout_used = False
+        self.scouted = set()
         self.displacing = None
         self.displace_options = ()
         self.eliminated = []
         self.eliminations = [0] * players
+        self.entered_from = {}
 
     def placement_tiles(self, player: int, cells: Sequence[Hex]) -> dict[int, int]:
         """Tile id -> number for a placement (``cells[k]`` holds number ``k + 1``).
@@ -182,6 +188,8 @@ class PublicState:
         copy.bonus = MappingProxyType(dict(self.bonus))
         copy.eliminated = tuple(self.eliminated)
         copy.eliminations = tuple(self.eliminations)
+        copy.scouted = frozenset(self.scouted)
+        copy.entered_from = MappingProxyType(dict(self.entered_from))
         return copy
 
     def mutable_copy(self) -> PublicState:
@@ -196,6 +204,8 @@ class PublicState:
         copy.bonus = dict(self.bonus)
         copy.eliminated = list(self.eliminated)
         copy.eliminations = list(self.eliminations)
+        copy.scouted = set(self.scouted)
+        copy.entered_from = dict(self.entered_from)
         return copy
 
     # ----------------------------------------------------------------------------- basic facts
@@ -540,6 +550,8 @@ class PublicState:
             return problem
         if self.scout_used:
             return Reason("scout_used", "the scout can be used only once per turn")
+        if action.tile in self.scouted:
+            return Reason("already_flipped", "that tile was already flipped this turn")
         return None
 
     def _end_problem(self, player: int) -> Reason | None:
@@ -589,7 +601,7 @@ class PublicState:
         for tile in movers:
             actions.extend(Step(tile, target.cell) for target in self.step_targets(tile))
         if not self.scout_used:
-            actions.extend(Scout(t) for t in self.tiles_on_board(player))
+            actions.extend(Scout(t) for t in self.tiles_on_board(player) if t not in self.scouted)
         if self._end_problem(player) is None:
             actions.append(EndTurn())
         return actions
@@ -597,7 +609,7 @@ class PublicState:
 
 @lru_cache(maxsize=4096)
 def _candidates(
-    board: Board, linked_dark: bool, own_colmena: Hex | None, origin: Hex
+    board: Board, linked_dark: str, own_colmena: Hex | None, origin: Hex
 ) -> Mapping[Hex, str]:
     """One-step neighbourhoods never change during a game, so they are computed once."""
     found: dict[Hex, str] = {}
@@ -608,8 +620,20 @@ def _candidates(
         for cell in board.colmena_adjacent_order:
             if cell != origin and cell not in found:
                 found[cell] = "colmena"
-    if linked_dark and origin in board.dark:
-        for cell in board.dark_order:
-            if cell != origin and cell not in found:
-                found[cell] = "dark"
+    for cell in linked_dark_cells(board, linked_dark, origin):
+        if cell not in found:
+            found[cell] = "dark"
     return MappingProxyType(found)
+
+
+def linked_dark_cells(board: Board, linked_dark: str, origin: Hex) -> list[Hex]:
+    """The dark cells one ``linked_dark_cells`` step from ``origin``: every other dark cell
+    (``"all"``), the others of its spoke (``"spoke"``), or none (``"off"``)."""
+    if linked_dark == "off" or origin not in board.dark:
+        return []
+    spoke = board.sector[origin]
+    return [
+        cell
+        for cell in board.dark_order
+        if cell != origin and (linked_dark == "all" or board.sector[cell] == spoke)
+    ]

@@ -4,8 +4,9 @@ An interface (the web server, a client) gets what it shows from here and from no
 what one player is sent is always built from that player's :class:`Observation`:
 
 * :func:`board_data`: the board's cells, kinds, labels, colours, zones and seats (public, fixed);
-* :func:`option_fields`: every rule option with its kind, default and description, read from
-  :class:`Options` itself, so a new option appears in a form without changing the form;
+* :func:`option_fields`: every rule option with its kind, default, choices and description, read
+  from the options' own table (``OPTION_SPECS``), so a new option appears in a form without
+  changing the form;
 * :func:`observation_data`: what a player sees now, for display: every tile with the number the
   viewer may look at (or null), markers, the tile in motion, the round and turn, tiles left,
   eliminations, the result; the events of the current turn with their numbers and the older
@@ -18,7 +19,6 @@ Cells are ``[q, r]`` axial pairs; tiles are their public ids (an id tells nothin
 
 from __future__ import annotations
 
-from dataclasses import MISSING, fields
 from typing import Any
 
 from panal.hex import Hex
@@ -38,7 +38,7 @@ from .actions import (
 )
 from .board import Board
 from .observation import Observation
-from .options import OPTION_HELP, Options
+from .options import OPTION_SPECS
 from .scoring import GameResult
 from .state import Phase
 
@@ -83,22 +83,22 @@ def board_data(board: Board) -> dict[str, Any]:
 
 
 def option_fields() -> list[dict[str, Any]]:
-    """Every rule option: ``name``, ``type`` (``"int"`` or ``"bool"``), ``default``, ``minimum``
-    for numbers and ``description`` (English; interfaces translate by name where they can)."""
-    found = []
-    for field in fields(Options):
-        default = field.default if field.default is not MISSING else None
-        kind = "bool" if isinstance(default, bool) else "int"
-        entry: dict[str, Any] = {
-            "name": field.name,
-            "type": kind,
-            "default": default,
-            "description": OPTION_HELP.get(field.name, field.name.replace("_", " ")),
+    """Every rule option, as :data:`panal.enjambre.options.OPTION_SPECS` describes it: ``name``,
+    ``kind`` (``"bool"``, ``"int"`` or ``"choice"``), ``default``, ``choices``, ``minimum``,
+    ``description`` (English; interfaces translate by name where they can), and the rulebook
+    ``section`` it reads."""
+    return [
+        {
+            "name": spec.name,
+            "kind": spec.kind,
+            "default": spec.default,
+            "choices": None if spec.choices is None else list(spec.choices),
+            "minimum": spec.minimum,
+            "description": spec.description,
+            "section": spec.section,
         }
-        if kind == "int":
-            entry["minimum"] = 1
-        found.append(entry)
-    return found
+        for spec in OPTION_SPECS
+    ]
 
 
 def reason_data(reason: Reason | str) -> dict[str, Any]:

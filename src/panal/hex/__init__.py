@@ -37,6 +37,7 @@ __all__ = [
 class Hex(NamedTuple):
     """A cell in axial coordinates; also the vector between two cells.
 
+    >>> from panal.hex import Hex
     >>> Hex(1, 0) + Hex(0, 1), (0, 1) + Hex(1, 0), Hex(2, -1) * 2, -Hex(1, 0)
     (Hex(q=1, r=1), Hex(q=1, r=1), Hex(q=4, r=-2), Hex(q=-1, r=0))
     >>> Hex(0, 0).distance(Hex(2, -1)), Hex(1, 0).rotate(1)

@@ -31,14 +31,24 @@ from panal.hive.errors import (
 )
 from panal.hive.game import Game, LegalMoves
 from panal.hive.move import PASS, Move
-from panal.hive.options import Options
+from panal.hive.options import (
+    OPTION_SPECS,
+    DragonflyCarry,
+    DragonflySidestep,
+    Options,
+    OptionsError,
+    OptionSpec,
+)
 from panal.hive.outcome import GameState, Outcome, Termination
 from panal.hive.pieces import Bug, Color, GameType, Piece
 
 __all__ = [
+    "OPTION_SPECS",
     "PASS",
     "Bug",
     "Color",
+    "DragonflyCarry",
+    "DragonflySidestep",
     "Game",
     "GameState",
     "GameStringError",
@@ -48,7 +58,9 @@ __all__ = [
     "InvalidMoveError",
     "LegalMoves",
     "Move",
+    "OptionSpec",
     "Options",
+    "OptionsError",
     "Outcome",
     "Piece",
     "PositionError",

@@ -7,6 +7,7 @@ piece's value (``colour << 4 | slot``, as :class:`~panal.hive.pieces.Piece`). A 
 cell, so search tables can key on them. :class:`~panal.hive.move.Move` is the readable value.
 
 >>> from panal.hex import ORIGIN_CELL
+>>> from panal.hive.codes import carries, destination_of, encode, piece_of
 >>> from panal.hive.pieces import Piece
 >>> code = encode(Piece.bA2, ORIGIN_CELL)
 >>> piece_of(code) == Piece.bA2, destination_of(code) == ORIGIN_CELL, carries(code)

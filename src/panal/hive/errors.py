@@ -44,6 +44,10 @@ class Rule(Enum):
     PLACE_TOUCH_OWN = "a new piece must touch one of your own pieces"
     PLACE_NOT_ENEMY = "a new piece may not touch your opponent's pieces"
     NO_CARRY = "only a Dragonfly standing on a piece can carry it"
+    CARRY_NEXT_TURN = (
+        "under this game's rules a Dragonfly carries the piece beneath it only on the turn right "
+        "after it landed there"
+    )
     QUEEN_BEFORE_MOVING = "you can't move a piece until your queen is placed"
     COVERED = "{piece} is under another piece and can't move"
     FROZEN = "{piece} was moved by the pillbug last turn and can't move this turn"
@@ -66,9 +70,7 @@ class Rule(Enum):
     LADYBUG = "a ladybug moves exactly two cells on top of the hive, then one down"
     MOSQUITO_ALONE = "a mosquito touching only mosquitoes can't move"
     MOSQUITO = "no bug the mosquito touches can reach that cell"
-    DRAGONFLY = (
-        "a dragonfly jumps like a grasshopper, then one cell 60° to the left or right of its jump"
-    )
+    DRAGONFLY = "a dragonfly jumps like a grasshopper, then steps one cell to the side of its jump"
     NOT_CARRYING = "{piece} is not standing on {carried}, so it cannot carry it"
     NO_REFERENCE = "{move!r} gives no reference piece; only the first piece of the game has none"
     REFERENCE_OFF_BOARD = "the reference piece {reference} is not on the board"

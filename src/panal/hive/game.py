@@ -6,6 +6,7 @@ written as a UHP GameString; ``Game.from_board(...)`` and ``Game.from_board_text
 position, set up without moves. ``game.game_string()`` writes the GameString back and
 ``print(game)`` draws the board.
 
+>>> from panal.hive import Game
 >>> game = Game("Base+MLP", tournament_opening=True)
 >>> game.push("wS1")
 Move(wS1, (0, 0))
@@ -38,7 +39,7 @@ The AI, the notation and the rule explanations use only this surface.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, pack, unpack
 from panal.hive import movement
@@ -51,7 +52,7 @@ from panal.hive.errors import (
 )
 from panal.hive.move import Move
 from panal.hive.notation import format_head, format_move, parse_game_string_head, parse_move
-from panal.hive.options import Options
+from panal.hive.options import DragonflyCarry, DragonflySidestep, Options
 from panal.hive.outcome import GameState, Outcome, Termination
 from panal.hive.pieces import (
     BUG_COUNTS,
@@ -95,6 +96,18 @@ SIDE_KEY = _splitmix64(0x5EED)
 # two positions that differ only by which ant stands where are one position (as for nokamute,
 # and for the repetition rule).
 _KIND = [p & 16 | BUG_OF[p] for p in range(32)]
+# Options that make the legal moves depend on more than the pieces (docs/rules.md): under
+# ``dragonfly_carry=next_turn`` the carrier that landed last turn, under
+# ``mosquito_stays_dragonfly`` each mosquito that flew up as a Dragonfly. Positions that differ
+# in them differ in their keys. (Both are unique pieces, one per colour.)
+CARRIER_KEYS = [_splitmix64(0xCA00 + p) for p in range(32)]
+FLYING_KEYS = [_splitmix64(0xF1E00 + p) for p in range(32)]
+
+_SIDESTEP_TURNS = {
+    DragonflySidestep.FORWARD: movement.FORWARD_TURNS,
+    DragonflySidestep.BACKWARD: movement.BACKWARD_TURNS,
+    DragonflySidestep.EITHER: movement.FORWARD_TURNS + movement.BACKWARD_TURNS,
+}
 
 
 def _zobrist(piece: int, cell: int, level: int) -> int:
@@ -130,7 +143,7 @@ class _Start(NamedTuple):
     last_moved: int
 
 
-def _options(options: Options | None, rules: dict[str, bool]) -> Options:
+def _options(options: Options | None, rules: dict[str, Any]) -> Options:
     """One way to give rule options: an :class:`Options` or its fields as keywords, not both."""
     if options is not None:
         if rules:
@@ -141,12 +154,11 @@ def _options(options: Options | None, rules: dict[str, bool]) -> Options:
         if not isinstance(options, Options):
             raise TypeError(f"options must be an Options, not {type(options).__name__}")
         return options
-    try:
-        return Options(**rules)
-    except TypeError:
+    unknown = sorted(set(rules) - set(Options.__dataclass_fields__))
+    if unknown:
         known = ", ".join(Options.__dataclass_fields__)
-        unknown = ", ".join(sorted(set(rules) - set(Options.__dataclass_fields__)))
-        raise TypeError(f"unknown rule option {unknown}; the options are {known}") from None
+        raise TypeError(f"unknown rule option {', '.join(unknown)}; the options are {known}")
+    return Options(**rules)
 
 
 class LegalMoves:
@@ -191,7 +203,8 @@ class Game:
 
     ``game_type`` is a :class:`GameType` or a GameTypeString (``"Base+MLP"``). Rule options come
     either as ``options=Options(...)`` or as its fields as keywords (``tournament_opening=True``),
-    not both; an unknown keyword raises ``TypeError``.
+    not both; an unknown keyword raises ``TypeError``, a wrong value
+    :class:`~panal.hive.options.OptionsError`. docs/rules.md explains every option.
     """
 
     def __init__(
@@ -199,7 +212,7 @@ class Game:
         game_type: GameType | str = "Base",
         *,
         options: Options | None = None,
-        **rules: bool,
+        **rules: Any,
     ) -> None:
         if not isinstance(game_type, (GameType, str)):
             raise TypeError(f"game_type is a GameType or a GameTypeString, not {game_type!r}")
@@ -209,6 +222,22 @@ class Game:
         self._options = _options(options, rules)
         self._bugs = tuple(int(b) for b in self._game_type.bugs)
         self._has_pillbug = Bug.PILLBUG in self._game_type.expansions
+        expansions = self._game_type.expansions
+        opts = self._options
+        self._sidestep = (
+            _SIDESTEP_TURNS[opts.dragonfly_sidestep],
+            opts.dragonfly_gaps,
+            opts.dragonfly_contact,
+        )
+        self._carry_next_turn = (
+            Bug.DRAGONFLY in expansions and opts.dragonfly_carry is DragonflyCarry.NEXT_TURN
+        )
+        self._track_flight = (
+            Bug.DRAGONFLY in expansions
+            and Bug.MOSQUITO in expansions
+            and opts.mosquito_stays_dragonfly
+        )
+        self._track_forced = opts.repetition_draw and opts.repetition_forced
         self._stacks: dict[int, list[int]] = {}
         self._cell = [OFF_BOARD] * 32
         self._placed = [0] * 32  # colour << 4 | bug -> how many placed
@@ -220,6 +249,10 @@ class Game:
         self._seen: dict[int, int] = {0: 1}
         self._legal: list[int] | None = None
         self._start: _Start | None = None  # None: the empty board
+        self._carrier = NO_PIECE  # dragonfly_carry=next_turn: who may carry now
+        self._flying = 0  # mosquito_stays_dragonfly: bit per mosquito up there as a Dragonfly
+        self._flying_undo: list[int] = []  # ... and its value before each move
+        self._forced: list[bool] = []  # repetition_forced: before each move, was it forced?
 
     # --- construction -----------------------------------------------------------------------
 
@@ -230,7 +263,7 @@ class Game:
         *,
         lenient: bool = False,
         options: Options | None = None,
-        **rules: bool,
+        **rules: Any,
     ) -> Game:
         """Replay a UHP GameString with full rules.
 
@@ -270,7 +303,7 @@ class Game:
         turn_number: int | None = None,
         last_moved: Piece | str | None = None,
         options: Options | None = None,
-        **rules: bool,
+        **rules: Any,
     ) -> Game:
         """Set up a position without replaying moves, every invariant checked.
 
@@ -280,7 +313,11 @@ class Game:
         first at which the board can be reached; ``last_moved`` is the piece the last move
         moved (a pillbug's throw freezes it; it is drawn outlined). A board no game can reach
         raises :class:`~panal.hive.errors.PositionError` (see :mod:`panal.hive.setup`).
+        A set-up position has no history: under ``dragonfly_carry=next_turn`` no Dragonfly has
+        just landed, and under ``mosquito_stays_dragonfly`` no mosquito flew up.
 
+        >>> from panal.hex import Hex
+        >>> from panal.hive import Color, Game
         >>> game = Game.from_board({(0, 0): "wQ", (1, 0): ["bQ", "wB1"], (-1, 0): "bS1"},
         ...                        turn=Color.BLACK)
         >>> game.turn_number, game.stack_at(Hex(1, 0))
@@ -307,7 +344,7 @@ class Game:
         return game
 
     @classmethod
-    def from_board_text(cls, text: str, *, options: Options | None = None, **rules: bool) -> Game:
+    def from_board_text(cls, text: str, *, options: Options | None = None, **rules: Any) -> Game:
         """Set up the position written in text form (see :mod:`panal.hive.board_text`; it is
         what ``print(game)`` shows). Its state must be the board's.
 
@@ -355,6 +392,10 @@ class Game:
         self._undo = []
         self._seen = {h: 1}
         self._legal = None
+        self._carrier = NO_PIECE
+        self._flying = 0
+        self._flying_undo = []
+        self._forced = []
         self._state = self._evaluate(1) if ply or stacks else GameState.NOT_STARTED
         self._start = _Start(
             tuple((cell, tuple(stack)) for cell, stack in self._stacks.items()), ply, last_moved
@@ -377,6 +418,8 @@ class Game:
         other._placed = list(self._placed)
         other._undo = list(self._undo)
         other._seen = dict(self._seen)
+        other._flying_undo = list(self._flying_undo)
+        other._forced = list(self._forced)
         other._legal = None
         return other
 
@@ -701,15 +744,50 @@ class Game:
                 if _PILLBUG in copied:
                     self._throws(cell, pinned, found)
                 continue
+            if bug == _MOSQUITO:  # on top of the hive: a beetle, or a Dragonfly if it flew up
+                bug = _DRAGONFLY if self._flying >> piece & 1 else _BEETLE
             if free:
-                move_as = (_BEETLE,) if bug == _MOSQUITO else (bug,)
-                for dest in self._lifted_moves(piece, cell, move_as):
+                for dest in self._lifted_moves(piece, cell, (bug,)):
                     found.add(dest << 6 | piece)
-                if bug == _DRAGONFLY and len(stack) > 1:
+                if bug == _DRAGONFLY and len(stack) > 1 and self.may_carry(piece):
                     self._carries(piece, cell, pinned, found)
             if bug == _PILLBUG:
                 self._throws(cell, pinned, found)
         return list(found)
+
+    def may_carry(self, piece: int) -> bool:
+        """Whether the carrier ``piece``, on top of a stack, may carry now as far as *when* goes.
+
+        Under ``dragonfly_carry=next_turn`` only the carrier its owner moved last turn may.
+        """
+        return not self._carry_next_turn or piece == self._carrier
+
+    def _find_carrier(self) -> int:
+        """``dragonfly_carry=next_turn``: the piece the side to move moved on its previous turn,
+        if it is a carrier (a Dragonfly, or a Mosquito flying as one) on top of a stack."""
+        if len(self._undo) < 2:
+            return NO_PIECE
+        code = self._undo[-2].code
+        if code == PASS_CODE:
+            return NO_PIECE
+        piece = code & 31
+        cell = self._cell[piece]
+        stack = self._stacks.get(cell)
+        if not stack or len(stack) < 2 or stack[-1] != piece or piece >> 4 != self._ply & 1:
+            return NO_PIECE
+        if BUG_OF[piece] == _DRAGONFLY or self._flying >> piece & 1:
+            return piece
+        return NO_PIECE
+
+    def is_flying(self, piece: Piece | int) -> bool:
+        """``mosquito_stays_dragonfly``: a Mosquito up on the hive because it flew as a Dragonfly
+        (it moves there as a Dragonfly, not as a Beetle)."""
+        return bool(self._flying >> int(piece) & 1)
+
+    @property
+    def carrier(self) -> Piece | None:
+        """Under ``dragonfly_carry=next_turn``, the one piece that may carry now (else None)."""
+        return PIECE_BY_VALUE[self._carrier] if self._carrier >= 0 else None
 
     def _lifted_moves(self, piece: int, cell: int, bugs: Iterable[int]) -> set[int]:
         """Destinations of ``piece`` moving as each of ``bugs``, with the piece lifted."""
@@ -724,9 +802,7 @@ class Game:
         try:
             for bug in bugs:
                 if bug == _DRAGONFLY:
-                    dests.update(
-                        movement.dragonfly_moves(stacks, cell, self._options.dragonfly_gates)
-                    )
+                    dests.update(movement.dragonfly_moves(stacks, cell, *self._sidestep))
                 else:
                     dests.update(MOVES_BY_BUG[bug](stacks, cell))
         finally:
@@ -736,7 +812,7 @@ class Game:
                 stack.append(piece)
         return dests
 
-    def _carries(self, dragonfly: int, cell: int, pinned: frozenset[int], found: set[int]) -> None:
+    def _carries(self, carrier: int, cell: int, pinned: frozenset[int], found: set[int]) -> None:
         """A Dragonfly on a stack may fly off carrying the piece beneath it to the ground."""
         stacks = self._stacks
         stack = stacks[cell]
@@ -749,9 +825,9 @@ class Game:
         else:
             del stack[-2:]
         try:
-            for dest in movement.dragonfly_moves(stacks, cell, self._options.dragonfly_gates):
+            for dest in movement.dragonfly_moves(stacks, cell, *self._sidestep):
                 if dest not in stacks:
-                    found.add(dest << 6 | CARRY_FLAG | dragonfly)
+                    found.add(dest << 6 | CARRY_FLAG | carrier)
         finally:
             if pair_alone:
                 stacks[cell] = stack
@@ -796,6 +872,8 @@ class Game:
 
     def push_code(self, code: int) -> None:
         """Play a move code known to be legal (no check: the fast path)."""
+        if self._track_forced:
+            self._forced.append(self._is_forced())
         stacks = self._stacks
         last_moved = self._last_moved
         h = self._hash
@@ -805,6 +883,8 @@ class Game:
             h ^= _frozen_key(self._cell[last_moved])
         if code == PASS_CODE:
             self._last_moved = NO_PIECE
+            if self._track_flight:
+                self._flying_undo.append(self._flying)
         else:
             piece = code & 31
             dest = code >> 6
@@ -832,12 +912,48 @@ class Game:
             self._last_moved = piece
             if self._has_pillbug:
                 h ^= _frozen_key(dest)
+            if self._track_flight:
+                h ^= self._record_flight(piece, origin, dest, code & CARRY_FLAG)
         h ^= SIDE_KEY
-        self._hash = h
         self._ply += 1
+        if self._carry_next_turn:
+            h ^= self._update_carrier()
+        self._hash = h
         seen = self._seen[h] = self._seen.get(h, 0) + 1
         self._state = self._evaluate(seen)
         self._legal = None
+
+    def _record_flight(self, piece: int, origin: int, dest: int, carry: int) -> int:
+        """``mosquito_stays_dragonfly``: a Mosquito flying up as a Dragonfly stays one up there;
+        any other move of it ends that. Returns the change of hash."""
+        before = self._flying
+        self._flying_undo.append(before)
+        if BUG_OF[piece] != _MOSQUITO:
+            return 0
+        flew = origin != OFF_BOARD and (carry or dest - origin not in NEIGHBOR_OFFSETS)
+        if flew and len(self._stacks[dest]) > 1:
+            self._flying = before | 1 << piece
+        else:
+            self._flying = before & ~(1 << piece)
+        return FLYING_KEYS[piece] if self._flying != before else 0
+
+    def _update_carrier(self) -> int:
+        """``dragonfly_carry=next_turn``: find who may carry now; returns the change of hash."""
+        before, self._carrier = self._carrier, self._find_carrier()
+        change = 0
+        if before >= 0:
+            change ^= CARRIER_KEYS[before]
+        if self._carrier >= 0:
+            change ^= CARRIER_KEYS[self._carrier]
+        return change
+
+    def _is_forced(self) -> bool:
+        """Every legal move moves one and the same piece already on the board (or is a pass)."""
+        codes = self.legal_move_codes()
+        if codes == [PASS_CODE]:
+            return True
+        pieces = {code & 31 for code in codes}
+        return len(pieces) == 1 and self._cell[codes[0] & 31] != OFF_BOARD
 
     def pop(self) -> Move:
         """Take back the last move; ``IndexError`` before the first (or at a set-up start)."""
@@ -878,6 +994,12 @@ class Game:
         self._state = undo.state
         self._hash = undo.hash
         self._legal = None
+        if self._track_flight:
+            self._flying = self._flying_undo.pop()
+        if self._carry_next_turn:
+            self._carrier = self._find_carrier()
+        if self._track_forced:
+            self._forced.pop()
         return code
 
     def _evaluate(self, seen: int) -> GameState:
@@ -889,9 +1011,16 @@ class Game:
             return GameState.BLACK_WINS
         if black_lost:
             return GameState.WHITE_WINS
-        if seen >= 3 and self._options.repetition_draw:
+        if seen >= 3 and self._options.repetition_draw and self._loop_is_forced():
             return GameState.DRAW
         return GameState.IN_PROGRESS
+
+    def _loop_is_forced(self) -> bool:
+        """``repetition_forced``: was every position since this one first occurred forced?"""
+        if not self._track_forced:
+            return True
+        first = next(i for i, undo in enumerate(self._undo) if undo.hash == self._hash)
+        return all(self._forced[first:])
 
     def _surrounded(self, queen: int) -> bool:
         cell = self._cell[queen]

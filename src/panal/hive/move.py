@@ -6,7 +6,7 @@ notation needs the position, so it is a game method (``game.move_string(move)``,
 ``game.parse_move("wA1 -wQ")``).
 
 >>> from panal.hex import Hex
->>> from panal.hive.pieces import Piece
+>>> from panal.hive import Move, Piece
 >>> move = Move(Piece.wA1, Hex(1, -1))
 >>> move, move.piece, move.to
 (Move(wA1, (1, -1)), Piece.wA1, Hex(q=1, r=-1))

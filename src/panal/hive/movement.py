@@ -242,28 +242,41 @@ def pillbug_moves(stacks: Stacks, origin: int) -> list[int]:
     return slides(stacks, origin)
 
 
-def dragonfly_moves(stacks: Stacks, origin: int, gates: bool = False) -> set[int]:
-    """A grasshopper jump, then one step 60° left or right of the jump.
+# The Dragonfly's sideways step, as turns (in 60° steps) from the direction of its jump.
+FORWARD_TURNS = (-1, 1)  # forward-left, forward-right
+BACKWARD_TURNS = (-2, 2)  # back-left, back-right
 
-    It may land on any stack; on the ground it must touch the hive. It flies, so gates do not
-    apply, unless ``gates`` makes the sideways step obey them as a beetle's step from the ground.
+
+def dragonfly_moves(
+    stacks: Stacks,
+    origin: int,
+    turns: tuple[int, ...] = FORWARD_TURNS,
+    gaps: bool = False,
+    contact: bool = False,
+) -> set[int]:
+    """A grasshopper jump, then one step to the side: ``turns`` from the jump's direction.
+
+    It may land on any stack; on the ground it must touch the hive. It flies, so by default
+    neither gaps nor contact matter on the way (docs/rules.md). ``gaps``: the step cannot pass
+    between two stacks both higher than where it lands (on the ground: between two pieces).
+    ``contact``: a step to the ground must pass along a piece, as a slide does.
+    The landing is never the origin: it lies at least two cells away.
     """
     ends = set()
     for direction, step in enumerate(NEIGHBOR_OFFSETS):
-        cell = origin + step
-        if cell not in stacks:
+        hover = origin + step
+        if hover not in stacks:
             continue
-        while cell in stacks:
-            cell += step
-        for turn in (-1, 1):
-            side = (direction + turn) % 6
-            landing = cell + NEIGHBOR_OFFSETS[side]
-            if landing == origin:
+        while hover in stacks:
+            hover += step
+        for turn in turns:
+            side, left, right = GATES[(direction + turn) % 6]
+            landing = hover + side
+            below = height_of(stacks, landing)
+            beside = (height_of(stacks, hover + left), height_of(stacks, hover + right))
+            if gaps and min(beside) > below:
                 continue
-            if gates:
-                if height_gate_open(stacks, cell, GATES[side], 0):
-                    ends.add(landing)
-            elif landing in stacks or touches_hive(stacks, landing):
+            if below or (max(beside) > 0 if contact else touches_hive(stacks, landing)):
                 ends.add(landing)
     return ends
 

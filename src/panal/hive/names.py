@@ -143,13 +143,46 @@ def _check(language: str, look: str) -> str:
     return language
 
 
-def bug_name(bug: Bug | int, language: str = "en", look: str = "classic") -> str:
-    return _BUGS[look][_check(language, look)][int(bug)]
+def _as_bug(bug: Bug | int | str) -> Bug:
+    if isinstance(bug, str):
+        return Bug.from_letter(bug)
+    try:
+        return Bug(bug)
+    except ValueError:
+        raise ValueError(
+            f"unknown bug {bug!r}: give a Bug, its number (0-8) or its UHP letter (QSBGAMLPD)"
+        ) from None
+
+
+def bug_name(bug: Bug | int | str, language: str = "en", look: str = "classic") -> str:
+    """A bug (a :class:`Bug`, its number or its UHP letter) as players call it.
+
+    >>> from panal.hive import Bug
+    >>> from panal.hive.names import bug_name
+    >>> bug_name(Bug.QUEEN, "es", "football"), bug_name("A", "pt-BR")
+    ('Escudo', 'Formiga')
+    """
+    return _BUGS[look][_check(language, look)][_as_bug(bug)]
 
 
 def color_name(color: Color | int, language: str = "en", look: str = "classic") -> str:
     """The colour as players call it: in the football look white plays Grana, black Blanco."""
+    if color not in (0, 1):
+        raise ValueError(f"unknown colour {color!r}: Color.WHITE (0) or Color.BLACK (1)")
     return _COLORS[look][_check(language, look)][int(color)]
+
+
+_BOARD_TITLES = {
+    "en": "Hive board",
+    "es": "Tablero de Hive",
+    "pt-PT": "Tabuleiro de Hive",
+    "pt-BR": "Tabuleiro de Hive",
+}
+
+
+def board_title(language: str = "en") -> str:
+    """What a picture of a board is called, for its accessible label."""
+    return _BOARD_TITLES[_check(language, "classic")]
 
 
 def piece_name(piece: int, language: str = "en", look: str = "classic") -> str:

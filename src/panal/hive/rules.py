@@ -81,12 +81,17 @@ def broken_rule(game: GameView, code: int) -> tuple[Rule, dict[str, str]]:
         return Rule.FROZEN, details
     if dest == origin:
         return Rule.SAME_CELL, {}
-    if code & CARRY_FLAG and (bug != Bug.DRAGONFLY or len(stack) < 2):
+    carrier = bug == Bug.DRAGONFLY or (bug == Bug.MOSQUITO and game.is_flying(piece))
+    if code & CARRY_FLAG and (not carrier or len(stack) < 2):
         return Rule.NO_CARRY, {}
+    if code & CARRY_FLAG and not game.may_carry(piece):
+        return Rule.CARRY_NEXT_TURN, {}
     if len(stack) == 1 and origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
     if code & CARRY_FLAG and len(stack) == 2 and origin in movement.pinned_cells(stacks):
         return Rule.SPLITS_HIVE, {}
+    if bug == Bug.MOSQUITO and len(stack) > 1 and game.is_flying(piece):
+        bug = Bug.DRAGONFLY  # mosquito_stays_dragonfly: up there it moves as a Dragonfly
     return _why_bug_cannot(game, bug, origin, dest, len(stack) - 1), details
 
 

@@ -31,7 +31,7 @@ def ai_payload(
         "game_id": game_id,
         "version": version,
         "game_string": game_string,
-        "options": [options.tournament_opening, options.repetition_draw, options.dragonfly_gates],
+        "options": options.to_values(),
         "level": level,
         "seed": seed,
     }
@@ -41,7 +41,8 @@ def payload_game(payload: dict[str, Any]) -> Any:
     """The position of an AI job's payload, as a :class:`panal.hive.Game`."""
     from panal.hive import Game
 
-    return Game.from_game_string(payload["game_string"], options=Options(*payload["options"]))
+    options = Options.from_values(payload["options"])
+    return Game.from_game_string(payload["game_string"], options=options)
 
 
 def ai_move(payload: dict[str, Any]) -> dict[str, Any]:

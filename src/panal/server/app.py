@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from panal.hive import Options, names
+from panal.hive import OPTION_SPECS, Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
 from panal.server.ai_pool import ai_levels
 from panal.server.bus import make_bus
@@ -78,9 +78,9 @@ class StrictModel(BaseModel):
 class NewGameRequest(StrictModel):
     mode: Literal["ai", "hotseat", "online"]
     game_type: str = Field("Base", max_length=16)
-    tournament_opening: bool = False
-    repetition_draw: bool = True
-    dragonfly_gates: bool = False
+    # Rule options by name (panal.hive.OPTION_SPECS; GET /api/config lists them); the others
+    # keep their defaults.
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
     look: Look = "classic"
     color: ColorChoice = "white"
     ai_level: str | None = Field(None, max_length=32)
@@ -295,9 +295,7 @@ def create_app(
         _, secrets_out = await hub.create(
             game_type=request.game_type,
             mode=request.mode,
-            options=Options(
-                request.tournament_opening, request.repetition_draw, request.dragonfly_gates
-            ),
+            options=_rule_options(request.options),
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
@@ -334,11 +332,7 @@ def create_app(
                     "records.export",
                     {
                         "game_type": live.row.game_type,
-                        "options": [
-                            live.row.tournament_opening,
-                            live.row.repetition_draw,
-                            live.row.dragonfly_gates,
-                        ],
+                        "options": live.row.rules.to_values(),
                         "moves": list(live.moves),
                         "format": format,
                         "headers": headers,
@@ -559,6 +553,15 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         "looks": list(names.LOOKS),
         "ai_levels": list(levels),
         "expansions": [bug.letter for bug in EXPANSIONS],
+        "rule_options": [
+            {
+                "name": spec.name,
+                "default": spec.default,
+                "choices": list(spec.choices) if spec.choices else None,
+                "needs": spec.expansion,
+            }
+            for spec in OPTION_SPECS
+        ],
         "names": {
             look: {
                 language: {
@@ -591,3 +594,11 @@ def _pgn_headers(live: LiveGame) -> dict[str, str]:
     if row.result:
         headers["Result"] = row.result  # a resignation or an agreed draw, not only the board's
     return headers
+
+
+def _rule_options(values: dict[str, bool | str]) -> Options:
+    """A new game's rule options from the request (names and values checked)."""
+    try:
+        return Options.from_values(values)
+    except (TypeError, ValueError) as exc:
+        raise RequestError("bad_options", str(exc)) from None

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import json
@@ -33,6 +34,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -47,6 +49,7 @@ from panal.hive import (
     Options,
     Termination,
 )
+from panal.hive.notation import parse_move
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
@@ -59,7 +62,7 @@ from panal.server.snapshot import (
     public_state_text,
     settle_result,
 )
-from panal.server.store import Conflict, GameRow, Store
+from panal.server.store import IMPORT_BATCH, Conflict, GameRow, Store, rule_headers
 
 __all__ = [
     "Connection",
@@ -96,6 +99,7 @@ class Limits:
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
+    presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
 
 
 class Dispatcher(JobHandler, Protocol):
@@ -221,6 +225,10 @@ class LiveGame:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_error: str | None = None
     announced_spectators: int = 0
+    published_spectators: int = 0
+    # Other processes' spectators of this game: process → (count, when it said so).
+    remote_spectators: dict[str, tuple[int, float]] = field(default_factory=dict)
+    presence_ttl: float = 90.0
     used_at: float = field(default_factory=time.monotonic)
     _state_cache: str | None = None
     _history_cache: str | None = None
@@ -252,8 +260,19 @@ class LiveGame:
         return self.is_ai_turn and not self.is_finished and self.ai_error is None
 
     @property
-    def spectators(self) -> int:
+    def local_spectators(self) -> int:
         return sum(1 for connection in self.connections if not connection.seats)
+
+    @property
+    def spectators(self) -> int:
+        """Spectators on every process (the others' counts as they last published them)."""
+        now = time.monotonic()
+        remote = sum(
+            count
+            for count, said in self.remote_spectators.values()
+            if now - said < self.presence_ttl
+        )
+        return self.local_spectators + remote
 
     @property
     def history_text(self) -> str:
@@ -356,6 +375,9 @@ class GameHub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
+        self._db_threads = ThreadPoolExecutor(
+            1 if store.is_sqlite else 8, thread_name_prefix="panal-db"
+        )
 
     # --- running ---------------------------------------------------------------------------
 
@@ -368,6 +390,8 @@ class GameHub:
         else:
             await self.bus.start(dispatch.on_message, dispatch.on_reconnect)
             await self.jobs.start(dispatch)
+        if self.shared:
+            self.spawn(self._refresh_presence())
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -378,17 +402,30 @@ class GameHub:
         await self.jobs.close()
         await self.bus.close()
         await self.heavy.close()
+        self._db_threads.shutdown(wait=True)
 
     def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
         """A background task the hub keeps a reference to (and cancels on close)."""
         task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
 
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in a thread: the event loop never waits for the database."""
-        return await asyncio.to_thread(function, *args, **kwargs)
+        """Run a store call in a thread: the event loop never waits for the database.
+
+        SQLite gets one thread: it has one writer, and two commits from two threads make one
+        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
+        of the move latency). PostgreSQL gets a pool as large as the connection pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._db_threads, functools.partial(function, *args, **kwargs)
+        )
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -440,7 +477,7 @@ class GameHub:
             "game.rebuild",
             {
                 "game_type": row.game_type,
-                "options": _options_list(row.rules),
+                "options": row.rules.to_values(),
                 "moves": moves,
                 "playable": playable,
             },
@@ -466,6 +503,7 @@ class GameHub:
             ) from None
 
     def _cache(self, live: LiveGame) -> None:
+        live.presence_ttl = self.limits.presence_ttl
         self.games[live.id] = live
         self.games.move_to_end(live.id)
         self._evict()
@@ -554,12 +592,12 @@ class GameHub:
             mode=mode,
             tournament_opening=options.tournament_opening,
             repetition_draw=options.repetition_draw,
-            dragonfly_gates=options.dragonfly_gates,
+            dragonfly_gates=False,  # the legacy column: these options now travel in headers
             look=look,
             ai_level=ai_level,
             ai_color=1 - human if mode == "ai" else None,
             plies=len(moves),
-            headers=dict(headers or {}),
+            headers=rule_headers(options, dict(headers or {})),
             owner=owner if mode == "ai" else None,
         )
         secrets_out: dict[str, Any] = {"id": row.id}
@@ -582,12 +620,22 @@ class GameHub:
             settle_result(settled, game)
         for name, value in settled.items():
             setattr(row, name, value)
-        await self.db(self.store.create_game, row, moves)
+        await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)
         self._cache(live)
         await self.bus.subscribe(f"game:{row.id}")
         await self._after_change(live, was_ai_turn=False)
         return live, secrets_out
+
+    async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
+        if len(moves) <= IMPORT_BATCH:
+            await self.db(self.store.create_game, row, moves)
+            return
+        await self.db(self.store.begin_import, row)
+        for start in range(0, len(moves), IMPORT_BATCH):
+            batch = moves[start : start + IMPORT_BATCH]
+            await self.db(self.store.import_moves, row.id, start + 1, batch)
+        await self.db(self.store.finish_import, row.id, row.mode)
 
     async def _check_ai_allowance(self, owner: str | None) -> None:
         if owner is None:
@@ -713,9 +761,11 @@ class GameHub:
             ) from None
         try:
             settle_result(values, game)
+            board = board_fields(game)
         finally:
             game.pop()
-        return _Change(values, add_moves=(text,))
+        entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
+        return _Change(values, add_moves=(text,), entries=(entry,), codes=(move.code,), board=board)
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -814,6 +864,8 @@ class GameHub:
                 "v": version,
                 "values": change.values,
                 "add": list(change.add_moves),
+                "entries": list(change.entries),
+                "board": change.board,
                 "keep": change.keep_plies,
             },
         )
@@ -830,14 +882,22 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
-        for text in change.add_moves:
+        for index, text in enumerate(change.add_moves):
             assert game is not None
-            move = game.parse_move(text, lenient=True)
-            entry = history_entry(game, move, game.ply + 1)
-            game.push(move)
+            # Checked here a moment ago (its code is known), or by the process that stored it:
+            # then only read, not checked again.
+            code = change.codes[index] if change.codes else parse_move(game, text, lenient=True)
+            if change.entries:
+                entry = change.entries[index]
+            else:
+                part = history_entry(game, Move.from_code(code), game.ply + 1)
+                entry = json.dumps(part, separators=(",", ":"))
+            game.push_code(code)
             live.moves.append(text)
-            live.history_parts.append(json.dumps(entry, separators=(",", ":")))
-        if game is not None and (change.add_moves or change.keep_plies is not None):
+            live.history_parts.append(entry)
+        if change.board is not None:
+            live.board = change.board
+        elif game is not None and (change.add_moves or change.keep_plies is not None):
             live.board = board_fields(game)
         for name, value in change.values.items():
             setattr(live.row, name, value)
@@ -965,15 +1025,25 @@ class GameHub:
                     live.changed()
                 return
             if op == "presence":
+                count, origin = message.get("spectators"), message.get("from")
+                if isinstance(count, int) and isinstance(origin, str):
+                    live.remote_spectators[origin] = (max(0, count), time.monotonic())
+                    if live.spectators != live.announced_spectators:
+                        live.changed()
                 return
             if version <= live.version:
                 return  # this process made that change, or has it already
             if op == "change" and version == live.version + 1:
                 try:
+                    added = tuple(message.get("add") or ())
+                    entries = tuple(message.get("entries") or ())
+                    board = message.get("board")
                     change = _Change(
                         dict(message["values"]),
-                        add_moves=tuple(message.get("add") or ()),
+                        add_moves=added,
                         keep_plies=message.get("keep"),
+                        entries=entries if len(entries) == len(added) else (),
+                        board=board if isinstance(board, dict) else None,
                     )
                     self._apply(live, change, version)
                 except Exception:
@@ -1017,28 +1087,46 @@ class GameHub:
         def announce() -> None:
             live._presence_pending = False
             if live.spectators != live.announced_spectators:
-                live.announced_spectators = live.spectators
                 live.changed()
+            if self.shared and live.local_spectators != live.published_spectators:
+                self.spawn(self._publish_presence(live))
 
         asyncio.get_running_loop().call_later(self.limits.presence_delay, announce)
+
+    async def _publish_presence(self, live: LiveGame) -> None:
+        live.published_spectators = live.local_spectators
+        await self.bus.publish(
+            f"game:{live.id}",
+            {"op": "presence", "v": live.version, "spectators": live.local_spectators},
+        )
+
+    async def _refresh_presence(self) -> None:
+        """Say again, now and then, how many watch each game here (other processes forget a
+        count that is not refreshed: a process that died stops counting)."""
+        while True:
+            await asyncio.sleep(self.limits.presence_ttl / 3)
+            for live in list(self.games.values()):
+                if live.local_spectators or live.published_spectators:
+                    await self._publish_presence(live)
 
 
 @dataclass(frozen=True)
 class _Change:
-    """One change to a game: row fields, moves added or taken back."""
+    """One change to a game: row fields, moves added or taken back. A change made here also
+    carries what checking it computed (move codes, history entries, the next position's board
+    fields), so that applying it repeats no rules work."""
 
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
     keep_plies: int | None = None
+    entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
+    codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
+    board: dict[str, Any] | None = None
 
 
 def _replay(game_type: str, options: Options, moves: list[str]) -> tuple[Game, list[str]]:
     game, history = replay_with_history(game_type, options, moves)
     return game, history
-
-
-def _options_list(options: Options) -> list[bool]:
-    return [options.tournament_opening, options.repetition_draw, options.dragonfly_gates]
 
 
 def _requested_move(message: dict[str, Any]) -> Move | str:

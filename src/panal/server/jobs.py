@@ -476,9 +476,8 @@ class RedisJobQueue:
         while True:
             try:
                 await pubsub.subscribe(self.cancel_channel)
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None or message.get("type") != "message":
+                async for message in pubsub.listen():  # no read time-out: nothing lost
+                    if message.get("type") != "message":
                         continue
                     try:
                         key, keep = json.loads(message["data"])

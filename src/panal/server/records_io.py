@@ -149,7 +149,7 @@ def _entry_text(game: Game, move: Any, ply: int) -> str:
 
 def rebuild_job(payload: dict[str, Any]) -> dict[str, Any]:
     """A stored game rebuilt: its history text, its board fields and (to play on) the game."""
-    options = Options(*payload["options"])
+    options = Options.from_values(payload["options"])
     game, history = replay_with_history(payload["game_type"], options, payload["moves"])
     return _rebuilt(game, history, payload["playable"])
 
@@ -186,7 +186,7 @@ def import_job(payload: dict[str, Any]) -> dict[str, Any]:
 
 def export_job(payload: dict[str, Any]) -> str:
     """A stored game as a GameString or PGN."""
-    options = Options(*payload["options"])
+    options = Options.from_values(payload["options"])
     game = Game(payload["game_type"], options=options)
     for text in payload["moves"]:
         game.push(game.parse_move(text, lenient=True))

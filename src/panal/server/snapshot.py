@@ -103,11 +103,7 @@ def public_state_text(live: LiveGame) -> str:
         "game_type": row.game_type,
         "mode": row.mode,
         "look": row.look,
-        "options": {
-            "tournament_opening": row.tournament_opening,
-            "repetition_draw": row.repetition_draw,
-            "dragonfly_gates": row.dragonfly_gates,
-        },
+        "options": row.rules.to_values(),
         "ai": {"level": row.ai_level, "color": row.ai_color} if row.mode == "ai" else None,
         "seats": {
             "white": row.white_token is not None or row.ai_color == 0,

@@ -57,13 +57,13 @@ from sqlalchemy import (
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
-from panal.hive import Options
+from panal.hive import OPTION_SPECS, Options
 
-__all__ = ["Conflict", "DatabaseError", "GameRow", "Store", "database_url"]
+__all__ = ["Conflict", "DatabaseError", "GameRow", "Store", "database_url", "rule_headers"]
 
 HEAD_REVISION = "0004_enjambre"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
-IMPORT_BATCH = 2_000  # moves written per transaction when a long record is stored
+IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 
 
@@ -149,8 +149,21 @@ class GameRow:
 
     @property
     def rules(self) -> Options:
-        """The game's rule options."""
-        return Options(self.tournament_opening, self.repetition_draw, self.dragonfly_gates)
+        """The game's rule options: two columns, and the others as the PGN tags in ``headers``.
+
+        ``dragonfly_gates`` is the column of games stored before the Dragonfly had two options
+        for it (gaps and contact): true reads as both.
+        """
+        values: dict[str, bool | str] = {
+            "tournament_opening": self.tournament_opening,
+            "repetition_draw": self.repetition_draw,
+        }
+        if self.dragonfly_gates:
+            values.update(dragonfly_gaps=True, dragonfly_contact=True)
+        for spec in _OPTIONS_IN_HEADERS:
+            if spec.uhp in self.headers:
+                values[spec.name] = spec.parse(self.headers[spec.uhp])
+        return Options.from_values(values)
 
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)
@@ -162,6 +175,26 @@ class GameRow:
         data = {f.name: values[f.name] for f in fields(cls)}
         data["headers"] = json.loads(data["headers"]) if data["headers"] else {}
         return cls(**data)
+
+
+# Rule options without a column of their own travel in ``headers``, as the tags that carry them in
+# a PGN record (``DragonflySidestep: Backward``): an exported record then carries them too.
+_OPTIONS_IN_HEADERS = tuple(
+    spec for spec in OPTION_SPECS if spec.name not in ("tournament_opening", "repetition_draw")
+)
+
+
+def rule_headers(options: Options, headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with the rule-option tags replaced by those of ``options`` (changed ones)."""
+    changed = options.changed()
+    out = {name: value for name, value in headers.items() if name not in _OPTION_TAGS}
+    for spec in _OPTIONS_IN_HEADERS:
+        if spec.name in changed:
+            out[spec.uhp] = spec.uhp_value(changed[spec.name])
+    return out
+
+
+_OPTION_TAGS = frozenset(spec.uhp for spec in _OPTIONS_IN_HEADERS)
 
 
 def database_url(value: str) -> tuple[str, str]:
@@ -237,29 +270,28 @@ class Store:
     # --- games -----------------------------------------------------------------------------
 
     def create_game(self, row: GameRow, moves: list[str]) -> None:
-        """Store a new game and its moves. A long record is written in short transactions
-        (SQLite has one writer: other games' moves must not wait behind 30,000 rows), under
-        the mode ``importing``, which nothing lists or plays, until its last batch is in."""
-        now = time.time()
-        rows = [
-            {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
-            for ply, move in enumerate(moves, 1)
-        ]
-        if len(rows) <= IMPORT_BATCH:
-            with self.engine.begin() as conn:
-                conn.execute(insert(games_table).values(**row.to_columns()))
-                if rows:
-                    conn.execute(insert(moves_table), rows)
-            return
+        """Store a new game and its moves in one transaction (see ``begin_import`` for a long
+        record)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(games_table).values(**row.to_columns()))
+            if moves:
+                conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
+
+    # A long record is written in short transactions, each its own call, so that other games'
+    # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
+    # mode is ``importing``: nothing lists, loads or plays it.
+
+    def begin_import(self, row: GameRow) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
-        for start in range(0, len(rows), IMPORT_BATCH):
-            with self.engine.begin() as conn:
-                conn.execute(insert(moves_table), rows[start : start + IMPORT_BATCH])
+
+    def import_moves(self, game_id: str, first_ply: int, moves: list[str]) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                update(games_table).where(games_table.c.id == row.id).values(mode=row.mode)
-            )
+            conn.execute(insert(moves_table), _move_rows(game_id, first_ply, moves))
+
+    def finish_import(self, game_id: str, mode: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.engine.connect() as conn:
@@ -397,6 +429,14 @@ class Store:
                     )
                 ).scalar_one()
             )
+
+
+def _move_rows(game_id: str, first_ply: int, moves: list[str]) -> list[dict[str, Any]]:
+    now = time.time()
+    return [
+        {"game_id": game_id, "ply": ply, "move": move, "played_at": now}
+        for ply, move in enumerate(moves, first_ply)
+    ]
 
 
 def _upgrade(conn: Connection) -> None:

@@ -57,7 +57,7 @@ class SeatRequest(StrictModel):
 class NewTableRequest(StrictModel):
     players: int = Field(ge=2, le=6)
     mode: Literal["online", "local"] = "online"
-    options: dict[str, int | bool] = Field(default_factory=dict, max_length=64)
+    options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=64)
     games: int = Field(1, ge=1, le=MAX_GAMES)
     seats: list[SeatRequest] = Field(min_length=2, max_length=6)
     replace_after: float | None = Field(None, ge=0, le=7 * 24 * 3600)

@@ -43,6 +43,8 @@ from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
+from panal.uhp.duration import format_duration
+
 __all__ = [
     "EngineCommandError",
     "EngineError",
@@ -121,16 +123,6 @@ class _LineWriter(Protocol):
     async def drain(self) -> None: ...
 
     def close(self) -> None: ...
-
-
-def format_duration(seconds: float) -> str:
-    """Seconds → UHP's ``hh:mm:ss``, a fraction kept when there is one (``00:00:00.5``)."""
-    if seconds < 0:
-        raise ValueError("a duration cannot be negative")
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    text = f"{int(secs):02d}" if secs == int(secs) else f"{secs:06.3f}".rstrip("0")
-    return f"{int(hours):02d}:{int(minutes):02d}:{text}"
 
 
 class UhpClient:

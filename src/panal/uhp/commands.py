@@ -8,6 +8,8 @@ import re
 import sys
 from pathlib import Path
 
+from panal.uhp.duration import parse_duration
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -71,8 +73,7 @@ def parse_time(text: str) -> float:
     """``1s``, ``500ms``, ``0.5``, ``2m``, ``00:00:02`` → seconds."""
     value = text.strip().lower()
     if ":" in value:
-        hours, minutes, seconds = value.split(":")
-        return int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+        return parse_duration(value)
     match = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m)?", value)
     if match is None:
         raise ValueError(f"not a time: {text!r}")

@@ -15,11 +15,17 @@ with ``options set``); a ``bestmove depth N`` still searching after ``MaxTime`` 
 best move of its deepest finished iteration, and a ``perft`` still counting is stopped with
 ``err``. Times are ``hh:mm:ss`` with minutes and seconds below 60 (seconds may have a fraction).
 
-Engine options, as UHP option lines::
+Engine options, as UHP option lines (the rule options come from
+``panal.hive.OPTION_SPECS``; docs/rules.md explains each one)::
 
     TournamentOpening;bool;True;True
     RepetitionDraw;bool;True;True
-    DragonflyGates;bool;False;False   (panal's Dragonfly: its sideways step obeys gates)
+    RepetitionForced;bool;False;False
+    DragonflySidestep;enum;Forward;Forward;Forward;Backward;Either
+    DragonflyGaps;bool;False;False
+    DragonflyContact;bool;False;False
+    DragonflyCarry;enum;Later;Later;Later;NextTurn
+    MosquitoStaysDragonfly;bool;False;False
     Level;enum;strongest;strongest;beginner;easy;medium;hard;expert;strongest
     HashSizeMB;int;64;64;1;4096
     Seed;int;0;0;0;2147483647          (0: a new random seed for every move)
@@ -32,15 +38,15 @@ the machine's other core belongs to the opponent.
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TextIO
 
 from panal import __version__
 from panal.hive import (
+    OPTION_SPECS,
     Game,
     GameStringError,
     GameType,
@@ -48,7 +54,10 @@ from panal.hive import (
     IllegalMoveError,
     InvalidMoveError,
     Options,
+    OptionsError,
+    OptionSpec,
 )
+from panal.uhp.duration import parse_duration
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_LEVEL = "strongest"
@@ -62,6 +71,10 @@ MAX_TIME = 24 * 3600
 # bestmove time: the reply must arrive within the budget +5% +50 ms; keep clear of that edge.
 TIME_SAFETY_FRACTION = 0.96
 TIME_SAFETY_SECONDS = 0.03
+
+
+# UHP engines default to the tournament opening, as every reference engine does.
+UHP_DEFAULT_OPTIONS = Options(tournament_opening=True)
 
 
 @dataclass(frozen=True)
@@ -88,8 +101,7 @@ class PanalEngine:
 
     def __init__(self) -> None:
         self.game: Game | None = None
-        # UHP engines default to the tournament opening, as every reference engine does.
-        self.options = Options(tournament_opening=True, repetition_draw=True)
+        self.options = UHP_DEFAULT_OPTIONS
         self.commands: dict[str, Callable[[str], list[str]]] = {
             "info": self.info,
             "newgame": self.newgame,
@@ -101,11 +113,7 @@ class PanalEngine:
             "bestmove": self.bestmove,
             "perft": self.perft,
         }
-        self.option_names = {
-            "TournamentOpening": "tournament_opening",
-            "RepetitionDraw": "repetition_draw",
-            "DragonflyGates": "dragonfly_gates",
-        }
+        self.rule_options: dict[str, OptionSpec] = {spec.uhp: spec for spec in OPTION_SPECS}
         from panal.ai.levels import LEVELS
 
         self.ai_options: dict[str, _IntOption | _EnumOption] = {
@@ -210,7 +218,7 @@ class PanalEngine:
     def options_command(self, args: str) -> list[str]:
         words = args.split()
         if not words:
-            return [self._describe(name) for name in (*self.option_names, *self.ai_options)]
+            return [self._describe(name) for name in (*self.rule_options, *self.ai_options)]
         action = words[0].lower()
         if action == "get" and len(words) == 2:
             return [self._describe(self._option_name(words[1]))]
@@ -219,7 +227,12 @@ class PanalEngine:
             if name in self.ai_options:
                 self._set_ai_option(name, words[2])
             else:
-                self._set_option(self.option_names[name], _parse_bool(words[2]))
+                spec = self.rule_options[name]
+                try:
+                    value = spec.parse(words[2])
+                except OptionsError as exc:
+                    raise UhpError(str(exc)) from None
+                self._set_option(spec.name, value)
             return [self._describe(name)]
         raise UhpError("usage: options | options get <name> | options set <name> <value>")
 
@@ -242,7 +255,8 @@ class PanalEngine:
         return lines
 
     def bestmove(self, args: str) -> list[str]:
-        """``bestmove``, ``bestmove time hh:mm:ss`` or ``bestmove depth N``."""
+        """``bestmove``, ``bestmove time hh:mm:ss``, ``bestmove depth N`` or (panal's extension,
+        the same choice on any machine) ``bestmove nodes N``."""
         from panal.ai import Searcher, think
         from panal.ai.levels import get_level
 
@@ -254,6 +268,7 @@ class PanalEngine:
         settings = get_level(level)
         time_limit: float | None = None
         depth: int | None = None
+        nodes: int | None = None
         if len(words) == 2 and words[0].lower() == "time":
             budget = _parse_duration(words[1])
             if budget > self._max_time:
@@ -266,8 +281,14 @@ class PanalEngine:
             depth = settings.depth
         elif len(words) == 2 and words[0].lower() == "depth":
             depth = self._bounded_depth(_parse_depth(words[1]), "bestmove depth")
+        elif len(words) == 2 and words[0].lower() == "nodes" and words[1].isdigit():
+            # As selective as a timed search; MaxTime still bounds it.
+            nodes = int(words[1])
+            depth = settings.depth
         elif words:
-            raise UhpError("usage: bestmove | bestmove time hh:mm:ss | bestmove depth N")
+            raise UhpError(
+                "usage: bestmove | bestmove time hh:mm:ss | bestmove depth N | bestmove nodes N"
+            )
         else:
             time_limit = min(settings.time_limit, self._max_time)
             depth = min(settings.depth or self._max_depth, self._max_depth)
@@ -284,6 +305,7 @@ class PanalEngine:
             seed=seed,
             searcher=searcher,
             max_time=self._max_time,
+            nodes=nodes,
         )
         if result.code not in game.legal_move_codes():  # never an illegal move
             raise UhpError("internal error: the AI chose an illegal move")
@@ -308,7 +330,7 @@ class PanalEngine:
     # --- options --------------------------------------------------------------------------
 
     def _option_name(self, text: str) -> str:
-        names = (*self.option_names, *self.ai_options)
+        names = (*self.rule_options, *self.ai_options)
         for name in names:
             if name.lower() == text.lower():
                 return name
@@ -338,13 +360,17 @@ class PanalEngine:
         if isinstance(option, _IntOption):
             value = self.ai_values[name]
             return f"{name};int;{value};{option.default};{option.minimum};{option.maximum}"
-        value = getattr(self.options, self.option_names[name])
-        default = getattr(Options(tournament_opening=True), self.option_names[name])
-        return f"{name};bool;{value};{default}"
+        spec = self.rule_options[name]
+        value = spec.uhp_value(spec.plain(getattr(self.options, spec.name)))
+        default = spec.uhp_value(spec.plain(getattr(UHP_DEFAULT_OPTIONS, spec.name)))
+        if spec.choices is None:
+            return f"{name};bool;{value};{default}"
+        choices = ";".join(spec.uhp_value(choice) for choice in spec.choices)
+        return f"{name};enum;{value};{default};{choices}"
 
-    def _set_option(self, field: str, value: bool) -> None:
+    def _set_option(self, field: str, value: bool | str) -> None:
         """Options apply to the game in progress too: it is replayed under the new rules."""
-        options = replace(self.options, **{field: value})
+        options = self.options.with_values(**{field: value})
         if self.game is not None:
             replayed = Game(self.game.game_type, options=options)
             try:
@@ -357,30 +383,11 @@ class PanalEngine:
         self._forget_search()
 
 
-def _parse_bool(text: str) -> bool:
-    lowered = text.lower()
-    if lowered in ("true", "1", "yes", "on"):
-        return True
-    if lowered in ("false", "0", "no", "off"):
-        return False
-    raise UhpError(f"expected True or False, not {text!r}")
-
-
-_DURATION = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2}(?:\.\d{1,6})?)$")
-
-
 def _parse_duration(text: str) -> float:
-    """``hh:mm:ss`` (minutes and seconds below 60; seconds may have a fraction) → seconds."""
-    match = _DURATION.match(text)
-    if match is None:
-        raise UhpError(f"expected a time as hh:mm:ss, not {text!r}")
-    hours, minutes, seconds = int(match.group(1)), int(match.group(2)), float(match.group(3))
-    if minutes >= 60 or seconds >= 60:
-        raise UhpError(f"minutes and seconds go from 00 to 59 in hh:mm:ss, not {text!r}")
-    total = hours * 3600 + minutes * 60 + seconds
-    if total <= 0:
-        raise UhpError("the time must be more than 00:00:00")
-    return total
+    try:
+        return parse_duration(text)
+    except ValueError as exc:
+        raise UhpError(str(exc)) from None
 
 
 class _OutOfTime(Exception):

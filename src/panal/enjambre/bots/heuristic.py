@@ -142,8 +142,10 @@ class Planner:
         tie = know.p_equal(enemy, number)
         loss = know.p_above(enemy, number)
         kill = self.params.kill
-        # A tie removes both tiles; a small bonus for eliminations (the tiebreak).
-        return kill * win + (kill - 1.0) * tie - loss + 0.05 * (win + tie), win
+        # A tie removes both tiles; a small bonus for eliminations (the tiebreak), which a tie
+        # brings the attacker unless the rules credit it to nobody (tie_credit "none").
+        credited = win + (tie if self.state.options.tie_credit != "none" else 0.0)
+        return kill * win + (kill - 1.0) * tie - loss + 0.05 * credited, win
 
     def _queen_candidate(self) -> int | None:
         """The own tile to bring home, if the colmena cell is still empty."""

@@ -20,7 +20,7 @@ from panal.hex import Hex
 
 from ..board import Board
 from ..observation import Observation
-from ..state import PublicState
+from ..state import PublicState, linked_dark_cells
 
 __all__ = ["Geometry", "Knowledge", "geometry_for"]
 
@@ -122,7 +122,7 @@ class Geometry:
     cross them (crossing the colmena is the one-step move between cells next to it).
     """
 
-    def __init__(self, board: Board, linked_dark: bool, queen_exit_anywhere: bool) -> None:
+    def __init__(self, board: Board, linked_dark: str, queen_exit_anywhere: bool) -> None:
         self.board = board
         links: dict[Hex, list[Hex]] = {}
         for cell in board.cells:
@@ -133,8 +133,7 @@ class Geometry:
                 queen_exit_anywhere and cell in board.colmena_owner
             ):
                 targets += [c for c in board.colmena_adjacent_order if c != cell]
-            if linked_dark and cell in board.dark:
-                targets += [c for c in board.dark_order if c != cell]
+            targets += linked_dark_cells(board, linked_dark, cell)
             links[cell] = list(dict.fromkeys(targets))
         self.links = links
         self.distance: dict[Hex, dict[Hex, int]] = {cell: self._bfs(cell) for cell in links}
@@ -164,7 +163,7 @@ class Geometry:
 
 
 @cache
-def _geometry(board: Board, linked_dark: bool, queen_exit_anywhere: bool) -> Geometry:
+def _geometry(board: Board, linked_dark: str, queen_exit_anywhere: bool) -> Geometry:
     return Geometry(board, linked_dark, queen_exit_anywhere)
 
 

@@ -131,8 +131,8 @@ class GameRecord:
             )
         if self.termination in (Termination.SURROUNDED, Termination.BOTH_SURROUNDED):
             return (
-                f"the record says the game ended by {self.termination.value}, but the final "
-                "position is still in progress"
+                f"the record says {recorded} by {self.termination.value}, but the final position "
+                "is still in progress"
             )
         if self.termination.is_draw != (recorded is GameState.DRAW):
             return f"the record says {recorded}, which a {self.termination.value} cannot give"

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 from panal.hive.errors import GameTypeError, RecordError
 from panal.hive.game import Game
-from panal.hive.options import Options
+from panal.hive.options import OPTION_SPECS, Options, OptionsError
 from panal.hive.outcome import GameState
 from panal.hive.pieces import GameType
 from panal.hive.records.base import (
@@ -27,7 +27,6 @@ __all__ = ["iter_pgn", "read_pgn", "write_pgn"]
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _NUMBERED_MOVE = re.compile(r"^(\d+)\s*\.+\s*(.*?)$")
 _ROSTER = ("GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result")
-_OPTION_TAGS = {"TournamentOpening": "tournament_opening", "RepetitionDraw": "repetition_draw"}
 
 
 def iter_pgn(lines: Iterable[str], source: str = "<string>") -> Iterator[GameRecord]:
@@ -41,10 +40,10 @@ def iter_pgn(lines: Iterable[str], source: str = "<string>") -> Iterator[GameRec
     with a :class:`~panal.hive.outcome.Termination` value says how the game ended off the board;
     without one (Mzinga and hivegame.com write none), a recorded draw on an unfinished position
     is read as an agreed draw and a recorded win as a resignation, as for GameString lines.
-    panal's own
-    ``[TournamentOpening]``/``[RepetitionDraw]`` tags ("True"/"False") set rule options, which are
-    otherwise the defaults (hivegame.com's rules: queen allowed on the first turn, threefold
-    repetition draws).
+    panal's own rule-option tags, named as the UHP options (``[TournamentOpening "True"]``,
+    ``[DragonflySidestep "Backward"]``, see :data:`panal.hive.OPTION_SPECS`), set rule options,
+    which are otherwise the defaults (hivegame.com's rules: queen allowed on the first turn,
+    threefold repetition draws).
     """
     builder = _PgnGame(source, 1)
     found = 0
@@ -170,14 +169,14 @@ class _PgnGame:
         return written if written is not None else tagged
 
     def options(self) -> Options:
-        values = {"tournament_opening": False, "repetition_draw": True}
-        for tag, field_name in _OPTION_TAGS.items():
-            if tag in self.tags:
-                word = self.tags[tag].strip().lower()
-                if word not in ("true", "false"):
-                    raise self.fail(f"{tag} must be True or False", self.tag_lines[tag])
-                values[field_name] = word == "true"
-        return Options(**values)
+        values: dict[str, bool | str] = {}
+        for spec in OPTION_SPECS:
+            if spec.uhp in self.tags:
+                try:
+                    values[spec.name] = spec.parse(self.tags[spec.uhp])
+                except OptionsError as exc:
+                    raise self.fail(str(exc), self.tag_lines[spec.uhp]) from None
+        return Options.from_values(values)
 
 
 def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
@@ -185,7 +184,7 @@ def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
 
     ``headers`` add tags (``White``, ``Date``…); a ``Result`` among them is written instead of the
     position's state (a resignation, say). ``GameType`` always comes from the game; rule options
-    that differ from the defaults are written as ``TournamentOpening``/``RepetitionDraw`` tags.
+    that differ from the defaults are written as tags named as their UHP options.
     """
     given = dict(headers or {})
     given.pop("GameType", None)
@@ -196,12 +195,11 @@ def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
     for name in _ROSTER[1:-1]:
         tags[name] = given.pop(name, "")
     tags["Result"] = result
-    defaults = Options()
-    for tag, field_name in _OPTION_TAGS.items():
-        value = getattr(game.options, field_name)
-        if value != getattr(defaults, field_name):
-            tags[tag] = str(value)
-        given.pop(tag, None)
+    changed = game.options.changed()
+    for spec in OPTION_SPECS:
+        if spec.name in changed:
+            tags[spec.uhp] = spec.uhp_value(changed[spec.name])
+        given.pop(spec.uhp, None)
     tags.update(given)
     lines = []
     for name, value in tags.items():

@@ -17,6 +17,11 @@ function optionLabel(option) {
   return hasKey("en", key) ? t(key) : escapeHtml(option.description);
 }
 
+function choiceLabel(option, choice) {
+  const key = `enj.option.${option.name}.${choice}`;
+  return hasKey("en", key) ? t(key) : escapeHtml(choice.replace(/_/g, " "));
+}
+
 export async function showTableForm(root, navigate) {
   const config = await enjambreConfig();
   const form = {
@@ -47,8 +52,14 @@ export async function showTableForm(root, navigate) {
 
   function optionMarkup(option) {
     const value = form.options[option.name];
-    if (option.type === "int") {
+    if (option.kind === "int") {
       return `<label class="enj-option-number">${optionLabel(option)} <input type="number" name="option" data-option="${option.name}" min="${option.minimum ?? 1}" max="50" value="${value}"></label>`;
+    }
+    if (option.kind === "choice") {
+      const choices = option.choices
+        .map((choice) => `<option value="${escapeHtml(choice)}" ${choice === value ? "selected" : ""}>${choiceLabel(option, choice)}</option>`)
+        .join("");
+      return `<label class="enj-option-choice">${optionLabel(option)} <select name="option" data-option="${option.name}">${choices}</select></label>`;
     }
     return `<label class="choice"><input type="checkbox" name="option" data-option="${option.name}" ${value ? "checked" : ""}> ${optionLabel(option)}</label>`;
   }
@@ -100,7 +111,9 @@ export async function showTableForm(root, navigate) {
     else if (input.name === "timeout") form.timeout = input.value;
     else if (input.name === "option") {
       const option = config.options.find((item) => item.name === input.dataset.option);
-      form.options[option.name] = option.type === "int" ? Math.max(option.minimum ?? 1, Number(input.value) || option.default) : input.checked;
+      if (option.kind === "int") form.options[option.name] = Math.max(option.minimum ?? 1, Number(input.value) || option.default);
+      else if (option.kind === "choice") form.options[option.name] = input.value;
+      else form.options[option.name] = input.checked;
     }
   });
   root.addEventListener("input", (event) => {

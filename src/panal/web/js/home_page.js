@@ -13,20 +13,30 @@ const EXPANSIONS = ["M", "L", "P", "D"];
 const LEGEND = ["Q", "B", "G", "S", "A", "M", "L", "P", "D"];
 
 /**
- * The rule options of the new-game form, in the order shown. Adding an option is adding an entry:
- * - `field`: the POST /api/games field it fills;
- * - `label`: the i18n key of its text;
- * - `initial`: its value when the form opens (true/false for a checkbox);
- * - `choices` (optional): the values of a select instead of a checkbox, each labelled by the
+ * The rule options of the new-game form, in the order shown: the server lists them
+ * (GET /api/config `rule_options`, made from panal.hive.OPTION_SPECS, which docs/rules.md
+ * explains), so a new option needs only its texts here. Each becomes an entry:
+ * - `field`: its name in the `options` of POST /api/games;
+ * - `label`: the i18n key of its text, `option.${name}`;
+ * - `initial`: its value when the form opens, the default (true/false for a checkbox);
+ * - `choices` (or null): the values of a select instead of a checkbox, each labelled by the
  *   i18n key `${label}.${value}`;
- * - `needs` (optional): the extra piece it is about (a UHP letter); it is shown only when that
- *   piece is chosen, and sends its initial value otherwise.
+ * - `needs`: the extra pieces it is about (UHP letters, "" for none); it is shown only when all
+ *   of them are chosen, and sends its initial value otherwise.
  */
-export const RULE_OPTIONS = [
-  { field: "tournament_opening", label: "new.tournament", initial: false },
-  { field: "repetition_draw", label: "new.repetition", initial: true },
-  { field: "dragonfly_gates", label: "new.dragonfly_gates", initial: false, needs: "D" },
-];
+export function ruleOptions(config) {
+  return config.rule_options.map((option) => ({
+    field: option.name,
+    label: `option.${option.name}`,
+    initial: option.default,
+    choices: option.choices,
+    needs: option.needs,
+  }));
+}
+
+function needsMet(needs, expansions) {
+  return [...needs].every((letter) => expansions.has(letter));
+}
 
 function levelOptions(config, selected) {
   return config.ai_levels
@@ -52,19 +62,20 @@ function ruleOptionMarkup(option, value) {
 }
 
 /** Show the parts of a form that apply to its state: `data-modes` lists the modes a part is for,
- *  `data-needs` the extra piece it is about. */
+ *  `data-needs` the extra pieces it is about (all must be chosen). */
 function showApplicable(root, mode, expansions = new Set()) {
   for (const element of root.querySelectorAll("[data-modes]")) element.hidden = !element.dataset.modes.split(" ").includes(mode);
-  for (const element of root.querySelectorAll("[data-needs]")) element.hidden = !expansions.has(element.dataset.needs);
+  for (const element of root.querySelectorAll("[data-needs]")) element.hidden = !needsMet(element.dataset.needs, expansions);
 }
 
 export function showNewGamePage(root, config, navigate) {
+  const options = ruleOptions(config);
   const form = {
     mode: config.ai_levels.length ? "ai" : "hotseat",
     level: config.ai_levels.includes("medium") ? "medium" : config.ai_levels[0],
     color: "white",
     expansions: new Set(["M", "L", "P"]),
-    rules: Object.fromEntries(RULE_OPTIONS.map((option) => [option.field, option.initial])),
+    rules: Object.fromEntries(options.map((option) => [option.field, option.initial])),
   };
   let busy = false;
 
@@ -79,7 +90,7 @@ export function showNewGamePage(root, config, navigate) {
       (letter) => `<label class="choice piece-choice"><input type="checkbox" name="expansion" value="${letter}" ${form.expansions.has(letter) ? "checked" : ""}>
           ${pieceSvg(`w${letter}`, getLook(), 34)} ${bugName(letter)}</label>`,
     ).join("");
-    const rules = RULE_OPTIONS.map((option) => ruleOptionMarkup(option, form.rules[option.field])).join("");
+    const rules = options.map((option) => ruleOptionMarkup(option, form.rules[option.field])).join("");
     const legend = LEGEND.map(
       (letter) => `<li>${pieceSvg(`w${letter}`, getLook(), 40)}${pieceSvg(`b${letter}`, getLook(), 40)}<span>${bugName(letter)}</span></li>`,
     ).join("");
@@ -124,9 +135,10 @@ export function showNewGamePage(root, config, navigate) {
       look: getLook(),
       color: form.mode === "hotseat" ? "white" : form.color,
     };
-    for (const option of RULE_OPTIONS) {
-      const applies = !option.needs || form.expansions.has(option.needs);
-      body[option.field] = applies ? form.rules[option.field] : option.initial;
+    body.options = {};
+    for (const option of options) {
+      const applies = needsMet(option.needs, form.expansions);
+      body.options[option.field] = applies ? form.rules[option.field] : option.initial;
     }
     if (form.mode === "ai") body.ai_level = form.level;
     busy = true;

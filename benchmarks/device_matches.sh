@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The decisive AI matches, in parallel on a 16-core machine, in at most ~9 minutes of wall time.
+#
+#   NOKAMUTE=.engines/nokamute OUT=/tmp/out bash benchmarks/device_matches.sh
+#
+# From the repository root of a plain checkout: Python 3.11+ and nothing else (panal runs from
+# source with PYTHONPATH=src). NOKAMUTE is the nokamute binary (default: .engines/nokamute, then
+# ../shared/engines/nokamute); OUT the folder for the results (default ./device-results).
+# Three matches run at once, each game with its own engine processes, one core per game:
+#
+#   1. panal strongest, bestmove time 1 s, vs nokamute bestmove depth 4, Base+MLP, 100 games
+#   2. the same in Base, 50 games
+#   3. panal strongest 1 s vs nokamute 1 s (one thread), Base+MLP, as many games as fit: JOBS3
+#      games at a time from the start, and once matches 1 and 2 are done, a second run of it
+#      (other openings) on the cores they leave; `ai_ladder.py combine` adds the two up.
+#
+# No match starts a game after DEADLINE seconds from the start (default 420); games still
+# running at HARD_DEADLINE (default 515) are abandoned and reported, not counted. JOBS1/JOBS2/
+# JOBS3 (9/4/3, 16 in all) are the games at a time of each match; SCALE=0.02 plays 2% of the
+# games (a quick rehearsal). Each match writes summary.txt, summary.json, games.txt
+# (GameStrings), games.pgn, games.jsonl and log.txt under OUT/<match>/; OUT/summary.txt gathers
+# the summaries.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+NOKAMUTE="${NOKAMUTE:-${1:-}}"
+if [ -z "$NOKAMUTE" ]; then
+    for candidate in .engines/nokamute ../shared/engines/nokamute; do
+        if [ -x "$candidate" ]; then NOKAMUTE="$candidate"; break; fi
+    done
+fi
+if [ -z "$NOKAMUTE" ] || [ ! -x "$NOKAMUTE" ]; then
+    echo "device_matches.sh: set NOKAMUTE to the nokamute binary" >&2
+    exit 2
+fi
+NOKAMUTE="$(cd "$(dirname "$NOKAMUTE")" && pwd)/$(basename "$NOKAMUTE")"
+OUT="${OUT:-device-results}"
+mkdir -p "$OUT"
+PYTHON="${PYTHON:-python3}"
+SCALE="${SCALE:-1}"
+DEADLINE="${DEADLINE:-420}"
+HARD_DEADLINE="${HARD_DEADLINE:-515}"
+JOBS1="${JOBS1:-9}"
+JOBS2="${JOBS2:-4}"
+JOBS3="${JOBS3:-3}"
+export PYTHONPATH=src
+
+games() {  # games N scaled, at least 2 and even
+    "$PYTHON" -c "import sys; n = max(2, round($1 * $SCALE)); print(n + n % 2)"
+}
+
+{
+    echo "machine: $(nproc) CPUs; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+    echo "python: $("$PYTHON" --version 2>&1); nokamute: $("$NOKAMUTE" --help 2>&1 | head -1)"
+    echo "panal: $(git rev-parse --short HEAD 2>/dev/null || echo unknown); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+} > "$OUT/machine.txt"
+cat "$OUT/machine.txt"
+
+started=$(date +%s)
+left() {  # seconds left until $1 seconds after the start
+    echo $(( $1 - ($(date +%s) - started) ))
+}
+
+ladder() {  # ladder NAME JOBS GAMES GAME_TYPE OPPONENT_GO SEED
+    local name="$1" jobs="$2" count="$3" game_type="$4" go="$5" seed="$6"
+    "$PYTHON" benchmarks/ai_ladder.py \
+        --engine "$NOKAMUTE uhp --num-threads=1" --engine-name nokamute --go "$go" \
+        --player-go "bestmove time 00:00:01" --player-option Level=strongest \
+        --game-type "$game_type" --games "$count" --jobs "$jobs" --seed "$seed" \
+        --deadline "$(left "$DEADLINE")" --hard-deadline "$(left "$HARD_DEADLINE")" \
+        --out "$OUT/$name" > "$OUT/$name.stdout" 2> "$OUT/$name.progress"
+}
+
+ladder d4-base-mlp "$JOBS1" "$(games 100)" Base+MLP "bestmove depth 4" 11 &
+first=$!
+ladder d4-base "$JOBS2" "$(games 50)" Base "bestmove depth 4" 12 &
+second=$!
+ladder 1s-base-mlp "$JOBS3" "$(games 200)" Base+MLP "bestmove time 00:00:01" 13 &
+third=$!
+wait "$first" "$second"
+if [ "$(left "$DEADLINE")" -gt 60 ]; then
+    ladder 1s-base-mlp-2 $(( JOBS1 + JOBS2 )) "$(games 200)" Base+MLP \
+        "bestmove time 00:00:01" 14 &
+    fourth=$!
+    wait "$fourth"
+fi
+wait "$third"
+
+{
+    cat "$OUT/machine.txt"
+    for name in d4-base-mlp d4-base 1s-base-mlp 1s-base-mlp-2; do
+        if [ -f "$OUT/$name.stdout" ]; then
+            echo "== $name"
+            cat "$OUT/$name.stdout"
+        fi
+    done
+    if [ -d "$OUT/1s-base-mlp-2" ]; then
+        echo "== 1 s vs 1 s, both runs"
+        "$PYTHON" benchmarks/ai_ladder.py combine "$OUT/1s-base-mlp" "$OUT/1s-base-mlp-2"
+    fi
+    echo "wall time: $(( $(date +%s) - started )) s"
+} | tee "$OUT/summary.txt"

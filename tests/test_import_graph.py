@@ -1,0 +1,128 @@
+"""Modules that do not lean on each other: no import cycles, and the layers point one way.
+
+Every ``import`` statement in the package counts, at module level, inside functions and under
+``TYPE_CHECKING`` alike: a cycle hidden inside a function is still a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = SRC / "panal"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def _imports(name: str) -> set[str]:
+    """The panal modules that module ``name`` imports (``from x import y`` counts x.y when y is
+    a module)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            submodules = {f"{base}.{alias.name}" for alias in node.names} & MODULES.keys()
+            # ``from panal.hive import movement`` imports the module, not the package's names.
+            found.update(submodules or {base})
+            if len(submodules) < len(node.names):
+                found.add(base)
+    return {module for module in found if module in MODULES and module != name}
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def _cycles(nodes: set[str]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan), within ``nodes``."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in GRAPH[node] & nodes:
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(nodes):
+        if node not in index:
+            visit(node)
+    return found
+
+
+@pytest.mark.parametrize("package", ["panal.hex", "panal.hive", "panal.ai", "panal.uhp"])
+def test_no_import_cycles_in_the_library(package: str) -> None:
+    members = {name for name in MODULES if name == package or name.startswith(package + ".")}
+    # A package's __init__ re-exports its modules; only cycles among the modules themselves count.
+    assert _cycles(members - {package}) == []
+
+
+def _package(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def test_the_layers_point_one_way() -> None:
+    """hex <- hive <- ai <- uhp <- server: no module imports a layer above its own."""
+    order = ["panal.hex", "panal.hive", "panal.ai", "panal.uhp", "panal.server"]
+    for name, targets in GRAPH.items():
+        if _package(name) not in order:
+            continue
+        level = order.index(_package(name))
+        for target in targets:
+            if _package(target) in order:
+                assert order.index(_package(target)) <= level, f"{name} imports {target}"
+
+
+def test_rules_know_nothing_of_the_rest() -> None:
+    for name, targets in GRAPH.items():
+        if _package(name) in ("panal.hex", "panal.hive"):
+            assert {_package(t) for t in targets} <= {"panal.hex", "panal.hive"}, name
+
+
+def test_the_hive_modules_import_at_the_top() -> None:
+    """game, notation, rules and svg used to import each other inside functions to dodge
+    cycles; now every panal.hive module imports what it needs at the top (the command-line
+    glue excepted, which keeps ``panal`` quick to start)."""
+    for name, path in MODULES.items():
+        if not name.startswith("panal.hive") or name.endswith(".commands"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                nested = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
+                assert not nested, f"{name}.{node.name} imports inside a function"
