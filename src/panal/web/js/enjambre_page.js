@@ -451,7 +451,7 @@ class TablePage {
     if (this.boardWasSetup && !wasSetup && window.matchMedia?.("(max-width: 700px)").matches) {
       const zone = this.view.zone;
       const middle = zone[Math.floor(zone.length / 2)];
-      this.board.focusOn(middle[0], middle[1], 1);
+      this.board.focusOn(middle[0], middle[1], 2);
     }
   }
 
@@ -600,9 +600,9 @@ class TablePage {
           <td>${result.eliminations[seat]}</td>${points ? `<td>${result.elimination_points[seat]}</td>` : ""}<td><strong>${result.scores[seat]}</strong></td></tr>`;
       })
       .join("");
-    return `<table class="enj-scores"><thead><tr><th>${t("enj.score.place")}</th><th>${t("enj.score.player")}</th><th>${t("enj.score.queen")}</th>
+    return `<div class="enj-table-wrap"><table class="enj-scores"><thead><tr><th>${t("enj.score.place")}</th><th>${t("enj.score.player")}</th><th>${t("enj.score.queen")}</th>
         <th>${t("enj.score.survivors")}</th><th>${t("enj.score.eliminations")}</th>${points ? `<th>${t("enj.score.points")}</th>` : ""}<th>${t("enj.score.total")}</th></tr></thead>
-        <tbody>${rows}</tbody></table>
+        <tbody>${rows}</tbody></table></div>
       <p class="hint">${t("enj.score.formula")} ${points ? t("enj.score.withPoints") : t("enj.score.tiebreak")}</p>`;
   }
 
@@ -617,7 +617,7 @@ class TablePage {
         return `<tr><td>${this.seatName(seat)}</td>${cells}${places ? `<td><strong>${places[seat]}</strong></td>` : ""}</tr>`;
       })
       .join("");
-    return `<h3>${t("enj.match.title")}</h3><table class="enj-scores enj-match"><thead><tr><th>${t("enj.score.player")}</th>${header}${places ? `<th>${t("enj.score.place")}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table>
+    return `<h3>${t("enj.match.title")}</h3><div class="enj-table-wrap"><table class="enj-scores enj-match"><thead><tr><th>${t("enj.score.player")}</th>${header}${places ? `<th>${t("enj.score.place")}</th>` : ""}</tr></thead><tbody>${rows}</tbody></table></div>
       <p class="hint">${t("enj.match.ranking")}</p>`;
   }
 
