@@ -137,3 +137,33 @@ def test_evaluation_sees_a_nearly_surrounded_queen() -> None:
     assert evaluate(crowded) > 100  # white to move; black's queen has five neighbours
     crowded.push("wS1 -wA1")  # a quiet move: now black is to move in the same kind of trouble
     assert evaluate(crowded) < -100
+
+
+def test_the_evaluation_is_its_weighted_features() -> None:
+    from panal.ai.evaluation import FEATURES, WEIGHTS, feature_counts
+
+    assert len(FEATURES) == len(WEIGHTS) == len(set(FEATURES))
+    for seed in range(6):
+        game = random_game("Base+MLP", 10 + 4 * seed, seed)
+        white, black = feature_counts(game)
+        mine, theirs = (white, black) if game.ply % 2 == 0 else (black, white)
+        expected = sum(w * (a - b) for w, a, b in zip(WEIGHTS, mine, theirs, strict=True))
+        assert evaluate(game) == expected
+        assert mine[FEATURES.index("tempo")] == 1 and theirs[FEATURES.index("tempo")] == 0
+
+
+def test_a_node_budget_gives_the_same_move_anywhere() -> None:
+    game = random_game("Base+MLP", 20, 3)
+    first = Searcher().search(game, node_limit=600)
+    second = Searcher().search(game, node_limit=600)
+    assert (first.code, first.score, first.depth) == (second.code, second.score, second.depth)
+    assert first.nodes <= 601
+
+
+@pytest.mark.parametrize("level", ["medium", "hard", "expert"])
+def test_levels_with_a_node_budget_keep_to_it(level: str) -> None:
+    budget = get_level(level).nodes
+    assert budget is not None
+    game = random_game("Base", 14, 2)
+    result = think(game, level, seed=1)
+    assert result.nodes <= budget + 1

@@ -12,7 +12,6 @@ interchangeable (``tests/hive/test_rules.py``).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 
 from panal.hive import Game, GameState
 from panal.uhp.engine import PanalEngine
+from tests.ai.ladder import load_ladder
 
 # A Base game whose last ply leaves, for the third time, the position left by plies 16 and 22:
 # a six-ply cycle of the two ants. nokamute 1.0.3 answers InProgress here and plays 'wA2 wA1\'.
@@ -61,19 +61,9 @@ def test_panal_plays_on_under_rules_without_that_draw() -> None:
     assert engine.handle("bestmove depth 1")[0].startswith("err the game is over")
 
 
-def _ladder():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_ladder.py"
-    spec = importlib.util.spec_from_file_location("ai_ladder", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ai_ladder"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("repetition", ["on", "off"])
 def test_the_match_runner_gives_panal_the_referees_rule(repetition: str, tmp_path: Path) -> None:
-    ladder = _ladder()
+    ladder = load_ladder()
     random_player = f"{sys.executable} -m panal.uhp.players random"
     settings = ladder.parse_args(
         [
@@ -122,7 +112,7 @@ def test_the_match_runner_gives_panal_the_referees_rule(repetition: str, tmp_pat
 def test_the_match_runner_reports_an_engine_that_ends_the_game_early(tmp_path: Path) -> None:
     """A referee without the repetition rule and an engine with it: the engine's Draw at the
     third occurrence is reported and the game adjudicated, not played into a crash."""
-    ladder = _ladder()
+    ladder = load_ladder()
     match = ladder.Match(ladder.parse_args(["--engine", "x", "--repetition", "off"]))
     referee = Game.from_game_string(CYCLE_OF_SIX, tournament_opening=True, repetition_draw=False)
     claimed = Game.from_game_string(CYCLE_OF_SIX_DRAWN, tournament_opening=True)

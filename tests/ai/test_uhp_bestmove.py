@@ -222,3 +222,16 @@ def test_bestmove_in_every_game_type(engine: PanalEngine, game_type: str) -> Non
         assert not played[0].startswith(("err", "invalidmove")), played
         if engine.game is not None and engine.game.is_over():
             break
+
+
+def test_bestmove_nodes_is_repeatable() -> None:
+    replies = []
+    for _ in range(2):
+        engine = PanalEngine()
+        engine.handle(f"newgame {MIDGAME}")
+        replies.append(engine.handle("bestmove nodes 500"))
+    assert replies[0] == replies[1]
+    assert replies[0][-1] == "ok" and Game.from_game_string(MIDGAME).is_legal(replies[0][0])
+    engine = PanalEngine()
+    engine.handle(f"newgame {MIDGAME}")
+    assert engine.handle("bestmove nodes x")[0].startswith("err usage: bestmove")

@@ -193,39 +193,39 @@ def _label(options: Options) -> str:
     ids=_label,
 )
 def test_every_dragonfly_combination_keeps_invariants(options: Options) -> None:
-    """Random Dragonfly games (with Mosquito and Pillbug) under each of the 48 combinations:
+    """A random Dragonfly game (with the Mosquito) under each of the 48 combinations:
     one hive, exact undo, hash = the hash of the position set up from scratch (plus the
     options' history keys), MoveStrings round trip, no duplicate moves, and the GameString
     replays to the same game."""
     rng = random.Random(_label(options))
-    for game_type in ("Base+MD", "Base+MLPD"):
-        game = Game(game_type, options=options)
-        for _ in range(60):
-            assert_invariants(game)
-            codes = game.legal_move_codes()
-            if not codes:
-                break
-            before = snapshot(game)
-            for code in rng.sample(codes, min(3, len(codes))):
-                game.push_code(code)
-                game.pop()
-                assert snapshot(game) == before
-            for code in rng.sample(codes, min(5, len(codes))):
-                assert game.parse_move_code(game.move_string(code)) == code
-            # Prefer Dragonfly and Mosquito moves, so that stacks, carries and flights happen.
-            flyers = [c for c in codes if c != PASS_CODE and bug_of(c & 31) in _FLYERS]
-            game.push_code(rng.choice(flyers if flyers and rng.random() < 0.6 else codes))
-        again = Game.from_game_string(game.game_string(), options=options)
-        assert again == game
-        assert again.hash == game.hash
-        assert again.state == game.state
-        # perft(2) by push and pop equals perft(2) over games replayed from scratch.
-        replayed = 0
-        for code in game.legal_move_codes():
-            child = game.copy()
-            child.push_code(code)
-            replayed += len(Game.from_game_string(child.game_string(), options=options).legal_moves)
-        assert game.perft(2) == replayed
+    # About half the combinations play with the Ladybug and the Pillbug too.
+    game = Game(rng.choice(("Base+MD", "Base+MLPD")), options=options)
+    for _ in range(60):
+        assert_invariants(game)
+        codes = game.legal_move_codes()
+        if not codes:
+            break
+        before = snapshot(game)
+        for code in rng.sample(codes, min(3, len(codes))):
+            game.push_code(code)
+            game.pop()
+            assert snapshot(game) == before
+        for code in rng.sample(codes, min(5, len(codes))):
+            assert game.parse_move_code(game.move_string(code)) == code
+        # Prefer Dragonfly and Mosquito moves, so that stacks, carries and flights happen.
+        flyers = [c for c in codes if c != PASS_CODE and bug_of(c & 31) in _FLYERS]
+        game.push_code(rng.choice(flyers if flyers and rng.random() < 0.6 else codes))
+    again = Game.from_game_string(game.game_string(), options=options)
+    assert again == game
+    assert again.hash == game.hash
+    assert again.state == game.state
+    # perft(2) by push and pop equals perft(2) over games replayed from scratch.
+    replayed = 0
+    for code in game.legal_move_codes():
+        child = game.copy()
+        child.push_code(code)
+        replayed += len(Game.from_game_string(child.game_string(), options=options).legal_moves)
+    assert game.perft(2) == replayed
 
 
 def _by(codes: set[int], bugs: tuple[Bug, ...]) -> set[int]:

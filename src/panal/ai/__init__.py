@@ -65,8 +65,11 @@ def think(
         code = rng.choice(sorted(codes))
         return SearchResult(Move.from_code(code), code, 0, 0, 0, 0.0, [code])
     if depth is None:
+        # The level decides: its depth, node budget and thinking time are ceilings.
         depth = settings.depth
-        if time_limit is None and nodes is None:
+        if nodes is None:
+            nodes = settings.nodes
+        if time_limit is None:
             time_limit = settings.time_limit
     searcher = searcher or Searcher()
     exact_depth = depth is not None and time_limit is None and nodes is None

@@ -270,7 +270,8 @@ class Searcher:
                 raise SearchTimeout(partial) from None
             pop()
             scored.append((score, code))
-            noisy = score + jitter[code] if noise else score
+            # No noise on a forced result: a win is taken by the shortest way.
+            noisy = score + jitter[code] if noise and -MATE_BOUND < score < MATE_BOUND else score
             if noisy > best_noisy or index == 0:
                 best_noisy = noisy
                 best_code = code

@@ -163,11 +163,12 @@ class RedisBus:
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+                await asyncio.wait_for(self._reader, 2)
+        # A connection whose read was cancelled may not close politely: never wait long.
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await asyncio.wait_for(self._pubsub.aclose(), 2)  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
-            await self._redis.aclose()
+            await asyncio.wait_for(self._redis.aclose(), 2)
 
 
 def make_bus(redis_url: str | None, prefix: str = "panal") -> Bus:

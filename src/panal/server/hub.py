@@ -446,12 +446,18 @@ class GameHub:
         future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
+            # Subscribe first, then read: a change made meanwhile elsewhere is either in what
+            # is read or announced after; the check after caching covers the moment between.
+            await self.bus.subscribe(f"game:{game_id}")
             live = await self._load(game_id)
             self._cache(live)
-            await self.bus.subscribe(f"game:{game_id}")
+            if self.shared:
+                await self._verify(live)
             future.set_result(live)
             return live
         except BaseException as exc:
+            if game_id not in self.games:
+                self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             future.set_exception(exc)
             future.exception()  # retrieved: waiters get it through shield
             raise

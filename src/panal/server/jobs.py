@@ -488,7 +488,7 @@ class RedisJobQueue:
                             self.executor.cancel(job.id)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), 2)  # type: ignore[no-untyped-call]
                 raise
             except Exception as exc:
                 log.warning("job cancellations: %s; retrying", exc)
@@ -517,11 +517,11 @@ class RedisJobQueue:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await asyncio.wait_for(task, 5)
         if self.executor is not None:
             await self.executor.close()
         with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await asyncio.wait_for(self.redis.aclose(), 2)
 
 
 def ai_job_id(game_id: str, version: int) -> str:

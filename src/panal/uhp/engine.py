@@ -292,6 +292,7 @@ class PanalEngine:
         else:
             time_limit = min(settings.time_limit, self._max_time)
             depth = min(settings.depth or self._max_depth, self._max_depth)
+            nodes = settings.nodes
         if not isinstance(self._searcher, Searcher):
             self._searcher = Searcher(int(self.ai_values["HashSizeMB"]))
         searcher = self._searcher

@@ -40,7 +40,7 @@ function needsMet(needs, expansions) {
 
 function levelOptions(config, selected) {
   return config.ai_levels
-    .map((level) => `<option value="${level}" ${level === selected ? "selected" : ""}>${t(`level.${level}`)}</option>`)
+    .map((level) => `<option value="${level}" ${level === selected ? "selected" : ""}>${t(`level.${level}`)} — ${t(`level.${level}.about`)}</option>`)
     .join("");
 }
 

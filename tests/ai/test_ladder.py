@@ -1,0 +1,45 @@
+"""benchmarks/ai_ladder.py's parts that need no engine: openings, Elo, arguments."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from panal.hive import Game
+from tests.ai.ladder import load_ladder
+
+
+@pytest.mark.parametrize(("game_type", "firsts"), [("Base", 4), ("Base+MLP", 7)])
+def test_openings_are_two_legal_placements_spread_over_the_pairs(
+    game_type: str, firsts: int
+) -> None:
+    openings = load_ladder().make_openings(game_type, firsts * firsts, 5)
+    pairs = set()
+    for moves in openings:
+        game = Game(game_type, tournament_opening=True)
+        for move in moves:
+            game.push(move)  # legal, or it raises
+        assert len(moves) == 2 and "Q" not in moves[0][:2] + moves[1][:2]
+        pairs.add((moves[0][1], moves[1][1]))
+    assert len(pairs) == firsts * firsts  # every pair of first bugs once
+
+
+def test_elo_interval() -> None:
+    elo_interval = load_ladder().elo_interval
+    assert elo_interval(5, 0, 5)[0] == 0
+    elo, low, high = elo_interval(24, 0, 6)
+    assert round(elo) == 241 and low < elo < high
+    assert elo_interval(10, 0, 0)[2] == math.inf and elo_interval(10, 0, 0)[1] > 0
+
+
+def test_arguments() -> None:
+    ladder = load_ladder()
+    settings = ladder.parse_args(["--engine", "x uhp --num-threads=1", "--go", "bestmove depth 4"])
+    assert settings.player.options == (("Level", "strongest"),)
+    assert settings.player.go == "bestmove time 00:00:01"
+    assert settings.player.move_timeout(600) == (1.0, 6.5)
+    assert settings.opponent.move_timeout(600) == (None, 600)
+    assert settings.opponent.name == "x"
+    with pytest.raises(SystemExit):
+        ladder.parse_args(["--engine", "x", "--go", "bestmove time 1"])
