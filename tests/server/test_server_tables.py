@@ -63,7 +63,7 @@ def tables_client(backend: Backend) -> Iterator[TestClient]:
 
 
 @contextlib.contextmanager
-def watchdog(seconds: float = 40) -> Iterator[None]:
+def watchdog(seconds: float = 150) -> Iterator[None]:
     """A websocket that waits forever must not hang the test run: after ``seconds`` every
     thread's stack is written to ``test-artifacts/server-hang.txt`` and the run stops."""
     HANG_REPORT.parent.mkdir(parents=True, exist_ok=True)
@@ -353,13 +353,21 @@ def test_the_host_may_start_early_with_bots_in_the_empty_seats(
 
 
 def play_table(
-    client: TestClient, created: dict[str, Any], tokens: dict[int, str], seed: int
+    client: TestClient,
+    created: dict[str, Any],
+    tokens: dict[int, str],
+    seed: int,
+    clients: dict[int, TestClient] | None = None,
 ) -> dict[int, Seat]:
     """Play a table with a person on each seat of ``tokens`` until the match is over: each round,
-    every seat catches up with the stored version, then the seats whose turn it is play."""
+    every seat catches up with the stored version, then the seats whose turn it is play. A seat
+    connects through ``clients[seat]`` when given (another process), else through ``client``."""
     rng = random.Random(seed)
     table = created["id"]
-    seats = {player: Seat(client, table, token) for player, token in tokens.items()}
+    seats = {
+        player: Seat((clients or {}).get(player, client), table, token)
+        for player, token in tokens.items()
+    }
     for _ in range(20_000):
         current = version(client, table)
         for seat in seats.values():
@@ -375,9 +383,9 @@ def play_table(
         for seat in movers:
             legal = seat.view["legal"]
             if legal.get("place"):
-                before = seat.state["table"]["version"]
+                me = seat.state["viewer"]
                 seat.send(type="place", cells=zone_placement(seat.view, rng))
-                seat.until(lambda s, v=before: s["table"]["version"] > v)
+                seat.until(lambda s, p=me: s["view"]["placed"][p])
             else:
                 play_some(seat, rng)
     raise AssertionError("the match did not end")
@@ -568,3 +576,36 @@ def test_restart_mid_game_resumes_the_table(backend: Backend) -> None:
         ended = [e for e in again.events if e["type"] == "turn_ended"]
         assert [e["player"] for e in ended].count(1) == 2  # the bots played both rounds
         again.close()
+
+
+def test_two_processes_serve_one_table(backend: Backend) -> None:
+    """Scale-out: the host plays through one process, the guest through another (PostgreSQL and
+    Redis between them); both see every change, and what each saw is what the engine says."""
+    if backend.name == "sqlite":
+        pytest.skip("several processes share a table through Redis")
+    store = Store(backend.db_url)
+    TableStore(store).delete_all()
+    store.close()
+    with watchdog(), make_client(backend) as one, make_client(backend) as two:
+        try:
+            created = new_table(
+                one, players=3, seats=[PERSON, PERSON, bot()], options={"rounds": 3}
+            )
+            table = created["id"]
+            guest = two.post(
+                f"/api/enjambre/tables/{table}/join",
+                json={"seat": 1, "invite": created["invites"]["1"]},
+            ).json()["token"]
+            seats = play_table(
+                one, created, {0: created["token"], 1: guest}, seed=9, clients={1: two}
+            )
+            witness = Witness(backend.db_url, table)
+            for seat, connection in seats.items():
+                states = [m for m in connection.received if m["type"] == "state"]
+                assert len(states) > 10
+                for message in states:
+                    witness.check(message, seat)
+            final = [seat.state["table"]["version"] for seat in seats.values()]
+            assert final[0] == final[1]
+        finally:
+            Seat.close_all()

@@ -74,6 +74,7 @@ MAX_QUEUED_MESSAGES = 64
 MAX_GAMES = 12
 MAX_NAME = 40
 REPLACEMENT_BOT = "heuristic"
+SETUP_RETRIES = 3  # a set-up placement that lost a race is tried again on the new state
 COORDINATE_LIMIT = 100
 
 
@@ -227,6 +228,10 @@ class LiveTable:
         if game.phase is Phase.SETUP:
             return looking if not game.state.placed[looking] else None
         return looking if game.phase is Phase.PLAY and game.to_move == looking else None
+
+
+class _Stale(Exception):
+    """The stored table moved on since the change was computed (nothing was written)."""
 
 
 @dataclass(frozen=True)
@@ -605,7 +610,24 @@ class TableHub:
 
     async def _commit(self, live: LiveTable, change: _Change) -> None:
         """Under the table's lock: try the change on a copy, store it if the table is still at
-        the version it was computed from, then make it the table's and tell everyone."""
+        the version it was computed from, then make it the table's and tell everyone.
+
+        Set-up placements do not depend on each other (each player arranges their own zone), so
+        one that lost the race to another process's change is tried again on the new state; any
+        other change computed from an older state is refused as stale."""
+        for attempt in range(SETUP_RETRIES):
+            try:
+                await self._commit_once(live, change)
+                return
+            except _Stale:
+                await self._reload(live)
+                placing = bool(change.actions) and all(
+                    isinstance(action, Place) for _, action in change.actions
+                )
+                if not placing or attempt + 1 == SETUP_RETRIES:
+                    raise RequestError("stale", "the table has moved on; look again", 409) from None
+
+    async def _commit_once(self, live: LiveTable, change: _Change) -> None:
         trial = live.game.copy() if change.actions else live.game
         number = live.number
         first_ply = len(trial.log.actions)
@@ -661,8 +683,7 @@ class TableHub:
                 absent=change.absent,
             )
         except Conflict:
-            await self._reload(live)
-            raise RequestError("stale", "the table has moved on; look again", 409) from None
+            raise _Stale from None
         except Exception:
             log.exception("cannot store a change of table %s", live.id)
             raise RequestError("storage", "the change could not be saved; try again", 503) from None
