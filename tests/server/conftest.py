@@ -79,7 +79,12 @@ def fresh_postgres(url: str) -> str:
     db_url = database_url(url)[0]
     store = Store(db_url)
     with store.engine.begin() as conn:
-        conn.execute(text("TRUNCATE moves, games"))
+        conn.execute(
+            text(
+                "TRUNCATE moves, games, enjambre_actions, enjambre_games, enjambre_seats, "
+                "enjambre_tables"
+            )
+        )
     store.close()
     return db_url
 

@@ -182,7 +182,10 @@ class TablePage {
     const added = state.events;
     this.events.push(...added);
     if (previous && !fresh) this.queueShows(added, state);
-    if (state.table.game !== this.game) {
+    // A new game, or this viewer's set-up is stored: forget the arrangement (under memory play
+    // the page must not keep the numbers the observation no longer shows).
+    const placed = state.viewer !== null && state.view.placed[state.viewer];
+    if (state.table.game !== this.game || placed) {
       this.arrangement = new Map();
       this.pick = null;
     }
