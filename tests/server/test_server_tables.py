@@ -27,6 +27,7 @@ from tests.server.tables_helpers import (
     Seat,
     Witness,
     bot,
+    choose_move,
     new_table,
     play_some,
     stored_log,
@@ -609,3 +610,64 @@ def test_two_processes_serve_one_table(backend: Backend) -> None:
             assert final[0] == final[1]
         finally:
             Seat.close_all()
+
+
+def test_a_combat_shows_both_numbers_to_everyone_until_the_end_of_the_turn(
+    tables_client: TestClient,
+) -> None:
+    """Two people walk their tiles at each other until one attacks: both see both numbers (and
+    the survivor face up) during that turn, and neither sees them once the turn is over."""
+    client = tables_client
+    created = new_table(client, players=2, seats=[PERSON, PERSON], options={"rounds": 10})
+    table = created["id"]
+    guest = client.post(
+        f"/api/enjambre/tables/{table}/join", json={"seat": 1, "invite": created["invites"]["1"]}
+    ).json()["token"]
+    rng = random.Random(11)
+    seats = {0: Seat(client, table, created["token"]), 1: Seat(client, table, guest)}
+    for player, seat in seats.items():
+        seat.until(lambda s: "legal" in s["view"])
+        seat.send(type="place", cells=zone_placement(seat.view, rng))
+        seat.until(lambda s, p=player: s["view"]["placed"][p])
+    for _ in range(20):  # turns
+        current = version(client, table)
+        for seat in seats.values():
+            seat.send(type="sync")
+            seat.until(lambda s, v=current: s["table"]["version"] >= v)
+        mover = next(seat for seat in seats.values() if seat.my_turn())
+        other = next(seat for seat in seats.values() if seat is not mover)
+        while mover.my_turn():
+            move = choose_move(mover, rng) if mover.view["legal"]["moves"] else None
+            if move is None:
+                break
+            before = mover.state["table"]["version"]
+            mover.send(type="move", tile=move[0], path=move[1])
+            state = mover.until(lambda s, v=before: s["table"]["version"] > v)
+            combats = [e for e in state["events"] if e["type"] == "combat"]
+            if combats:
+                combat = combats[-1]
+                assert combat["attacker_number"] and combat["defender_number"]
+                step = state["table"]["step"]
+                seen = other.until(lambda s, n=step: s["table"]["step"] >= n)
+                assert combat in other.events  # the other player sees both numbers too
+                survivors = [t for t in seen["view"]["tiles"] if t["shown"]]
+                fighters = {combat["attacker"], combat["defender"]}
+                survivor_ids = fighters - set(combat["eliminated"])
+                assert survivor_ids <= {t["id"] for t in survivors}  # the survivor face up
+                for tile in survivors:
+                    assert tile["number"] is not None
+                mover.send(type="end")
+                after = other.until(lambda s, n=step: s["table"]["step"] > n)
+                hidden = {t["id"]: t["number"] for t in after["view"]["tiles"]}
+                for tile in survivors:
+                    if tile["owner"] != other.state["viewer"]:
+                        assert hidden.get(tile["id"]) is None  # face down again
+                return
+            if not mover.view.get("legal", {}).get("moves"):
+                break
+            if rng.random() < 0.5:
+                break
+        if mover.my_turn():
+            mover.send(type="end")
+            mover.until(lambda s: not s["view"].get("legal"))
+    raise AssertionError("no combat in 20 turns")
