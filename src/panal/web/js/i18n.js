@@ -5,6 +5,7 @@
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
 import { ENJAMBRE_STRINGS } from "./enjambre_i18n.js";
+import { PLAYER_STRINGS } from "./i18n_players.js";
 
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
 
@@ -927,8 +928,9 @@ const STRINGS = {
   },
 };
 
-// The Enjambre Tácticas pages' texts live in their own module.
+// The Enjambre Tácticas pages' and the players' pages' texts live in their own modules.
 for (const [lang, strings] of Object.entries(ENJAMBRE_STRINGS)) Object.assign(STRINGS[lang], strings);
+for (const [lang, strings] of Object.entries(PLAYER_STRINGS)) Object.assign(STRINGS[lang], strings);
 
 const BUG_LETTERS = "QSBGAMLPD";
 const COLOR_OF_DETAIL = { White: 0, Black: 1 };
@@ -1045,7 +1047,7 @@ export function describeError(error) {
   }
   const key = `error.${error.code}`;
   const message = error.message || error.detail || "";
-  if (STRINGS.en[key]) return t(key, { message });
+  if (STRINGS.en[key]) return t(key, { ...(error.details || {}), message });
   return t("error.generic", { message });
 }
 

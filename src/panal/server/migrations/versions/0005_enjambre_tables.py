@@ -5,7 +5,7 @@ first player, and its actions in order. ``version`` on the table is the compare-
 action is accepted only if it extends the stored log. Seat tokens and invitation codes are kept
 as SHA-256 hashes.
 
-Revision ID: 0004_enjambre
+Revision ID: 0005_enjambre
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004_enjambre"
-down_revision = "0003"
+revision = "0005_enjambre"
+down_revision = "0004_players"
 branch_labels = None
 depends_on = None
 
