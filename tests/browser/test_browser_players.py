@@ -177,3 +177,25 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     for name, wins in (("ana", 0), ("Bruno", 2)):
         results = profile(server, name)["results"]
         assert results["games"] == 2 and results["wins"] == wins
+
+
+def test_a_guest_on_the_clock_against_the_computer_claims_the_game_by_signing_up(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    page = open_page("/new", locale="pt-BR")
+    page.check("input[name=mode][value=ai]")
+    page.select_option("select[name=level]", "beginner")
+    page.select_option("select[name=clock]", "rt:300+4")
+    page.click("button[data-action=start]")
+    game = game_id(page)
+    page.wait_for_selector(".player[data-color=white] [data-clock].running")
+    assert "5+4" in page.inner_text(".game-title")
+    assert page.locator("[data-action=undo]").count() == 0  # no undo on the clock
+    type_move(page, "wS1", 0)
+    page.wait_for_selector('.move-list [data-ply="2"]')  # the computer answered on its clock
+    assert page.locator(".player[data-color=black] [data-clock]").inner_text() != "5:00"
+    sign_up(page, "carla")
+    page.wait_for_selector(".profile-playing .profile-game")
+    assert page.get_attribute(".profile-playing .profile-game", "data-game") == game
+    assert "computador" in page.inner_text(".profile-playing")
+    page.screenshot(path=str(artifacts / "players-claimed.png"), full_page=True)
