@@ -178,6 +178,20 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
         results = profile(server, name)["results"]
         assert results["games"] == 2 and results["wins"] == wins
 
+    # A rematch of the second game: the colours swap, and both pages go to the new game.
+    ana.goto(f"{server.url}/game/{second}")
+    bruno.goto(f"{server.url}/game/{second}")
+    ana.click(".controls [data-action=rematch]")  # the game was over when opened: no card
+    bruno.wait_for_selector("[data-banner=rematch] [data-action=accept-rematch]")
+    bruno.tap("[data-banner=rematch] [data-action=accept-rematch]")
+    bruno.wait_for_url(lambda url: "/game/" in url and second not in url)
+    third = game_id(bruno)
+    ana.wait_for_url(f"**/game/{third}")
+    assert third not in (game, second)
+    ana.wait_for_selector(".player[data-color=black] [data-clock]")
+    assert "ana" in ana.inner_text(".player[data-color=black] .player-name")
+    assert "Bruno" in bruno.inner_text(".player[data-color=white] .player-name")
+
 
 def test_a_guest_on_the_clock_against_the_computer_claims_the_game_by_signing_up(
     open_page: Any, server: ServerProcess, artifacts: Path
