@@ -130,3 +130,30 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
     for server in servers:
         log = Path(server.log_path).read_text()
         assert "Traceback" not in log, log
+
+
+def test_a_game_claimed_on_one_process_is_reloaded_on_the_other(
+    servers: list[ServerProcess],
+) -> None:
+    a, b = servers
+    guest, watcher = Browser(a), Browser(a)
+    created = guest.post("/api/games", {"mode": "online", "color": "white"})
+    assert created.status_code == 201, created.text
+    game, token = created.json()["id"], created.json()["token"]
+    with watcher.websocket(f"/ws/games/{game}") as watching_on_a:
+        before = receive(watching_on_a, lambda m: m["type"] == "state")
+        assert before["players"] is None  # nobody has an account yet
+        # The same person, now on the other process, signs up and claims the seat.
+        same_guest = Browser(b)
+        signed = same_guest.post(
+            "/api/account/signup",
+            {
+                "name": "claimant",
+                "password": "correct horse",
+                "claim": [{"game": game, "token": token}],
+            },
+        )
+        assert signed.status_code == 201, signed.text
+        assert signed.json()["claimed"] == [game]
+        after = receive(watching_on_a, lambda m: m["type"] == "state" and m["players"] is not None)
+    assert after["players"]["white"]["name"] == "claimant"
