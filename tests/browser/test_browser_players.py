@@ -136,7 +136,11 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
         assert rating["rating"] == pytest.approx(expected.rating, abs=0.05)
         assert rating["deviation"] == pytest.approx(expected.deviation, abs=0.05)
 
-    # A second game, a quarter of a minute each: Bruno (Black) waits; Ana's flag falls.
+    # A second game, a quarter of a minute each, in the football look Bruno picks: Bruno
+    # (Black) waits; Ana's flag falls.
+    bruno.tap(".settings-toggle")
+    bruno.select_option("select[name=look]", "football")
+    bruno.tap(".settings-toggle")
     open_lobby(bruno)
     bruno.select_option("select[name=clock]", "custom")
     bruno.select_option("select[name=clock_minutes]", "0.25")
@@ -148,6 +152,9 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     ana.click(".lobby-challenges [data-action=accept]")
     second = game_id(ana)
     assert game_id(bruno) == second and second != game
+    # The challenge carried Bruno's look (Ana keeps hers: her account remembers classic).
+    assert httpx.get(f"{server.url}/api/games/{second}").json()["look"] == "football"
+    assert ana.get_attribute("body", "data-look") == "classic"
     ana.wait_for_selector(".player[data-color=white] [data-clock].running")
     ana.wait_for_selector(".player[data-color=white] [data-clock].low", timeout=15_000)
     for page in (ana, bruno):
