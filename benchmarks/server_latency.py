@@ -1,4 +1,4 @@
-"""Move round-trip latency of one ``panal serve`` process under many concurrent online games.
+"""Move round-trip latency of ``panal serve`` under many concurrent online games.
 
 Every game has two simulated players, each on its own websocket, as two browsers would be. A
 player waits for its turn, "thinks" for a random time (uniform between half and one and a half
@@ -7,22 +7,27 @@ comes back on its own socket: the server has parsed the move, checked it with th
 written it to SQLite, computed the opponent's legal moves and sent the state to both players. The
 opponent's latency (send → state on the other socket) is measured too. No AI is involved.
 
-    python benchmarks/server_latency.py --games 100 1000 --seconds 60 --think 5
+    python benchmarks/server_latency.py --games 1000 5000 --processes 1 2 --seconds 60
 
-The server runs in its own process (started here, with a fresh SQLite file in a temporary folder)
-and the simulated players in this one, so on a 2-core machine each gets about one core.
+Each configuration gets a fresh server and a fresh database: SQLite (one process, the embedded
+default) and, when PostgreSQL and Redis are given (``--postgres``/``--redis``, or the
+``PANAL_TEST_POSTGRES_URL``/``PANAL_TEST_REDIS_URL`` that ``. .ci/services start`` exports), the
+scale-out mode with ``--processes`` web processes (``panal serve --workers N``): the two players
+of a game then often sit on different processes, and their moves cross through Redis. The
+server runs in its own processes and the simulated players in this one. A summary table ends the
+output, with the machine's load and the library versions.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
 import random
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,6 +49,28 @@ class Results:
     opponent: list[float] = field(default_factory=list)
     errors: int = 0
     finished_games: int = 0
+    server_cpu: float = 0.0  # CPU seconds the server's processes used while measuring
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) of ``pid`` and every process below it, from /proc (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    family, frontier = {pid}, {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - family
+        family |= frontier
+    return sum(times.get(member, 0.0) for member in family)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -55,11 +82,20 @@ def percentile(values: list[float], p: float) -> float:
 
 
 async def create_game(client: httpx.AsyncClient) -> tuple[str, str, str]:
-    created = (await client.post("/api/games", json={"mode": "online"})).json()
-    joined = (
-        await client.post(f"/api/games/{created['id']}/join", json={"invite": created["invite"]})
-    ).json()
-    return created["id"], created["token"], joined["token"]
+    for attempt in range(5):  # a kept-alive connection may be closed as it is reused
+        try:
+            created = (await client.post("/api/games", json={"mode": "online"})).json()
+            joined = (
+                await client.post(
+                    f"/api/games/{created['id']}/join", json={"invite": created["invite"]}
+                )
+            ).json()
+            return created["id"], created["token"], joined["token"]
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
 
 
 async def player(
@@ -68,7 +104,7 @@ async def player(
     token: str,
     color: int,
     think: float,
-    deadline: float,
+    deadline: list[float],
     measuring: asyncio.Event,
     sent_at: dict[tuple[str, int], float],
     results: Results,
@@ -78,10 +114,10 @@ async def player(
         f"{ws_url}/ws/games/{game_id}?token={token}", max_size=2**22, ping_interval=None
     ) as ws:
         pending: asyncio.Task[None] | None = None
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline[0]:
             try:
                 text = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.1, deadline - time.monotonic())
+                    ws.recv(), timeout=max(0.1, min(30.0, deadline[0] - time.monotonic()))
                 )
             except TimeoutError:
                 break
@@ -120,7 +156,10 @@ async def send_after(
     await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))  # type: ignore[attr-defined]
 
 
-async def run(base_url: str, games: int, seconds: float, think: float, warmup: float) -> Results:
+async def run(
+    base_url: str, games: int, seconds: float, think: float, warmup: float, server_pid: int
+) -> Results:
+    gc.collect()
     ws_url = base_url.replace("http", "ws", 1)
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base_url, limits=limits, timeout=60) as client:
@@ -134,7 +173,7 @@ async def run(base_url: str, games: int, seconds: float, think: float, warmup: f
     results = Results()
     sent_at: dict[tuple[str, int], float] = {}
     measuring = asyncio.Event()
-    deadline = time.monotonic() + warmup + seconds
+    deadline = [float("inf")]  # set once every player is connected and warmed up
     rng = random.Random(1)
     tasks = []
     for game_id, white, black in created:
@@ -157,12 +196,16 @@ async def run(base_url: str, games: int, seconds: float, think: float, warmup: f
             )
         await asyncio.sleep(0.002)  # connect gradually, as real players arrive
     await asyncio.sleep(warmup)
+    deadline[0] = time.monotonic() + seconds
     # The simulated players are the measuring instrument: keep their own garbage collections
     # out of the measured latencies.
     gc.collect()
     gc.freeze()
     gc.disable()
     measuring.set()
+    cpu_before = cpu_seconds(server_pid)
+    await asyncio.sleep(seconds)
+    results.server_cpu = cpu_seconds(server_pid) - cpu_before
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     gc.enable()
     gc.unfreeze()
@@ -170,14 +213,16 @@ async def run(base_url: str, games: int, seconds: float, think: float, warmup: f
     return results
 
 
-def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "panal.cli", "serve", "--port", str(port), "--db", str(db)],
-        stdout=log.open("wb"),
-        stderr=subprocess.STDOUT,
-    )
+def start_server(
+    port: int, db: str, log: Path, redis: str | None, processes: int
+) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "panal.cli", "serve", "--port", str(port), "--db", db]
+    command += ["--max-connections-per-address", "0", "--workers", str(processes)]
+    if redis:
+        command += ["--redis", redis, "--redis-prefix", f"bench-{port}", "--ai-workers", "0"]
+    process = subprocess.Popen(command, stdout=log.open("wb"), stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
-    for _ in range(200):
+    for _ in range(300):
         try:
             if httpx.get(f"{url}/api/config", timeout=1).status_code == 200:
                 return process
@@ -187,54 +232,144 @@ def start_server(port: int, db: Path, log: Path) -> subprocess.Popen[bytes]:
     raise SystemExit(f"the server did not start; see {log}")
 
 
+def fresh_postgres(url: str) -> tuple[str, str]:
+    """A new, empty database next to ``url``'s: (its URL, its name)."""
+    from sqlalchemy import create_engine, text
+
+    from panal.server.store import database_url
+
+    admin_url = database_url(url)[0]
+    name = f"panal_bench_{os.getpid()}_{int(time.time())}"
+    admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    return admin_url.rsplit("/", 1)[0] + "/" + name, name
+
+
+def drop_postgres(url: str, name: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    from panal.server.store import database_url
+
+    admin = create_engine(database_url(url)[0], isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+def versions(postgres: str | None, redis: str | None) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = [f"Python {sys.version.split()[0]}"]
+    for package in ("fastapi", "uvicorn", "websockets", "sqlalchemy", "psycopg", "redis"):
+        with contextlib.suppress(PackageNotFoundError):
+            parts.append(f"{package} {version(package)}")
+    if postgres:
+        from sqlalchemy import create_engine, text
+
+        from panal.server.store import database_url
+
+        engine = create_engine(database_url(postgres)[0])
+        with engine.connect() as conn:
+            parts.append("PostgreSQL " + conn.execute(text("SHOW server_version")).scalar_one())
+        engine.dispose()
+    if redis:
+        import redis as redis_client
+
+        info = redis_client.Redis.from_url(redis).info("server")
+        parts.append(f"Redis server {info['redis_version']}")
+    return ", ".join(parts)
+
+
+def load_average() -> str:
+    return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--games", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument(
+        "--processes", type=int, nargs="+", default=[1, 2], help="web processes (scale-out)"
+    )
+    parser.add_argument(
+        "--backends",
+        nargs="+",
+        choices=["sqlite", "scale"],
+        default=["sqlite", "scale"],
+        help="sqlite: one process on an SQLite file; scale: PostgreSQL + Redis",
+    )
+    parser.add_argument("--postgres", default=os.environ.get("PANAL_TEST_POSTGRES_URL"))
+    parser.add_argument("--redis", default=os.environ.get("PANAL_TEST_REDIS_URL"))
     parser.add_argument("--seconds", type=float, default=60, help="measured time per run")
     parser.add_argument("--warmup", type=float, default=10, help="unmeasured time first")
     parser.add_argument("--think", type=float, default=5.0, help="mean thinking time per move (s)")
-    parser.add_argument("--url", help="use a running server instead of starting one")
     parser.add_argument("--port", type=int, default=8765)
     args = parser.parse_args()
 
-    # Two sockets per game on each side: raise the open-file limit.
+    # Two sockets per game on each side: raise the open-file limit (the servers inherit it).
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
 
+    scale = "scale" in args.backends
+    if scale and not (args.postgres and args.redis):
+        print("no PostgreSQL/Redis given (--postgres, --redis): SQLite only", flush=True)
+        scale = False
+    configurations = [("sqlite", 1)] if "sqlite" in args.backends else []
+    if scale:
+        configurations += [("scale", n) for n in args.processes]
     print(f"cpus: {os.cpu_count()}  think: {args.think} s mean  measured: {args.seconds} s")
-    print("games  moves/s  mover_p50_ms  mover_p99_ms  opponent_p50_ms  opponent_p99_ms  errors")
-    for games in args.games:
-        with tempfile.TemporaryDirectory() as folder:
-            server = None
-            url = args.url
-            if url is None:
-                server = start_server(
-                    args.port, Path(folder) / "bench.sqlite3", Path(folder) / "serve.log"
-                )
-                url = f"http://127.0.0.1:{args.port}"
-            try:
-                results = asyncio.run(run(url, games, args.seconds, args.think, args.warmup))
-            finally:
-                if server is not None:
+    print(versions(args.postgres if scale else None, args.redis if scale else None), flush=True)
+    header = (
+        "backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  "
+        "cpu_ms/move  errors  load"
+    )
+    print(header)
+    rows = []
+    for backend, processes in configurations:
+        for games in args.games:
+            with tempfile.TemporaryDirectory() as folder:
+                dropped: tuple[str, str] | None = None
+                if backend == "sqlite":
+                    db, redis = str(Path(folder) / "bench.sqlite3"), None
+                else:
+                    db, name = fresh_postgres(args.postgres)
+                    dropped = (args.postgres, name)
+                    redis = args.redis
+                server = start_server(args.port, db, Path(folder) / "serve.log", redis, processes)
+                try:
+                    results = asyncio.run(
+                        run(
+                            f"http://127.0.0.1:{args.port}",
+                            games,
+                            args.seconds,
+                            args.think,
+                            args.warmup,
+                            server.pid,
+                        )
+                    )
+                    load = load_average()
+                finally:
                     server.terminate()
-                    server.wait(10)
-        rate = len(results.mover) / args.seconds
-        ms = [
-            1000 * percentile(values, p)
-            for values in (results.mover, results.opponent)
-            for p in (50, 99)
-        ]
-        print(
-            f"{games:5d}  {rate:7.1f}  {ms[0]:12.1f}  {ms[1]:12.1f}  {ms[2]:15.1f}  "
-            f"{ms[3]:15.1f}  {results.errors:6d}",
-            flush=True,
-        )
-        if results.mover:
-            print(
-                f"       ({len(results.mover)} moves measured, mean "
-                f"{1000 * statistics.fmean(results.mover):.1f} ms, max "
-                f"{1000 * max(results.mover):.1f} ms, {results.finished_games} games finished)"
+                    server.wait(20)
+                    if dropped:
+                        drop_postgres(*dropped)
+            measured = sorted(results.mover)
+            line = (
+                f"{backend:7s}  {processes:9d}  {games:5d}  "
+                f"{len(measured) / args.seconds:7.1f}  "
+                f"{1000 * percentile(measured, 50):6.1f}  {1000 * percentile(measured, 99):6.1f}  "
+                f"{1000 * (measured[-1] if measured else float('nan')):6.1f}  "
+                f"{1000 * percentile(results.opponent, 99):10.1f}  "
+                f"{1000 * results.server_cpu / max(1, len(measured)):11.2f}  "
+                f"{results.errors:6d}  {load}"
             )
+            rows.append(line)
+            print(line, flush=True)
+    print("\nsummary (move round trip on the mover's socket; opp: on the opponent's socket)")
+    print(header)
+    for line in rows:
+        print(line)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,18 @@ from fastapi.testclient import TestClient
 from panal.server.app import create_app
 
 BACKENDS = ("sqlite", "postgres")
+#: Every table, emptied between tests on PostgreSQL.
+TABLES = (
+    "moves",
+    "games",
+    "sessions",
+    "sign_in_failures",
+    "rating_history",
+    "ratings",
+    "challenges",
+    "users",
+    "heartbeats",
+)
 
 
 def first_legal_move(payload: dict[str, Any]) -> dict[str, str]:
@@ -79,7 +91,7 @@ def fresh_postgres(url: str) -> str:
     db_url = database_url(url)[0]
     store = Store(db_url)
     with store.engine.begin() as conn:
-        conn.execute(text("TRUNCATE moves, games"))
+        conn.execute(text(f"TRUNCATE {', '.join(TABLES)}"))
     store.close()
     return db_url
 

@@ -351,13 +351,16 @@ def test_a_30000_ply_import_does_not_freeze_the_server(server: ServerProcess) ->
     assert response.status_code == 201, response.text
     assert response.json()["plies"] == 30_000
     assert len(config_ms) >= 10 and len(move_ms) >= 10  # the import took a while: many probes
-    worst = max(config_ms), max(move_ms)
     summary = (
-        f"config worst {worst[0]:.0f} ms (median {statistics.median(config_ms):.0f}), "
-        f"move worst {worst[1]:.0f} ms (median {statistics.median(move_ms):.0f}), "
+        f"config worst {max(config_ms):.0f} ms (median {statistics.median(config_ms):.0f}), "
+        f"move worst {max(move_ms):.0f} ms (median {statistics.median(move_ms):.0f}), "
         f"{len(config_ms)} probes"
     )
-    assert worst[0] < 100 and worst[1] < 100, summary
+    # Every probe under 100 ms, but one: on a loaded 2-core machine the operating system may
+    # hold any process for a moment. The freeze this guards against lasted seconds.
+    for probes in (config_ms, move_ms):
+        ordered = sorted(probes)
+        assert ordered[-2] < 100 and ordered[-1] < 1000, summary
 
     # Reading the imported game again does not replay it: its state is kept.
     started = time.perf_counter()

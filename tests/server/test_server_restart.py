@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -55,5 +56,38 @@ def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
         server.start()
         exported = httpx.get(f"{server.url}/api/games/{created['id']}/export").text
         assert exported.strip() == "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
+    finally:
+        server.stop()
+
+
+def test_clocks_survive_a_restart_and_its_downtime_is_not_charged(tmp_path: Path) -> None:
+    """Black's clock runs when the server is killed; no server runs for eight seconds (and then
+    it starts, which takes time too): Black is charged only for the time a server ran."""
+    server = ServerProcess(tmp_path / "games.sqlite3", tmp_path / "serve.log")
+    server.start()
+    try:
+        clock = {"kind": "realtime", "base": 60, "increment": 0}
+        created = httpx.post(
+            f"{server.url}/api/games", json={"mode": "hotseat", "clock": clock}
+        ).json()
+        url = f"{server.ws_url}/ws/games/{created['id']}?token={created['token']}"
+        with connect(url) as ws:
+            next_state(ws, 0)
+            ws.send(json.dumps({"type": "move", "move": "wS1"}))
+            moved = next_state(ws, 1)
+        served = 1.0
+        time.sleep(served)
+        server.kill()
+        time.sleep(8.0)
+        server.start()
+        state = httpx.get(f"{server.url}/api/games/{created['id']}").json()
+        clocks = state["clocks"]
+        assert clocks["running"] == 1 and clocks["white"] == moved["clocks"]["white"]
+        black_left = clocks["black"] - (state["now"] - clocks["since"])
+        # Without the outage given back, Black would have about 60 - 1 - 8 - (start-up) left;
+        # the time since the last heartbeat before the kill (under a second) is given back too.
+        assert 60 - served - 3 < black_left <= 60
+        assert state["result"] is None
+        assert "given back" in (tmp_path / "serve.log").read_text()
     finally:
         server.stop()

@@ -201,6 +201,7 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
     seen: dict[str, list[str]] = {}
     try:
         current = {color: recv_state(ws) for color, ws in sockets.items()}
+        recv_state(white, lambda s: s["spectators"] == 1)  # B told A about its spectator
         for ply in range(1, 13):
             if ply == 7:
                 a.kill()  # White's process dies mid-game: White reconnects to B
@@ -215,6 +216,8 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
             for each, ws in sockets.items():
                 current[each] = recv_state(ws, lambda s, p=ply: s["ply"] == p)
             watched = recv_state(spectator, lambda s, p=ply: s["ply"] == p)
+            if ply == 6:  # the spectator on B is counted on A too
+                assert current[0]["spectators"] == 1, current[0]["spectators"]
             seen = {
                 "white": moves_of(current[0]),
                 "black": moves_of(current[1]),
@@ -234,3 +237,31 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
     assert len(stored) == 12
     assert stored == seen["white"] == seen["black"] == seen["spectator"]
     assert httpx.get(f"{b.url}/api/games/{game}").json()["ply"] == 12
+
+
+def test_workers_share_the_port_and_die_with_their_supervisor(
+    tmp_path: Path, services: tuple[str, str, str]
+) -> None:
+    """``panal serve --workers 2``: two web processes behind one port; SIGKILL of the
+    supervisor takes them (and anything they started) with it."""
+    db, redis, prefix = services
+    server = ServerProcess(
+        db,
+        tmp_path / "workers.log",
+        ("--redis", redis, "--redis-prefix", prefix + "-workers", "--workers", "2"),
+    )
+    server.start()
+    try:
+        assert server.process is not None
+        web_processes = descendants(server.process.pid)
+        assert len(web_processes) >= 2
+        created = httpx.post(f"{server.url}/api/games", json={"mode": "hotseat"}).json()
+        for _ in range(10):  # whichever process answers, the game is there
+            assert httpx.get(f"{server.url}/api/games/{created['id']}").status_code == 200
+        server.kill()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(alive(pid) for pid in web_processes):
+            time.sleep(0.1)
+        assert not [pid for pid in web_processes if alive(pid)]
+    finally:
+        server.stop()

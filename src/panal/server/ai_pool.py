@@ -47,8 +47,9 @@ def payload_game(payload: dict[str, Any]) -> Any:
 
 def ai_move(payload: dict[str, Any]) -> dict[str, Any]:
     """Runs in a worker process: ``{"move": MoveString}`` chosen by the AI."""
-    from panal.ai import choose_move
+    from panal.ai import think
 
     game = payload_game(payload)
-    move = choose_move(game, payload["level"], seed=payload["seed"])
-    return {"move": game.move_string(move)}
+    # On the clock, ``max_time`` caps the level's search by what the AI's clock allows.
+    result = think(game, payload["level"], seed=payload["seed"], max_time=payload.get("max_time"))
+    return {"move": game.move_string(result.move)}

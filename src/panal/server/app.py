@@ -42,8 +42,19 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from panal.hive import OPTION_SPECS, Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
+from panal.server.account_api import PASSWORD_WORK_AT_ONCE, account_router
 from panal.server.ai_pool import ai_levels
+from panal.server.auth import OriginCheck, same_origin, session_account
 from panal.server.bus import make_bus
+from panal.server.clock import (
+    CORRESPONDENCE_DAYS,
+    MAX_BASE,
+    MAX_INCREMENT,
+    MIN_BASE,
+    PRESETS,
+    TimeControl,
+    TimeControlError,
+)
 from panal.server.hub import Connection, GameHub, Limits, LiveGame, RequestError, hash_token
 from panal.server.jobs import (
     ChildPool,
@@ -53,6 +64,7 @@ from panal.server.jobs import (
     LocalJobQueue,
     RedisJobQueue,
 )
+from panal.server.lobby import Lobby, lobby_router
 from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.store import Store
 from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
@@ -75,6 +87,7 @@ class StrictModel(BaseModel):
 
 class NewGameRequest(StrictModel):
     mode: Literal["ai", "hotseat", "online"]
+    clock: dict[str, Any] | None = None  # a TimeControl: {"kind": "realtime", "base", ...}
     game_type: str = Field("Base", max_length=16)
     # Rule options by name (panal.hive.OPTION_SPECS; GET /api/config lists them); the others
     # keep their defaults.
@@ -196,11 +209,13 @@ def create_app(
     limits: Limits | None = None,
     migrate: bool = True,
     body_timeout: float = 10.0,
+    clock: Callable[[], float] = time.time,
 ) -> FastAPI:
     """The web platform on a database; with ``redis_url``, one of many processes (scale-out).
 
     ``ai_workers``: processes computing AI moves here (0: leave them to ``panal ai-worker``;
     only with Redis). ``ai_runner`` replaces the AI by a function of the job's payload (tests).
+    ``clock`` is the server's time for game clocks (tests give a clock they move by hand).
     """
     store = Store(db_url, migrate=migrate)
     workers = max(1, (os.cpu_count() or 2) - 1) if ai_workers is None else ai_workers
@@ -226,6 +241,7 @@ def create_app(
         ai_levels() if levels is None else levels,
         shared=redis_url is not None,
         limits=limits,
+        clock=clock,
     )
     config_body = _config_body(hub.levels)
 
@@ -248,7 +264,12 @@ def create_app(
 
     app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
+    app.state.lobby = Lobby(hub)
+    app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
+    app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
+    app.include_router(account_router)
+    app.include_router(lobby_router)
 
     # --- errors: always a 4xx with a code and a sentence -----------------------------------
 
@@ -258,7 +279,10 @@ def create_app(
         body.pop("type")
         body["error"] = body.pop("code")
         body["detail"] = body.pop("message")
-        return JSONResponse(body, exc.status)
+        headers = {}
+        if "retry_after" in exc.details:
+            headers["Retry-After"] = exc.details["retry_after"]
+        return JSONResponse(body, exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -285,6 +309,11 @@ def create_app(
 
     @app.post("/api/games", status_code=201)
     async def new_game(request: NewGameRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, hub.players)
+        try:
+            control = TimeControl.from_json(request.clock)
+        except TimeControlError as exc:
+            raise RequestError("bad_clock", str(exc), 422) from None
         _, secrets_out = await hub.create(
             game_type=request.game_type,
             mode=request.mode,
@@ -293,12 +322,15 @@ def create_app(
             color=request.color,
             ai_level=request.ai_level,
             owner=client_owner(http.client.host if http.client else None),
+            user=account.id if account else None,
+            control=control,
         )
         return secrets_out
 
     @app.post("/api/games/{game_id}/join")
-    async def join(game_id: str, request: JoinRequest) -> dict[str, Any]:
-        return await hub.join(game_id, request.invite)
+    async def join(game_id: str, request: JoinRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, hub.players)
+        return await hub.join(game_id, request.invite, account.id if account else None)
 
     @app.get("/api/games/{game_id}")
     async def game_state(
@@ -419,6 +451,12 @@ def create_app(
             await websocket.send_text(json.dumps(error.to_json()))
             await websocket.close(code=4403, reason=error.message)
             return
+        # A signed-in player's seats come with the session cookie too, if this site opened the
+        # socket (a page of another site must not play with the player's cookie).
+        if same_origin(websocket.scope, required=True):
+            account = await session_account(websocket, hub.players)
+            if account is not None:
+                seats = seats | live.seats_for(None, account.id)
         connection = Connection(send=websocket.send_text, seats=seats)
         hub.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
@@ -453,6 +491,9 @@ def create_app(
         )
 
     @app.get("/", include_in_schema=False)
+    @app.get("/lobby", include_in_schema=False)
+    @app.get("/signin", include_in_schema=False)
+    @app.get("/signup", include_in_schema=False)
     @app.get("/new", include_in_schema=False)
     @app.get("/archive", include_in_schema=False)
     @app.get("/import", include_in_schema=False)
@@ -460,7 +501,8 @@ def create_app(
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/game/{game_id}", include_in_schema=False)
-    async def game_page(game_id: str) -> FileResponse:
+    @app.get("/@/{name}", include_in_schema=False)
+    async def game_page() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return app
@@ -538,6 +580,13 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         "looks": list(names.LOOKS),
         "ai_levels": list(levels),
         "expansions": [bug.letter for bug in EXPANSIONS],
+        "clocks": {
+            "presets": [c.shown() for c in PRESETS],
+            "min_base": MIN_BASE,
+            "max_base": MAX_BASE,
+            "max_increment": MAX_INCREMENT,
+            "days": list(CORRESPONDENCE_DAYS),
+        },
         "rule_options": [
             {
                 "name": spec.name,
@@ -569,11 +618,16 @@ def _pgn_headers(live: LiveGame) -> dict[str, str]:
         date, players = "????.??.??", ["?", "?"]
     else:
         date = time.strftime("%Y.%m.%d", time.gmtime(row.created_at))
+        accounts = live.players or {}
         players = [
-            f"panal AI ({row.ai_level})" if row.mode == "ai" and row.ai_color == color else "Guest"
-            for color in (0, 1)
+            f"panal AI ({row.ai_level})"
+            if row.mode == "ai" and row.ai_color == color
+            else (accounts.get(side) or {}).get("name") or "Guest"
+            for color, side in enumerate(("white", "black"))
         ]
     headers = {"Site": "panal", "Date": date, "White": players[0], "Black": players[1]}
+    if row.control is not None:
+        headers["TimeControl"] = str(row.control)
     headers.update({name: value for name, value in row.headers.items() if value.strip()})
     headers["GameType"] = row.game_type
     if row.result:

@@ -55,7 +55,8 @@ def new_origin() -> str:
 
 
 class LocalBus:
-    """One process: a published message reaches this process's subscribers, nobody else."""
+    """One process: there is no other process to tell. Like Redis pub/sub here, a process never
+    receives its own messages (it applied its own changes before publishing them)."""
 
     def __init__(self) -> None:
         self.origin = new_origin()
@@ -66,8 +67,7 @@ class LocalBus:
         self._on_message = on_message
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
-        if self._on_message is not None and channel in self._channels:
-            self._on_message(channel, {**message, "from": self.origin})
+        return None
 
     async def subscribe(self, channel: str) -> None:
         self._channels.add(channel)
@@ -110,30 +110,34 @@ class RedisBus:
         broken = False
         while True:
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
-                if broken:
-                    broken = False
-                    log.warning("Redis pub/sub is back: checking every cached game")
-                    on_reconnect()
+                # listen() reads without a time-out: a time-out that fired in the middle of a
+                # message could lose it.
+                async for message in self._pubsub.listen():
+                    if broken:
+                        broken = False
+                        log.warning("Redis pub/sub is back: checking every cached game")
+                        on_reconnect()
+                    if message.get("type") != "message":
+                        continue
+                    self._deliver(message, skip, on_message)
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 if not broken:
                     log.warning("Redis pub/sub lost (%s): retrying", exc)
                 broken = True
                 await asyncio.sleep(0.5)
-                continue
-            if message is None or message.get("type") != "message":
-                continue
+
+    def _deliver(self, message: dict[str, Any], skip: int, on_message: MessageHandler) -> None:
+        try:
+            data = json.loads(message["data"])
+            channel = message["channel"].decode()[skip:]
+        except (ValueError, UnicodeDecodeError, AttributeError):
+            log.warning("ignored a malformed bus message")
+            return
+        if isinstance(data, dict) and data.get("from") != self.origin:
             try:
-                data = json.loads(message["data"])
-                channel = message["channel"].decode()[skip:]
-            except (ValueError, UnicodeDecodeError, AttributeError):
-                log.warning("ignored a malformed bus message")
-                continue
-            if isinstance(data, dict) and data.get("from") != self.origin:
-                try:
-                    on_message(channel, data)
-                except Exception:
-                    log.exception("bus message on %s", channel)
+                on_message(channel, data)
+            except Exception:
+                log.exception("bus message on %s", channel)
 
     async def publish(self, channel: str, message: dict[str, Any]) -> None:
         text = json.dumps({**message, "from": self.origin}, separators=(",", ":"))
@@ -159,11 +163,12 @@ class RedisBus:
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+                await asyncio.wait_for(self._reader, 2)
+        # A connection whose read was cancelled may not close politely: never wait long.
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await asyncio.wait_for(self._pubsub.aclose(), 2)  # type: ignore[no-untyped-call]
         with contextlib.suppress(Exception):
-            await self._redis.aclose()
+            await asyncio.wait_for(self._redis.aclose(), 2)
 
 
 def make_bus(redis_url: str | None, prefix: str = "panal") -> Bus:

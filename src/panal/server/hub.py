@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import hashlib
 import hmac
 import json
@@ -33,6 +35,7 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -47,10 +50,13 @@ from panal.hive import (
     Options,
     Termination,
 )
+from panal.hive.notation import parse_move
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
+from panal.server.clock import ClockState, TimeControl
 from panal.server.jobs import Executor, Job, JobError, JobQueue, ai_job_id
+from panal.server.players import PlayerStore, settle_ratings
 from panal.server.records_io import replay_with_history
 from panal.server.snapshot import (
     board_fields,
@@ -59,7 +65,16 @@ from panal.server.snapshot import (
     public_state_text,
     settle_result,
 )
-from panal.server.store import Conflict, GameRow, Store, rule_headers
+from panal.server.store import (
+    IMPORT_BATCH,
+    Conflict,
+    GameRow,
+    Store,
+    clock_values,
+    insert_game,
+    rule_columns,
+    rule_headers,
+)
 
 __all__ = [
     "Connection",
@@ -79,6 +94,7 @@ COLOR_NAMES = ("white", "black")
 MAX_QUEUED_MESSAGES = 64
 MAX_COORDINATE = 1000
 AI_JOB = "hive.ai_move"
+LOBBY_CHANNEL = "lobby"
 # Endings an undo may take back: decided on the board, not by a player.
 ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
 
@@ -96,6 +112,10 @@ class Limits:
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
+    clock_sweep_seconds: float = 0.5  # how often a process looks for clocks whose time is up
+    heartbeat_seconds: float = 1.0  # how often a process notes that it runs (clock keeping)
+    outage_seconds: float = 5.0  # no process ran this long: the time is given back to clocks
+    presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
 
 
 class RequestError(Exception):
@@ -212,7 +232,12 @@ class LiveGame:
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     ai_error: str | None = None
+    players: dict[str, Any] | None = None  # names, ratings and rating changes of the accounts
     announced_spectators: int = 0
+    published_spectators: int = 0
+    # Other processes' spectators of this game: process → (count, when it said so).
+    remote_spectators: dict[str, tuple[int, float]] = field(default_factory=dict)
+    presence_ttl: float = 90.0
     used_at: float = field(default_factory=time.monotonic)
     _state_cache: str | None = None
     _history_cache: str | None = None
@@ -244,8 +269,19 @@ class LiveGame:
         return self.is_ai_turn and not self.is_finished and self.ai_error is None
 
     @property
-    def spectators(self) -> int:
+    def local_spectators(self) -> int:
         return sum(1 for connection in self.connections if not connection.seats)
+
+    @property
+    def spectators(self) -> int:
+        """Spectators on every process (the others' counts as they last published them)."""
+        now = time.monotonic()
+        remote = sum(
+            count
+            for count, said in self.remote_spectators.values()
+            if now - said < self.presence_ttl
+        )
+        return self.local_spectators + remote
 
     @property
     def history_text(self) -> str:
@@ -253,14 +289,16 @@ class LiveGame:
             self._history_cache = "[" + ",".join(self.history_parts) + "]"
         return self._history_cache
 
-    def seats_for(self, token: str | None) -> frozenset[int]:
-        if not token:
-            return frozenset()
-        digest = hash_token(token)
+    def seats_for(self, token: str | None, user: int | None = None) -> frozenset[int]:
+        """The seats a seat token holds, and those of the signed-in account ``user``."""
         seats = set()
-        for color, stored in ((0, self.row.white_token), (1, self.row.black_token)):
-            if stored is not None and hmac.compare_digest(stored, digest):
-                seats.add(color)
+        if token:
+            digest = hash_token(token)
+            for color, stored in ((0, self.row.white_token), (1, self.row.black_token)):
+                if stored is not None and hmac.compare_digest(stored, digest):
+                    seats.add(color)
+        if user is not None:
+            seats.update(color for color, u in enumerate(self.row.users()) if u == user)
         return frozenset(seats)
 
     def acting_color(self, seats: frozenset[int]) -> int:
@@ -293,9 +331,13 @@ class LiveGame:
         return self._state_cache
 
     def state_text(self, seats: frozenset[int]) -> str:
-        """The shared state plus what only a holder of ``seats`` sees."""
+        """The shared state plus what only a holder of ``seats`` sees, and the server's time
+        (the browser counts the running clock down from it)."""
         base = self.base_text()
-        extra: dict[str, Any] = {"you": [COLOR_NAMES[c] for c in sorted(seats)]}
+        extra: dict[str, Any] = {
+            "you": [COLOR_NAMES[c] for c in sorted(seats)],
+            "now": round(time.time(), 3),
+        }
         if seats and self.row.mode == "online" and self.row.invite_code:
             extra["invite"] = self.row.invite_code
         text = base[:-1] + "," + json.dumps(extra, separators=(",", ":"))[1:]
@@ -314,6 +356,7 @@ class LiveGame:
         """Take a freshly loaded copy's contents (connections stay)."""
         self.row, self.game, self.moves = other.row, other.game, other.moves
         self.history_parts, self.board = other.history_parts, other.board
+        self.players = other.players
         self._history_cache = None
         self._legal_cache = None
         self._state_cache = None
@@ -336,8 +379,12 @@ class GameHub:
         *,
         shared: bool = False,
         limits: Limits | None = None,
+        players: PlayerStore | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        self.players = players or PlayerStore(store.engine)
+        self.now = clock  # the server's time, for clocks (tests may replace it)
         self.bus = bus
         self.jobs = jobs
         self.heavy = heavy
@@ -348,12 +395,23 @@ class GameHub:
         self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
+        #: Receives the bus's ``lobby`` messages (set by :class:`panal.server.lobby.Lobby`).
+        self.on_lobby_message: Callable[[dict[str, Any]], None] | None = None
+        self._db_threads = ThreadPoolExecutor(
+            1 if store.is_sqlite else 8, thread_name_prefix="panal-db"
+        )
 
     # --- running ---------------------------------------------------------------------------
 
     async def start(self) -> None:
         await self.bus.start(self._on_bus_message, self._on_bus_reconnect)
+        await self.bus.subscribe(LOBBY_CHANNEL)
+        # Before the first request: time during which no server ran is given back first.
+        await self._heartbeat(self.now())
         await self.jobs.start(self)
+        self.spawn(self._keep_time())
+        if self.shared:
+            self.spawn(self._refresh_presence())
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -364,17 +422,90 @@ class GameHub:
         await self.jobs.close()
         await self.bus.close()
         await self.heavy.close()
+        self._db_threads.shutdown(wait=True)
 
     def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
         """A background task the hub keeps a reference to (and cancels on close)."""
         task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
         return task
 
+    def lobby_changed(self) -> None:
+        """The lobby's lists changed: every process refreshes its lobby pages."""
+        if self.on_lobby_message is not None:
+            self.on_lobby_message({"op": "changed"})
+        self.spawn(self.bus.publish(LOBBY_CHANNEL, {"op": "changed"}))
+
+    # --- keeping time ----------------------------------------------------------------------
+
+    async def _keep_time(self) -> None:
+        """Every process, all the time: note that it runs (an outage of every process is given
+        back to the clocks), and end the games whose running clock's time is up, even if
+        nobody moves. Several processes may find the same game: the compare-and-set on its
+        version lets one write the result, once."""
+        last_beat = self.now()
+        while True:
+            await asyncio.sleep(self.limits.clock_sweep_seconds)
+            try:
+                now = self.now()
+                if now - last_beat >= self.limits.heartbeat_seconds:
+                    last_beat = now
+                    await self._heartbeat(now)
+                for game_id in await self.db(self.store.due_games, now):
+                    await self._flag(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("keeping the clocks")
+
+    async def _heartbeat(self, now: float) -> None:
+        gap, credited = await self.db(self.store.heartbeat, now, self.limits.outage_seconds)
+        if credited:
+            log.warning(
+                "no server ran for %.1f s: that time is given back to %d running clocks",
+                gap,
+                len(credited),
+            )
+        for game_id in credited:
+            live = self.games.get(game_id)
+            if live is not None:
+                self._stale.add(game_id)
+                if live.connections:
+                    self.spawn(self._verify(live))
+
+    async def _flag(self, game_id: str) -> None:
+        """End the game on time if its running clock's time is up (checked again here)."""
+        try:
+            live = await self.get(game_id)
+        except RequestError:
+            return
+        async with live.lock:
+            clock = live.row.clock
+            if live.is_finished or clock is None:
+                return
+            now = self.now()
+            loser = clock.flagged(now)
+            if loser is None:
+                return  # a move, or time given back, came first
+            with contextlib.suppress(RequestError):  # stale: another process wrote it
+                await self._commit(live, _flag_change(clock, loser, now))
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in a thread: the event loop never waits for the database."""
-        return await asyncio.to_thread(function, *args, **kwargs)
+        """Run a store call in a thread: the event loop never waits for the database.
+
+        SQLite gets one thread: it has one writer, and two commits from two threads make one
+        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
+        of the move latency). PostgreSQL gets a pool as large as the connection pool."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._db_threads, functools.partial(function, *args, **kwargs)
+        )
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -395,12 +526,18 @@ class GameHub:
         future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
+            # Subscribe first, then read: a change made meanwhile elsewhere is either in what
+            # is read or announced after; the check after caching covers the moment between.
+            await self.bus.subscribe(f"game:{game_id}")
             live = await self._load(game_id)
             self._cache(live)
-            await self.bus.subscribe(f"game:{game_id}")
+            if self.shared:
+                await self._verify(live)
             future.set_result(live)
             return live
         except BaseException as exc:
+            if game_id not in self.games:
+                self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             future.set_exception(exc)
             future.exception()  # retrieved: waiters get it through shield
             raise
@@ -414,7 +551,9 @@ class GameHub:
         row, moves = loaded
         if row.mode not in MODES:  # still being imported (or an import that died half-way)
             raise RequestError("unknown_game", "there is no game with that id", 404)
-        return await self._build(row, moves)
+        live = await self._build(row, moves)
+        live.players = await self.db(self.players.game_players, row)
+        return live
 
     async def _build(self, row: GameRow, moves: list[str]) -> LiveGame:
         """A copy from the stored row and moves: replayed here when short, else in a worker."""
@@ -452,6 +591,7 @@ class GameHub:
             ) from None
 
     def _cache(self, live: LiveGame) -> None:
+        live.presence_ttl = self.limits.presence_ttl
         self.games[live.id] = live
         self.games.move_to_end(live.id)
         self._evict()
@@ -470,6 +610,10 @@ class GameHub:
             self._stale.discard(game_id)
             self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             excess -= 1
+
+    async def refresh(self, live: LiveGame) -> None:
+        """Reload the copy if the database has moved on (a seat claimed by an account)."""
+        await self._verify(live)
 
     async def _verify(self, live: LiveGame) -> None:
         """Reload the copy if the database has moved on (another process, a lost message)."""
@@ -501,9 +645,15 @@ class GameHub:
         owner: str | None = None,
         imported: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
+        user: int | None = None,
+        control: TimeControl | None = None,
     ) -> tuple[LiveGame, dict[str, Any]]:
         """A new game, or one from a record (``imported``: what ``records_io.import_job`` or
-        ``rebuild_job`` returned); returns it and the secrets to give its creator."""
+        ``rebuild_job`` returned); returns it and the secrets to give its creator.
+
+        ``user``: the creator's account (it takes the creator's seat). ``control``: the clock;
+        White's starts at once against the AI and hot-seat, when the invitation is taken
+        online."""
         if mode not in MODES:
             raise RequestError("bad_mode", f"mode must be one of {', '.join(MODES)}")
         try:
@@ -526,6 +676,8 @@ class GameHub:
             color = random.choice(COLOR_NAMES)
         if color not in COLOR_NAMES:
             raise RequestError("bad_color", "color must be white, black or random")
+        if control is not None and (mode == "review" or imported is not None):
+            raise RequestError("bad_clock", "an imported record is played without a clock")
         human = COLOR_NAMES.index(color)
         if imported is None:
             game, moves, history = Game(parsed_type, options=options), [], []
@@ -548,6 +700,13 @@ class GameHub:
             headers=rule_headers(options, dict(headers or {})),
             owner=owner if mode == "ai" else None,
         )
+        if user is not None and mode in ("ai", "online"):
+            setattr(row, f"{color}_user", user)
+        if control is not None:
+            clock = ClockState.new(control)
+            if mode != "online":
+                clock = clock.started(self.now())
+            row.set_clock(control, clock)
         secrets_out: dict[str, Any] = {"id": row.id}
         if mode != "review":
             token = new_token()
@@ -568,12 +727,22 @@ class GameHub:
             settle_result(settled, game)
         for name, value in settled.items():
             setattr(row, name, value)
-        await self.db(self.store.create_game, row, moves)
+        await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)
         self._cache(live)
         await self.bus.subscribe(f"game:{row.id}")
         await self._after_change(live, was_ai_turn=False)
         return live, secrets_out
+
+    async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
+        if len(moves) <= IMPORT_BATCH:
+            await self.db(self.store.create_game, row, moves)
+            return
+        await self.db(self.store.begin_import, row)
+        for start in range(0, len(moves), IMPORT_BATCH):
+            batch = moves[start : start + IMPORT_BATCH]
+            await self.db(self.store.import_moves, row.id, start + 1, batch)
+        await self.db(self.store.finish_import, row.id, row.mode)
 
     async def _check_ai_allowance(self, owner: str | None) -> None:
         if owner is None:
@@ -588,9 +757,10 @@ class GameHub:
                 429,
             )
 
-    async def join(self, game_id: str, invite: str) -> dict[str, Any]:
+    async def join(self, game_id: str, invite: str, user: int | None = None) -> dict[str, Any]:
         """Claim the open seat of an online game with its invitation code (once, whichever
-        process is asked: the database picks the one winner)."""
+        process is asked: the database picks the one winner); the clock starts then.
+        ``user``: the joiner's account (not when it already holds the other seat)."""
         live = await self.get(game_id)
         row = live.row
         if row.mode != "online":
@@ -601,14 +771,21 @@ class GameHub:
             raise RequestError("bad_invite", "wrong invitation code", 403)
         color = "black" if row.white_token is not None else "white"
         token = new_token()
+        values: dict[str, Any] = {}
+        if user is not None and user not in row.users():
+            values[f"{color}_user"] = user
+        control, clock = row.control, row.clock
+        if control is not None and clock is not None and clock.running is None:
+            values.update(clock_values(clock.started(self.now(), live.turn)))
         won = await self.db(
-            self.store.claim_seat, game_id, row.invite_code, color, hash_token(token)
+            self.store.claim_seat, game_id, row.invite_code, color, hash_token(token), values
         )
         async with live.lock:
             await self._reload(live)
         await self.bus.publish(f"game:{game_id}", {"op": "reload", "v": live.version})
         if not won:
             raise RequestError("invite_used", "this invitation has already been used", 409)
+        self.lobby_changed()  # a game being played now
         return {"id": row.id, "seat": color, "token": token}
 
     # --- requests from players -------------------------------------------------------------
@@ -631,6 +808,9 @@ class GameHub:
             "offer_draw": self._offer_draw,
             "accept_draw": self._accept_draw,
             "decline_draw": self._decline_draw,
+            "offer_rematch": self._offer_rematch,
+            "accept_rematch": self._accept_rematch,
+            "decline_rematch": self._decline_rematch,
         }
         action = actions.get(kind) if isinstance(kind, str) else None
         if action is None:
@@ -699,14 +879,18 @@ class GameHub:
             ) from None
         try:
             settle_result(values, game)
+            board = board_fields(game)
         finally:
             game.pop()
-        return _Change(values, add_moves=(text,))
+        entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
+        return _Change(values, add_moves=(text,), entries=(entry,), codes=(move.code,), board=board)
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
         if row.mode not in ("ai", "hotseat"):
             raise RequestError("no_undo", "undo is only for games against the AI or hot-seat", 409)
+        if row.time_control is not None:
+            raise RequestError("timed_no_undo", "a game on the clock takes no undo", 409)
         if row.result is not None and row.end_reason not in ON_BOARD_ENDINGS:
             raise RequestError("game_over", "the game is over", 409)
         ply = live.board["ply"]
@@ -761,6 +945,65 @@ class GameHub:
             raise RequestError("no_draw_offer", "there is no draw offer to decline", 409)
         return _Change({"draw_offer": None})
 
+    def _offer_rematch(
+        self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
+    ) -> _Change:
+        row = live.row
+        self._check_rematch(live)
+        color = live.acting_color(seats)
+        if row.rematch_offer == color:
+            raise RequestError("rematch_offered", "you have already offered a rematch", 409)
+        if row.rematch_offer is not None:  # both want it: that is an agreement
+            return self._accept_rematch(live, seats, message)
+        return _Change({"rematch_offer": color})
+
+    def _accept_rematch(
+        self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
+    ) -> _Change:
+        """The rematch: the same game with the colours swapped, its seats held by the same
+        tokens and accounts, created in the transaction that records the agreement."""
+        row = live.row
+        self._check_rematch(live)
+        offer = row.rematch_offer
+        if offer is None or (1 - offer) not in seats:
+            raise RequestError("no_rematch_offer", "there is no rematch offer to accept", 409)
+        rematch = GameRow(
+            id=new_game_id(),
+            game_type=row.game_type,
+            mode="online",
+            **rule_columns(row.rules),
+            look=row.look,
+            white_token=row.black_token,
+            black_token=row.white_token,
+            white_user=row.black_user,
+            black_user=row.white_user,
+            rated=row.rated,
+        )
+        control = row.control
+        if control is not None:
+            rematch.set_clock(control, ClockState.new(control).started(self.now()))
+        return _Change(
+            {"rematch_offer": None, "rematch_game": rematch.id},
+            also=functools.partial(insert_game, row=rematch),
+        )
+
+    def _decline_rematch(
+        self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]
+    ) -> _Change:
+        self._check_rematch(live)
+        if live.row.rematch_offer is None:
+            raise RequestError("no_rematch_offer", "there is no rematch offer to decline", 409)
+        return _Change({"rematch_offer": None})
+
+    def _check_rematch(self, live: LiveGame) -> None:
+        row = live.row
+        if row.mode != "online" or row.white_token is None or row.black_token is None:
+            raise RequestError("no_rematch", "a rematch is for online games between two", 409)
+        if row.result is None:
+            raise RequestError("not_over", "a rematch follows a finished game", 409)
+        if row.rematch_game is not None:
+            raise RequestError("rematch_agreed", "the rematch has already begun", 409)
+
     def _check_open(self, live: LiveGame) -> None:
         if live.row.mode == "review" or live.game is None:
             raise RequestError("review", "this is a record to replay, not a game to play", 409)
@@ -771,8 +1014,18 @@ class GameHub:
 
     async def _commit(self, live: LiveGame, change: _Change) -> None:
         """Under the game's lock: write the change if the game is still at the version it was
-        computed from, then apply it here and tell the other processes."""
+        computed from, then apply it here and tell the other processes.
+
+        The clock is read here, once, for every kind of change: a move stops the mover's clock
+        and starts the other; an ending stops both; and any change that comes after the side
+        to move ran out of time becomes the loss on time instead. A result of a rated game
+        changes the ratings in the same transaction."""
         was_ai_turn = live.ai_thinking
+        change = self._timed(live, change, self.now())
+        finishes = change.values.get("result") is not None and live.row.result is None
+        also = change.also
+        if finishes and live.row.rated:
+            also = _both(also, functools.partial(settle_ratings, game_id=live.id))
         try:
             version = await self.db(
                 self.store.change,
@@ -781,6 +1034,7 @@ class GameHub:
                 change.values,
                 add_moves=change.add_moves,
                 keep_plies=change.keep_plies,
+                also=also,
             )
         except Conflict:
             await self._reload(live)  # another process wrote first: take its line
@@ -792,6 +1046,8 @@ class GameHub:
             raise RequestError("storage", "the change could not be saved; try again", 503) from None
         self._apply(live, change, version)
         live.ai_error = None
+        if finishes and live.row.rated:
+            live.players = await self.db(self.players.game_players, live.row)
         live.changed()
         await self.bus.publish(
             f"game:{live.id}",
@@ -800,10 +1056,33 @@ class GameHub:
                 "v": version,
                 "values": change.values,
                 "add": list(change.add_moves),
+                "entries": list(change.entries),
+                "board": change.board,
                 "keep": change.keep_plies,
             },
         )
+        if live.row.mode == "online" and (finishes or "rematch_game" in change.values):
+            self.lobby_changed()  # a game being played now ended or began
         await self._after_change(live, was_ai_turn)
+
+    def _timed(self, live: LiveGame, change: _Change, now: float) -> _Change:
+        """The change with the clocks it stops and starts (see :meth:`_commit`)."""
+        row = live.row
+        control, clock = row.control, row.clock
+        if control is None or clock is None or clock.running is None or row.result is not None:
+            return change
+        loser = clock.flagged(now)
+        if loser is not None:
+            return _flag_change(clock, loser, now)
+        if change.add_moves:
+            after = clock.after_move(control, now)
+            if change.values.get("result") is not None:
+                after = after.stopped(now)
+        elif change.values.get("result") is not None:
+            after = clock.stopped(now)
+        else:
+            return change
+        return dataclasses.replace(change, values={**change.values, **clock_values(after)})
 
     def _apply(self, live: LiveGame, change: _Change, version: int) -> None:
         """Apply a committed change to the copy (moves were checked when they were stored)."""
@@ -816,14 +1095,22 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
-        for text in change.add_moves:
+        for index, text in enumerate(change.add_moves):
             assert game is not None
-            move = game.parse_move(text, lenient=True)
-            entry = history_entry(game, move, game.ply + 1)
-            game.push(move)
+            # Checked here a moment ago (its code is known), or by the process that stored it:
+            # then only read, not checked again.
+            code = change.codes[index] if change.codes else parse_move(game, text, lenient=True)
+            if change.entries:
+                entry = change.entries[index]
+            else:
+                part = history_entry(game, Move.from_code(code), game.ply + 1)
+                entry = json.dumps(part, separators=(",", ":"))
+            game.push_code(code)
             live.moves.append(text)
-            live.history_parts.append(json.dumps(entry, separators=(",", ":")))
-        if game is not None and (change.add_moves or change.keep_plies is not None):
+            live.history_parts.append(entry)
+        if change.board is not None:
+            live.board = change.board
+        elif game is not None and (change.add_moves or change.keep_plies is not None):
             live.board = board_fields(game)
         for name, value in change.values.items():
             setattr(live.row, name, value)
@@ -853,6 +1140,16 @@ class GameHub:
             live.row.ai_level or "",
             random.getrandbits(31),
         )
+        control, clock = live.row.control, live.row.clock
+        if control is not None and clock is not None and clock.running is not None:
+            # On the clock, the AI thinks within its own time: what it has left spread over the
+            # moves to come, plus most of the increment; never more than half of what is left.
+            left = clock.time_left(clock.running, self.now())
+            if control.kind == "realtime":
+                budget = min(left / 25 + 0.8 * control.increment, left / 2)
+            else:
+                budget = left / 2
+            payload["max_time"] = max(0.05, budget)
         return Job(
             AI_JOB,
             f"game:{live.id}",
@@ -932,6 +1229,10 @@ class GameHub:
     # --- the bus ---------------------------------------------------------------------------
 
     def _on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+        if channel == LOBBY_CHANNEL:
+            if self.on_lobby_message is not None:
+                self.on_lobby_message(message)
+            return
         kind, _, game_id = channel.partition(":")
         if kind != "game":
             return
@@ -951,17 +1252,30 @@ class GameHub:
                     live.changed()
                 return
             if op == "presence":
+                count, origin = message.get("spectators"), message.get("from")
+                if isinstance(count, int) and isinstance(origin, str):
+                    live.remote_spectators[origin] = (max(0, count), time.monotonic())
+                    if live.spectators != live.announced_spectators:
+                        live.changed()
                 return
             if version <= live.version:
                 return  # this process made that change, or has it already
             if op == "change" and version == live.version + 1:
                 try:
+                    added = tuple(message.get("add") or ())
+                    entries = tuple(message.get("entries") or ())
+                    board = message.get("board")
                     change = _Change(
                         dict(message["values"]),
-                        add_moves=tuple(message.get("add") or ()),
+                        add_moves=added,
                         keep_plies=message.get("keep"),
+                        entries=entries if len(entries) == len(added) else (),
+                        board=board if isinstance(board, dict) else None,
                     )
+                    finishes = change.values.get("result") is not None and not live.is_finished
                     self._apply(live, change, version)
+                    if finishes and live.row.rated:  # the other process changed the ratings
+                        live.players = await self.db(self.players.game_players, live.row)
                 except Exception:
                     log.exception("cannot apply a change of game %s: reloading", live.id)
                     await self._reload(live)
@@ -1003,19 +1317,69 @@ class GameHub:
         def announce() -> None:
             live._presence_pending = False
             if live.spectators != live.announced_spectators:
-                live.announced_spectators = live.spectators
                 live.changed()
+            if self.shared and live.local_spectators != live.published_spectators:
+                self.spawn(self._publish_presence(live))
 
         asyncio.get_running_loop().call_later(self.limits.presence_delay, announce)
+
+    async def _publish_presence(self, live: LiveGame) -> None:
+        live.published_spectators = live.local_spectators
+        await self.bus.publish(
+            f"game:{live.id}",
+            {"op": "presence", "v": live.version, "spectators": live.local_spectators},
+        )
+
+    async def _refresh_presence(self) -> None:
+        """Say again, now and then, how many watch each game here (other processes forget a
+        count that is not refreshed: a process that died stops counting)."""
+        while True:
+            await asyncio.sleep(self.limits.presence_ttl / 3)
+            for live in list(self.games.values()):
+                if live.local_spectators or live.published_spectators:
+                    await self._publish_presence(live)
 
 
 @dataclass(frozen=True)
 class _Change:
-    """One change to a game: row fields, moves added or taken back."""
+    """One change to a game: row fields, moves added or taken back, and more writes for the
+    same transaction (``also``: a rematch's new game). A change made here also carries what
+    checking it computed (move codes, history entries, the next position's board fields), so
+    that applying it repeats no rules work."""
 
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
     keep_plies: int | None = None
+    entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
+    codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
+    board: dict[str, Any] | None = None
+    also: Callable[[Any], object] | None = None
+
+
+def _flag_change(clock: ClockState, loser: int, now: float) -> _Change:
+    """The side to move ran out of time: it loses, and the clocks stop."""
+    result = GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS
+    values = {
+        "result": result.value,
+        "end_reason": Termination.TIME.value,
+        "draw_offer": None,
+        **clock_values(clock.stopped(now)),
+    }
+    return _Change(values)
+
+
+def _both(
+    first: Callable[[Any], object] | None, second: Callable[[Any], object]
+) -> Callable[[Any], object]:
+    """Two writes for one transaction, one after the other."""
+    if first is None:
+        return second
+
+    def run(conn: Any) -> None:
+        first(conn)
+        second(conn)
+
+    return run
 
 
 def _replay(game_type: str, options: Options, moves: list[str]) -> tuple[Game, list[str]]:

@@ -475,9 +475,8 @@ class RedisJobQueue:
         while True:
             try:
                 await pubsub.subscribe(self.cancel_channel)
-                while True:
-                    message = await pubsub.get_message(timeout=1.0)
-                    if message is None or message.get("type") != "message":
+                async for message in pubsub.listen():  # no read time-out: nothing lost
+                    if message.get("type") != "message":
                         continue
                     try:
                         key, keep = json.loads(message["data"])
@@ -488,7 +487,7 @@ class RedisJobQueue:
                             self.executor.cancel(job.id)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await asyncio.wait_for(pubsub.aclose(), 2)  # type: ignore[no-untyped-call]
                 raise
             except Exception as exc:
                 log.warning("job cancellations: %s; retrying", exc)
@@ -517,11 +516,11 @@ class RedisJobQueue:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+                await asyncio.wait_for(task, 5)
         if self.executor is not None:
             await self.executor.close()
         with contextlib.suppress(Exception):
-            await self.redis.aclose()
+            await asyncio.wait_for(self.redis.aclose(), 2)
 
 
 def ai_job_id(game_id: str, version: int) -> str:

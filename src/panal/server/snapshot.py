@@ -15,6 +15,7 @@ from panal.hive.codes import PASS_CODE
 
 if TYPE_CHECKING:
     from panal.server.hub import LiveGame
+    from panal.server.store import GameRow
 
 __all__ = [
     "board_fields",
@@ -90,6 +91,23 @@ def settle_result(values: dict[str, Any], game: Game) -> None:
 HISTORY_MARK = '"history":0'
 
 
+def clock_fields(row: GameRow) -> dict[str, Any]:
+    """The time control and the clocks: each side's time when its clock last stopped, which one
+    runs and since when (server time; each state also says the server's ``now``)."""
+    control, clock = row.control, row.clock
+    if control is None or clock is None:
+        return {"clock": None, "clocks": None}
+    return {
+        "clock": control.shown(),
+        "clocks": {
+            "white": round(clock.left[0], 3),
+            "black": round(clock.left[1], 3),
+            "running": clock.running,
+            "since": clock.since,
+        },
+    }
+
+
 def public_state_text(live: LiveGame) -> str:
     """What everyone watching the game sees, as JSON text.
 
@@ -123,6 +141,11 @@ def public_state_text(live: LiveGame) -> str:
         "ai_error": live.ai_error,
         "spectators": live.spectators,
         "headers": row.headers,
+        "players": live.players,
+        "rated": row.rated,
+        "rematch_offer": row.rematch_offer,
+        "rematch_game": row.rematch_game,
+        **clock_fields(row),
     }
     text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
     return text.replace(HISTORY_MARK, '"history":' + live.history_text, 1)

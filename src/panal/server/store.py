@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from importlib.resources import files
 from pathlib import Path
@@ -58,13 +59,25 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from panal.hive import OPTION_SPECS, Options
+from panal.server.clock import ClockState, TimeControl
 
-__all__ = ["Conflict", "DatabaseError", "GameRow", "Store", "database_url", "rule_headers"]
+__all__ = [
+    "Conflict",
+    "DatabaseError",
+    "GameRow",
+    "Store",
+    "clock_values",
+    "database_url",
+    "insert_game",
+    "rule_columns",
+    "rule_headers",
+]
 
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0004_players"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
-IMPORT_BATCH = 2_000  # moves written per transaction when a long record is stored
+IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
+CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
 
 
 class DatabaseError(RuntimeError):
@@ -102,8 +115,30 @@ games_table = Table(
     Column("headers", Text),
     Column("version", Integer, nullable=False, default=0),
     Column("owner", String(64)),
+    # Players (revision 0004_players): accounts on each side, rated or casual, the clock.
+    Column("white_user", Integer),
+    Column("black_user", Integer),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("time_control", String(64)),  # TimeControl.to_json as text; NULL: untimed
+    Column("white_clock", Float),  # seconds left when the side's clock last stopped
+    Column("black_clock", Float),
+    Column("clock_since", Float),  # when the running clock started (NULL: none runs)
+    Column("deadline", Float),  # when the running clock's time runs out
+    Column("rematch_offer", Integer),  # the colour offering a rematch
+    Column("rematch_game", String(16)),  # the rematch, once agreed
     Index("games_by_update", "updated_at"),
     Index("games_open_by_mode", "mode", "result", "owner"),
+    Index("games_by_white_user", "white_user", "updated_at"),
+    Index("games_by_black_user", "black_user", "updated_at"),
+    Index("games_by_deadline", "deadline"),
+)
+
+#: One row per clock-keeping heartbeat: the last moment a server process was known to run.
+heartbeats_table = Table(
+    "heartbeats",
+    metadata,
+    Column("name", String(16), primary_key=True),
+    Column("at", Float, nullable=False),
 )
 
 moves_table = Table(
@@ -117,7 +152,21 @@ moves_table = Table(
 
 # The row's fields that a change may set (never the id, the rules or the creation time).
 MUTABLE_FIELDS = frozenset(
-    {"white_token", "black_token", "invite_code", "result", "end_reason", "draw_offer", "plies"}
+    {
+        "white_token",
+        "black_token",
+        "invite_code",
+        "result",
+        "end_reason",
+        "draw_offer",
+        "plies",
+        "white_clock",
+        "black_clock",
+        "clock_since",
+        "deadline",
+        "rematch_offer",
+        "rematch_game",
+    }
 )
 
 
@@ -146,6 +195,16 @@ class GameRow:
     updated_at: float = field(default_factory=time.time)
     version: int = 0
     owner: str | None = None
+    white_user: int | None = None
+    black_user: int | None = None
+    rated: bool = False
+    time_control: str | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    clock_since: float | None = None
+    deadline: float | None = None
+    rematch_offer: int | None = None
+    rematch_game: str | None = None
 
     @property
     def rules(self) -> Options:
@@ -165,6 +224,30 @@ class GameRow:
                 values[spec.name] = spec.parse(self.headers[spec.uhp])
         return Options.from_values(values)
 
+    @property
+    def control(self) -> TimeControl | None:
+        """The game's time control (``None``: untimed)."""
+        if self.time_control is None:
+            return None
+        return TimeControl.from_json(json.loads(self.time_control))
+
+    @property
+    def clock(self) -> ClockState | None:
+        """The clocks as stored (``None``: untimed); the running one is the side to move's."""
+        if self.time_control is None or self.white_clock is None or self.black_clock is None:
+            return None
+        running = self.plies % 2 if self.clock_since is not None else None
+        return ClockState((self.white_clock, self.black_clock), self.clock_since, running)
+
+    def set_clock(self, control: TimeControl, clock: ClockState) -> None:
+        """Give the game a time control and its clocks' state."""
+        self.time_control = json.dumps(control.to_json(), separators=(",", ":"))
+        for name, value in clock_values(clock).items():
+            setattr(self, name, value)
+
+    def users(self) -> tuple[int | None, int | None]:
+        return (self.white_user, self.black_user)
+
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)
         values["headers"] = json.dumps(self.headers) if self.headers else None
@@ -177,11 +260,31 @@ class GameRow:
         return cls(**data)
 
 
+def clock_values(clock: ClockState) -> dict[str, Any]:
+    """The game row's clock fields for a clock's state."""
+    return {
+        "white_clock": clock.left[0],
+        "black_clock": clock.left[1],
+        "clock_since": clock.since,
+        "deadline": clock.deadline,
+    }
+
+
 # Rule options without a column of their own travel in ``headers``, as the tags that carry them in
 # a PGN record (``DragonflySidestep: Backward``): an exported record then carries them too.
 _OPTIONS_IN_HEADERS = tuple(
     spec for spec in OPTION_SPECS if spec.name not in ("tournament_opening", "repetition_draw")
 )
+
+
+def rule_columns(options: Options) -> dict[str, Any]:
+    """A new game row's fields for its rule options (two columns; the others in ``headers``)."""
+    return {
+        "tournament_opening": options.tournament_opening,
+        "repetition_draw": options.repetition_draw,
+        "dragonfly_gates": False,
+        "headers": rule_headers(options, {}),
+    }
 
 
 def rule_headers(options: Options, headers: dict[str, str]) -> dict[str, str]:
@@ -270,29 +373,28 @@ class Store:
     # --- games -----------------------------------------------------------------------------
 
     def create_game(self, row: GameRow, moves: list[str]) -> None:
-        """Store a new game and its moves. A long record is written in short transactions
-        (SQLite has one writer: other games' moves must not wait behind 30,000 rows), under
-        the mode ``importing``, which nothing lists or plays, until its last batch is in."""
-        now = time.time()
-        rows = [
-            {"game_id": row.id, "ply": ply, "move": move, "played_at": now}
-            for ply, move in enumerate(moves, 1)
-        ]
-        if len(rows) <= IMPORT_BATCH:
-            with self.engine.begin() as conn:
-                conn.execute(insert(games_table).values(**row.to_columns()))
-                if rows:
-                    conn.execute(insert(moves_table), rows)
-            return
+        """Store a new game and its moves in one transaction (see ``begin_import`` for a long
+        record)."""
+        with self.engine.begin() as conn:
+            insert_game(conn, row)
+            if moves:
+                conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
+
+    # A long record is written in short transactions, each its own call, so that other games'
+    # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
+    # mode is ``importing``: nothing lists, loads or plays it.
+
+    def begin_import(self, row: GameRow) -> None:
         with self.engine.begin() as conn:
             conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
-        for start in range(0, len(rows), IMPORT_BATCH):
-            with self.engine.begin() as conn:
-                conn.execute(insert(moves_table), rows[start : start + IMPORT_BATCH])
+
+    def import_moves(self, game_id: str, first_ply: int, moves: list[str]) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                update(games_table).where(games_table.c.id == row.id).values(mode=row.mode)
-            )
+            conn.execute(insert(moves_table), _move_rows(game_id, first_ply, moves))
+
+    def finish_import(self, game_id: str, mode: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.engine.connect() as conn:
@@ -326,13 +428,16 @@ class Store:
         *,
         add_moves: tuple[str, ...] = (),
         keep_plies: int | None = None,
+        also: Callable[[Connection], object] | None = None,
     ) -> int:
         """Apply one change to a game computed from ``version``; returns the new version.
 
         ``values`` sets row fields (see ``MUTABLE_FIELDS``); ``keep_plies`` deletes the moves
         after that ply (an undo); ``add_moves`` appends moves after the stored ones, numbered
-        from ``values["plies"] - len(add_moves) + 1``. Raises :class:`Conflict` (nothing
-        written) when the stored version is not ``version`` any more.
+        from ``values["plies"] - len(add_moves) + 1``; ``also`` makes more writes in the same
+        transaction once the change is sure to be written (a rated game's ratings, a rematch's
+        new game). Raises :class:`Conflict` (nothing written) when the stored version is not
+        ``version`` any more.
         """
         unknown = set(values) - MUTABLE_FIELDS
         if unknown:
@@ -362,12 +467,22 @@ class Store:
                             for i, m in enumerate(add_moves)
                         ],
                     )
+                if also is not None:
+                    also(conn)
         except IntegrityError:
             raise Conflict(game_id) from None  # that ply is already stored: the line moved on
         return version + 1
 
-    def claim_seat(self, game_id: str, invite_code: str, color: str, token_hash: str) -> bool:
-        """Give the open seat to the holder of the invitation, once: True for the one winner."""
+    def claim_seat(
+        self,
+        game_id: str,
+        invite_code: str,
+        color: str,
+        token_hash: str,
+        values: dict[str, Any] | None = None,
+    ) -> bool:
+        """Give the open seat to the holder of the invitation, once: True for the one winner.
+        ``values`` are set with it (the joiner's account; the clock, which starts now)."""
         column = games_table.c.white_token if color == "white" else games_table.c.black_token
         with self.engine.begin() as conn:
             updated = conn.execute(
@@ -383,10 +498,69 @@ class Store:
                         "invite_code": None,
                         "version": games_table.c.version + 1,
                         "updated_at": time.time(),
+                        **(values or {}),
                     }
                 )
             )
             return updated.rowcount == 1
+
+    # --- clocks ----------------------------------------------------------------------------
+
+    def due_games(self, now: float, limit: int = 100) -> list[str]:
+        """Unfinished games whose running clock's time is up at ``now`` (an indexed read)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(games_table.c.id)
+                    .where(games_table.c.deadline <= now, games_table.c.result.is_(None))
+                    .order_by(games_table.c.deadline)
+                    .limit(limit)
+                ).scalars()
+            )
+
+    def heartbeat(self, now: float, outage: float) -> tuple[float, list[str]]:
+        """Note that a server process runs at ``now``. If none did for more than ``outage``
+        seconds (every process was stopped: a restart, a crash), give that time back to every
+        running clock, once, whichever process notices first. Returns the time given back and
+        the games whose clocks it moved (their versions are bumped: cached copies reload)."""
+        with self.engine.begin() as conn:
+            seen = conn.execute(
+                select(heartbeats_table.c.at).where(heartbeats_table.c.name == CLOCK_HEARTBEAT)
+            ).scalar_one_or_none()
+            if seen is None:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(heartbeats_table).values(name=CLOCK_HEARTBEAT, at=now))
+                except IntegrityError:
+                    pass  # another process wrote the first heartbeat
+                return 0.0, []
+            if now <= seen:
+                return 0.0, []
+            beat = conn.execute(
+                update(heartbeats_table)
+                .where(heartbeats_table.c.name == CLOCK_HEARTBEAT, heartbeats_table.c.at == seen)
+                .values(at=now)
+            )
+            gap = now - seen
+            if beat.rowcount != 1 or gap <= outage:
+                return 0.0, []  # another process beat first, or there was no outage
+            running = (
+                games_table.c.result.is_(None),
+                games_table.c.deadline.is_not(None),
+                games_table.c.clock_since <= seen,
+            )
+            credited = list(conn.execute(select(games_table.c.id).where(*running)).scalars())
+            if credited:
+                conn.execute(
+                    update(games_table)
+                    .where(*running)
+                    .values(
+                        clock_since=games_table.c.clock_since + gap,
+                        deadline=games_table.c.deadline + gap,
+                        version=games_table.c.version + 1,
+                    )
+                )
+            return gap, credited
 
     # --- listings --------------------------------------------------------------------------
 
@@ -430,6 +604,20 @@ class Store:
                     )
                 ).scalar_one()
             )
+
+
+def insert_game(conn: Connection, row: GameRow) -> None:
+    """Write a new game's row in the caller's transaction (a game created with other writes:
+    a challenge accepted, a rematch agreed)."""
+    conn.execute(insert(games_table).values(**row.to_columns()))
+
+
+def _move_rows(game_id: str, first_ply: int, moves: list[str]) -> list[dict[str, Any]]:
+    now = time.time()
+    return [
+        {"game_id": game_id, "ply": ply, "move": move, "played_at": now}
+        for ply, move in enumerate(moves, first_ply)
+    ]
 
 
 def _upgrade(conn: Connection) -> None:

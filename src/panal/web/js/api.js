@@ -6,6 +6,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.error || "network";
     this.detail = body?.detail || "";
+    this.reason = body?.reason || null;
+    this.details = body?.details || {};
   }
 }
 

@@ -10,6 +10,7 @@
 import { api, saveSeatToken, seatToken } from "./api.js";
 import { Board } from "./board.js";
 import { GameClient } from "./client.js";
+import { controlWithSpeed, formatClock, timeLeft } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLook, onChange, pieceName, setLook, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
@@ -38,6 +39,7 @@ class GamePage {
     this.connection = "connecting";
     this.confirmResign = false;
     this.resultClosed = false;
+    this.clockOffset = 0; // the server's time minus this browser's, from the last state
   }
 
   async start() {
@@ -70,6 +72,8 @@ class GamePage {
       onStatus: (status, code) => this.connectionChanged(status, code),
     });
     this.unsubscribe = onChange(() => this.renderAll());
+    // The running clock counts down between states; a tenth of a second is its finest unit.
+    this.ticker = setInterval(() => this.tickClocks(), 100);
     this.keyHandler = (event) => this.onKey(event);
     document.addEventListener("keydown", this.keyHandler);
     this.preferencesHandler = () => {
@@ -80,6 +84,7 @@ class GamePage {
   }
 
   stop() {
+    clearInterval(this.ticker);
     this.client?.close();
     this.unsubscribe?.();
     document.removeEventListener("keydown", this.keyHandler);
@@ -91,6 +96,13 @@ class GamePage {
   receive(state) {
     const previous = this.state;
     this.state = state;
+    if (typeof state.now === "number") this.clockOffset = state.now - Date.now() / 1000;
+    if (state.rematch_game && previous && !previous.rematch_game && this.seats().size) {
+      // The rematch was agreed: the same seats, colours swapped; both players go there.
+      if (this.token) saveSeatToken(state.rematch_game, this.token);
+      this.navigate(`/game/${state.rematch_game}`);
+      return;
+    }
     if (!previous) {
       // The look the game was created in, unless the reader chose a look of their own.
       if (!savedLook()) setLook(state.look);
@@ -370,6 +382,8 @@ class GamePage {
   playerName(color) {
     const state = this.state;
     if (state.ai && state.ai.color === color) return t("player.ai", { level: t(`level.${state.ai.level}`) });
+    const player = state.players?.[COLORS[color]];
+    if (player?.name) return player.name;
     const header = state.headers?.[color === 0 ? "White" : "Black"];
     if (header) return header;
     if (state.mode === "hotseat" || state.mode === "review") return "";
@@ -414,7 +428,8 @@ class GamePage {
         element.innerHTML = `<div class="player-bar">
             <span class="swatch" aria-hidden="true"></span>
             <h2 class="player-name"><span class="player-color">${escapeHtml(colorName(color))}</span>${name ? ` <span class="player-who">${escapeHtml(name)}</span>` : ""}</h2>
-            <span class="clock" data-clock hidden></span>
+            ${this.playerRating(color)}
+            ${this.clockMarkup(color)}
           </div>
           ${items.length ? `<ul class="hand-strip">${items.join("")}</ul>` : `<p class="empty-hand">${t("game.handEmpty")}</p>`}`;
       });
@@ -447,7 +462,57 @@ class GamePage {
     if (!state) return "";
     let mode = t(`mode.${state.mode}`, { level: state.ai ? t(`level.${state.ai.level}`) : "" });
     if (state.headers?.White || state.headers?.Black) mode += ` · ${state.headers.White || "?"} – ${state.headers.Black || "?"}`;
+    if (state.clock) mode += ` · ${controlWithSpeed(state.clock)}`;
+    if (state.mode === "online") mode += ` · ${t(state.rated ? "game.rated" : "game.casual")}`;
     return `${colorName(0)} – ${colorName(1)} · ${state.game_type} · ${mode}`;
+  }
+
+  /** An account's rating at the game's speed, with its change once a rated game is over. */
+  playerRating(color) {
+    const player = this.state.players?.[COLORS[color]];
+    if (!player?.rating) return "";
+    const change = typeof player.change === "number" ? ` ${player.change >= 0 ? "+" : ""}${player.change}` : "";
+    return `<span class="player-rating">${escapeHtml(player.rating + change)}</span>`;
+  }
+
+  /** The clock in a player's bar (an empty, hidden slot in an untimed game). */
+  clockMarkup(color) {
+    const state = this.state;
+    if (!state?.clocks) return `<span class="clock" data-clock hidden></span>`;
+    const left = timeLeft(state, color, this.clockOffset);
+    const running = state.clocks.running === color;
+    const low = state.clock?.kind === "realtime" && left < 10;
+    return `<span class="clock${running ? " running" : ""}${low ? " low" : ""}" data-clock data-side="${color}" role="timer"
+      aria-label="${escapeHtml(t("clock.label", { color: colorName(color), time: formatClock(left) }))}">${formatClock(left)}</span>`;
+  }
+
+  /** Count the running clock down (only its text changes: nothing else is drawn again). */
+  tickClocks() {
+    const state = this.state;
+    const running = state?.clocks?.running;
+    if (running === null || running === undefined || state.result) return;
+    const element = this.root.querySelector(`[data-clock][data-side="${running}"]`);
+    if (!element) return;
+    const left = timeLeft(state, running, this.clockOffset);
+    const text = formatClock(left);
+    if (element.textContent !== text) element.textContent = text;
+    element.classList.toggle("low", state.clock?.kind === "realtime" && left < 10);
+  }
+
+  /** Who may ask for a rematch here: a seated player of a finished online game. */
+  rematchOpen() {
+    const state = this.state;
+    return Boolean(
+      state?.result && state.mode === "online" && state.seats.white && state.seats.black && this.seats().size && !state.rematch_game,
+    );
+  }
+
+  rematchButton() {
+    if (!this.rematchOpen()) return "";
+    const mine = this.seats().has(this.state.rematch_offer);
+    if (mine) return `<button type="button" data-action="rematch" disabled>${t("game.rematchSent")}</button>`;
+    if (this.state.rematch_offer !== null && this.state.rematch_offer !== undefined) return "";
+    return `<button type="button" data-action="rematch">${t("game.rematch")}</button>`;
   }
 
   renderPanels() {
@@ -506,6 +571,11 @@ class GamePage {
       }
       if (state.ai_error) parts.push(`<p class="banner error">${escapeHtml(t("game.aiError", { message: state.ai_error }))}</p>`);
     }
+    if (this.rematchOpen() && state.rematch_offer !== null && state.rematch_offer !== undefined && !this.seats().has(state.rematch_offer)) {
+      parts.push(`<p class="banner info" data-banner="rematch">${t("game.rematchOffered", { color: colorName(state.rematch_offer) })}
+        <button type="button" class="primary" data-action="accept-rematch">${t("game.acceptRematch")}</button>
+        <button type="button" data-action="decline-rematch">${t("game.declineRematch")}</button></p>`);
+    }
     if (this.carryChoice) {
       parts.push(`<p class="banner info" data-banner="carry">${t("game.carry")}
         <button type="button" data-action="carry-yes">${t("game.carryYes")}</button>
@@ -540,10 +610,22 @@ class GamePage {
     overlay.innerHTML = `<div class="result-card" role="alertdialog" aria-labelledby="result-title">
         <h2 id="result-title" data-result="${state.result}">${t(`result.${state.result}`)}</h2>
         <p>${state.end_reason ? t(`reason.${state.end_reason}`) : ""}</p>
+        ${this.ratingChanges()}
         <div class="result-actions">
+          ${this.rematchButton()}
           <button type="button" data-action="review">${t("game.review")}</button>
           <a class="button" href="/new" data-link>${t("game.newGame")}</a>
         </div></div>`;
+  }
+
+  /** After a rated game: each player's rating change. */
+  ratingChanges() {
+    const players = this.state.players;
+    if (!this.state.rated || !players) return "";
+    const lines = COLORS.map((side) => players[side])
+      .filter((player) => player && typeof player.change === "number")
+      .map((player) => `<li>${escapeHtml(player.name)}: ${t("game.ratingChange", { change: `${player.change >= 0 ? "+" : ""}${player.change}` })}</li>`);
+    return lines.length ? `<ul class="rating-changes">${lines.join("")}</ul>` : "";
   }
 
   renderSide() {
@@ -569,8 +651,14 @@ class GamePage {
     const playing = seated && !state.result && state.mode !== "review";
     const humanMoves = state.history.some((entry) => !state.ai || entry.color !== state.ai.color);
     const undoable =
-      seated && ["ai", "hotseat"].includes(state.mode) && humanMoves && (!state.result || ["surrounded", "repetition"].includes(state.end_reason));
+      seated &&
+      !state.clock &&
+      ["ai", "hotseat"].includes(state.mode) &&
+      humanMoves &&
+      (!state.result || ["surrounded", "repetition"].includes(state.end_reason));
     const controls = [];
+    const rematch = this.rematchButton();
+    if (rematch) controls.push(rematch);
     if (undoable) controls.push(`<button type="button" data-action="undo">${t("game.undo")}</button>`);
     if (playing && state.mode !== "ai" && state.draw_offer === null)
       controls.push(`<button type="button" data-action="offer-draw">${t("game.offerDraw")}</button>`);
@@ -718,6 +806,15 @@ class GamePage {
         break;
       case "carry-no":
         this.choose(this.carryChoice.plain, event.detail === 0);
+        break;
+      case "rematch":
+        this.send({ type: "offer_rematch" });
+        break;
+      case "accept-rematch":
+        this.send({ type: "accept_rematch" });
+        break;
+      case "decline-rematch":
+        this.send({ type: "decline_rematch" });
         break;
       case "review":
         this.closeResult();

@@ -5,6 +5,7 @@
 // that depend on it, without redrawing anything, so the focus stays where the player is.
 
 import { api, saveSeatToken } from "./api.js";
+import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLook, onChange, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
@@ -76,6 +77,7 @@ export function showNewGamePage(root, config, navigate) {
     color: "white",
     expansions: new Set(["M", "L", "P"]),
     rules: Object.fromEntries(options.map((option) => [option.field, option.initial])),
+    clock: newClockChoice("none"),
   };
   let busy = false;
 
@@ -107,6 +109,7 @@ export function showNewGamePage(root, config, navigate) {
               <select name="color">${colorOptions(form.color)}</select></label>
           </div>
           <fieldset><legend>${t("new.pieces")}</legend>${pieces}</fieldset>
+          ${clockPickerMarkup(config, form.clock)}
           <fieldset class="rule-options"><legend>${t("new.rules")}</legend>${rules}</fieldset>
           <p class="banner error" role="alert" data-form-error hidden></p>
           <div class="form-actions"><button type="submit" class="primary" data-action="start">${t("new.start")}</button></div>
@@ -114,11 +117,13 @@ export function showNewGamePage(root, config, navigate) {
         <aside class="legend" aria-label="${t("nav.look")}"><h2>${t(`look.${getLook()}`)}: ${colorName(0)} / ${colorName(1)}</h2><ul>${legend}</ul></aside>
       </section>`;
     showApplicable(root, form.mode, form.expansions);
+    showClockFields(root, form.clock);
   }
 
   root.addEventListener("change", (event) => {
     const input = event.target;
-    if (input.name === "mode") form.mode = input.value;
+    if (clockChanged(form.clock, input)) showClockFields(root, form.clock);
+    else if (input.name === "mode") form.mode = input.value;
     else if (input.name === "level") form.level = input.value;
     else if (input.name === "color") form.color = input.value;
     else if (input.name === "expansion") input.checked ? form.expansions.add(input.value) : form.expansions.delete(input.value);
@@ -141,6 +146,8 @@ export function showNewGamePage(root, config, navigate) {
       body.options[option.field] = applies ? form.rules[option.field] : option.initial;
     }
     if (form.mode === "ai") body.ai_level = form.level;
+    const clock = chosenClock(form.clock);
+    if (clock) body.clock = clock;
     busy = true;
     await openCreatedGame("/api/games", body, navigate, (message) => showFormError(root, message));
     busy = false;

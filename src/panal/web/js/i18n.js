@@ -4,6 +4,8 @@
 // football look's Escudo, Muro, Rayo… are written in one place only. Rule messages name bugs
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
+import { PLAYER_STRINGS } from "./i18n_players.js";
+
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
 
 const STRINGS = {
@@ -925,6 +927,8 @@ const STRINGS = {
   },
 };
 
+for (const [lang, strings] of Object.entries(PLAYER_STRINGS)) Object.assign(STRINGS[lang], strings);
+
 const BUG_LETTERS = "QSBGAMLPD";
 const COLOR_OF_DETAIL = { White: 0, Black: 1 };
 
@@ -1040,7 +1044,7 @@ export function describeError(error) {
   }
   const key = `error.${error.code}`;
   const message = error.message || error.detail || "";
-  if (STRINGS.en[key]) return t(key, { message });
+  if (STRINGS.en[key]) return t(key, { ...(error.details || {}), message });
   return t("error.generic", { message });
 }
 

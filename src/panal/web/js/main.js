@@ -1,11 +1,17 @@
 // Start-up and routing: / and /new (new game), /import, /archive, /game/<id>.
 
+import { account, loadAccount, onAccountChange, rememberForAccount, signOut } from "./account.js";
+import { showAccountPage } from "./account_pages.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
 import { showGamePage } from "./game_page.js";
 import { showImportPage, showNewGamePage } from "./home_page.js";
+import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
+import { watchMyChallenges } from "./lobby_feed.js";
+import { showLobbyPage } from "./lobby_page.js";
 import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./preferences.js";
+import { showProfilePage } from "./profile_page.js";
 
 // Each language is named in itself.
 const LANGUAGE_NAMES = { en: "English", es: "Español", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
@@ -13,7 +19,18 @@ const main = document.querySelector("main");
 let config = null;
 let leavePage = null;
 
+function renderAccount() {
+  const area = document.querySelector("[data-account]");
+  const { name } = account();
+  area.innerHTML = name
+    ? `<a href="/@/${encodeURIComponent(name)}" data-link data-account-name aria-label="${escapeHtml(t("acct.signedIn", { name }))}">${escapeHtml(name)}</a>
+       <button type="button" data-action="sign-out">${t("nav.signOut")}</button>`
+    : `<a href="/signin" data-link data-account-link="signin">${t("nav.signIn")}</a>
+       <a href="/signup" data-link data-account-link="signup">${t("nav.signUp")}</a>`;
+}
+
 function renderHeader() {
+  document.querySelector("[data-nav=lobby]").textContent = t("nav.lobby");
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
@@ -33,6 +50,7 @@ function renderHeader() {
     .join("");
   document.querySelector("input[name=confirm_moves]").checked = confirmMoves();
   document.body.dataset.look = getLook();
+  renderAccount();
 }
 
 export function navigate(path, replace = false) {
@@ -50,8 +68,12 @@ async function route() {
   main.replaceChildren(page);
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
-  document.body.dataset.page = gameMatch ? "game" : path.slice(1) || "new";
+  const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);
+  document.body.dataset.page = gameMatch ? "game" : profileMatch ? "profile" : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate);
+  else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
+  else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
+  else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
   else leavePage = showNewGamePage(page, config, navigate);
@@ -66,10 +88,17 @@ function bindPreferences() {
   document.querySelector("select[name=language]").addEventListener("change", (event) => {
     saveLanguage(event.target.value);
     setLanguage(event.target.value);
+    rememberForAccount({ language: event.target.value });
   });
   document.querySelector("select[name=look]").addEventListener("change", (event) => {
     saveLook(event.target.value);
     setLook(event.target.value);
+    rememberForAccount({ look: event.target.value });
+  });
+  document.querySelector("[data-account]").addEventListener("click", async (event) => {
+    if (!event.target.closest("[data-action=sign-out]")) return;
+    await signOut().catch(() => {});
+    navigate("/lobby");
   });
   document.querySelector("input[name=confirm_moves]").addEventListener("change", (event) => {
     saveConfirmMoves(event.target.checked);
@@ -96,6 +125,17 @@ function registerServiceWorker() {
   });
 }
 
+function applyAccountPreferences(signedIn) {
+  if (signedIn.language && LANGUAGES.includes(signedIn.language)) {
+    saveLanguage(signedIn.language);
+    setLanguage(signedIn.language);
+  }
+  if (signedIn.look) {
+    saveLook(signedIn.look);
+    setLook(signedIn.look);
+  }
+}
+
 async function start() {
   setLanguage(pickLanguage(savedLanguage()));
   document.documentElement.lang = getLanguage();
@@ -107,9 +147,17 @@ async function start() {
     return;
   }
   configure(config);
+  // A signed-in account brings its own language and look (remembered on the server).
+  const signedIn = await loadAccount();
+  applyAccountPreferences(signedIn);
   renderHeader();
   onChange(renderHeader);
+  onAccountChange((changed) => {
+    applyAccountPreferences(changed);
+    renderHeader();
+  });
   bindPreferences();
+  watchMyChallenges(navigate);
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-link], a[data-nav]");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;

@@ -1,0 +1,179 @@
+"""Two people sign up, meet in the lobby, play a rated game on the clock to a win (both ratings
+move by Glicko-2), then a second game that ends when a clock runs out; their profiles show both
+games. One of them plays on a phone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from panal.server.ratings import Glicko2, rate_game
+from tests.browser.helpers import game_id
+from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
+from tests.server.helpers import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+# A real game where Black surrounds White's queen on the eleventh move (as in the phone test).
+BLACK_WINS = [
+    "wQ",
+    "bG1 -wQ",
+    "wS1 wQ/",
+    "bQ \\bG1",
+    "wS2 wQ-",
+    "bQ -wS1",
+    "wG1 wQ\\",
+    "bA1 /bG1",
+    "wS2 \\wS1",
+    "bA1 bG1\\",
+    "wA1 wQ-",
+]
+
+
+def sign_up(page: Any, name: str) -> None:
+    page.click("[data-account-link=signup]", force=True)
+    page.wait_for_selector("form[data-form=signup]")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", "correct horse battery")
+    page.click("form[data-form=signup] button[type=submit]")
+    page.wait_for_url(f"**/@/{name}")
+    page.wait_for_selector(".profile-name")
+
+
+def open_lobby(page: Any) -> None:
+    page.click("a[data-nav=lobby]")
+    page.wait_for_selector("form.challenge-form")
+
+
+def type_move(page: Any, move: str, ply: int) -> None:
+    page.wait_for_selector("form.type-move input")
+    page.fill("form.type-move input", move)
+    page.click("form.type-move button[type=submit]")
+    page.wait_for_selector(f'.move-list [data-ply="{ply + 1}"]')
+
+
+def clock_text(page: Any, color: str) -> str:
+    return str(page.inner_text(f".player[data-color={color}] [data-clock]"))
+
+
+def profile(server: ServerProcess, name: str) -> dict[str, Any]:
+    return httpx.get(f"{server.url}/api/users/{name}").json()
+
+
+def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    ana = open_page("/new", locale="en-GB")
+    bruno = open_page("/new", locale="es-ES", phone=True)
+    sign_up(ana, "ana")
+    bruno.tap(".settings-toggle")
+    sign_up(bruno, "Bruno")
+    assert ana.inner_text("[data-account-name]") == "ana"
+
+    # Ana posts a rated bullet challenge (1 minute, 2 s a move); she plays White.
+    open_lobby(ana)
+    ana.select_option("select[name=clock]", "rt:60+2")
+    ana.check("input[name=rated][value=yes]")
+    ana.select_option("select[name=color]", "white")
+    ana.click("[data-action=post]")
+    ana.wait_for_selector(".lobby-challenges [data-action=cancel]")
+    ana.screenshot(path=str(artifacts / "players-lobby-posted.png"))
+
+    # Bruno, on his phone, sees it in the lobby and takes it with one tap.
+    bruno.tap(".settings-toggle")
+    bruno.tap("a[data-nav=lobby]")
+    bruno.wait_for_selector(".lobby-challenges [data-action=accept]")
+    assert "ana (1500?)" in bruno.inner_text(".lobby-challenges")
+    assert bruno.evaluate(OVERFLOW, 390) == []
+    assert bruno.evaluate(SMALL_TAP_TARGETS) == []
+    bruno.screenshot(path=str(artifacts / "players-lobby-phone.png"), full_page=True)
+    bruno.tap(".lobby-challenges [data-action=accept]")
+    game = game_id(bruno)
+    # Ana's lobby page follows her challenge to the game by itself.
+    assert game_id(ana) == game
+    for page in (ana, bruno):
+        page.wait_for_selector(".player[data-color=white] [data-clock]:not([hidden])")
+    assert "Bullet" in ana.inner_text(".game-title") and "rated" in ana.inner_text(".game-title")
+    assert "ana" in ana.inner_text(".player[data-color=white] .player-name")
+    assert "Bruno" in ana.inner_text(".player[data-color=black] .player-name")
+    assert ana.inner_text(".player[data-color=black] .player-rating") == "1500?"
+    # White's clock runs on both screens; Black's stands at 1:00.
+    start = clock_text(ana, "white")
+    ana.wait_for_function(
+        "(start) => document.querySelector('.player[data-color=white] [data-clock]')"
+        ".textContent !== start",
+        arg=start,
+    )
+    assert clock_text(bruno, "black") == "1:00"
+    assert bruno.locator(".player[data-color=white] [data-clock].running").count() == 1
+    # On the phone the board and both clocks are on the first screen.
+    for selector in (
+        ".board-area",
+        ".player[data-hand=top] [data-clock]",
+        ".player[data-hand=bottom] [data-clock]",
+    ):
+        box = bruno.locator(selector).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, selector
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
+    assert bruno.evaluate(OVERFLOW, 390) == [] and bruno.evaluate(SMALL_TAP_TARGETS) == []
+    bruno.screenshot(path=str(artifacts / "players-game-phone.png"))
+
+    for ply, move in enumerate(BLACK_WINS):
+        type_move(ana if ply % 2 == 0 else bruno, move, ply)
+    for page in (ana, bruno):
+        page.wait_for_selector(".result-card [data-result=BlackWins]")
+    assert "+" in bruno.inner_text(".result-card .rating-changes")
+    ana.screenshot(path=str(artifacts / "players-game-won.png"))
+
+    # Both ratings changed by Glicko-2, from 1500 each.
+    ana_after, bruno_after = rate_game(Glicko2(), Glicko2(), 0.0)
+    for name, expected in (("ana", ana_after), ("Bruno", bruno_after)):
+        (rating,) = profile(server, name)["ratings"]
+        assert rating["category"] == "hive:bullet"
+        assert rating["rating"] == pytest.approx(expected.rating, abs=0.05)
+        assert rating["deviation"] == pytest.approx(expected.deviation, abs=0.05)
+
+    # A second game, a quarter of a minute each: Bruno (Black) waits; Ana's flag falls.
+    open_lobby(bruno)
+    bruno.select_option("select[name=clock]", "custom")
+    bruno.select_option("select[name=clock_minutes]", "0.25")
+    bruno.select_option("select[name=clock_increment]", "0")
+    bruno.select_option("select[name=color]", "black")
+    bruno.tap("[data-action=post]")
+    bruno.wait_for_selector(".lobby-challenges [data-action=cancel]")
+    open_lobby(ana)
+    ana.click(".lobby-challenges [data-action=accept]")
+    second = game_id(ana)
+    assert game_id(bruno) == second and second != game
+    ana.wait_for_selector(".player[data-color=white] [data-clock].running")
+    ana.wait_for_selector(".player[data-color=white] [data-clock].low", timeout=15_000)
+    for page in (ana, bruno):
+        page.wait_for_selector(".result-card [data-result=BlackWins]", timeout=30_000)
+        assert "on time" in page.inner_text(".result-card") or "por tiempo" in page.inner_text(
+            ".result-card"
+        )
+    assert clock_text(ana, "white") == "0:00.0"
+    ana.screenshot(path=str(artifacts / "players-flag-fell.png"))
+
+    # Both profiles show both games, with the rating history drawn.
+    ana.goto(f"{server.url}/@/ana")
+    ana.wait_for_selector(".profile-recent .profile-game")
+    assert ana.locator(".profile-recent .profile-game").count() == 2
+    recent = ana.inner_text(".profile-recent")
+    assert "on time" in recent
+    assert ana.locator(".rating-chart polyline").count() == 1
+    assert ana.locator(".rating-chart circle").count() == 2
+    assert "Bullet" in ana.inner_text(".profile-ratings")
+    ana.screenshot(path=str(artifacts / "players-profile.png"), full_page=True)
+    bruno.goto(f"{server.url}/@/Bruno")
+    bruno.wait_for_selector(".profile-recent .profile-game")
+    assert bruno.locator(".profile-recent .profile-game").count() == 2
+    assert bruno.evaluate(OVERFLOW, 390) == []
+    assert bruno.evaluate(SMALL_TAP_TARGETS) == []
+    bruno.screenshot(path=str(artifacts / "players-profile-phone.png"), full_page=True)
+    for name, wins in (("ana", 0), ("Bruno", 2)):
+        results = profile(server, name)["results"]
+        assert results["games"] == 2 and results["wins"] == wins

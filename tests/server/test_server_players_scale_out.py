@@ -1,0 +1,132 @@
+"""Players across two ``panal serve`` processes on one PostgreSQL and one Redis: a challenge posted
+on one is seen live and accepted on the other, and a flag that falls while nobody moves ends the
+game once, with one rating change per player, though both processes look for it."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import text
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from panal.server.auth import SESSION_COOKIE
+from panal.server.store import Store
+from tests.server.conftest import fresh_postgres, scale_out_services
+from tests.server.helpers import ServerProcess
+
+_LEGACY = "legacy" in ws_connect.__code__.co_varnames
+
+
+@pytest.fixture(scope="module")
+def database() -> tuple[str, str, str]:
+    postgres, redis = scale_out_services()
+    return fresh_postgres(postgres), redis, f"test-{secrets.token_hex(4)}"
+
+
+@pytest.fixture(scope="module")
+def servers(
+    tmp_path_factory: pytest.TempPathFactory, database: tuple[str, str, str]
+) -> Iterator[list[ServerProcess]]:
+    db, redis, prefix = database
+    tmp_path = tmp_path_factory.mktemp("players-scale-out")
+    args = ("--redis", redis, "--redis-prefix", prefix, "--ai-workers", "1")
+    pair = [ServerProcess(db, tmp_path / f"serve-{name}.log", args) for name in "ab"]
+    for server in pair:
+        server.start()
+    yield pair
+    for server in pair:
+        server.stop()
+
+
+class Browser:
+    """One person's browser on one server: its session cookie, its origin."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.session: str | None = None
+
+    def headers(self) -> dict[str, str]:
+        headers = {"Origin": self.server.url}
+        if self.session:
+            headers["Cookie"] = f"{SESSION_COOKIE}={self.session}"
+        return headers
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        response = httpx.post(f"{self.server.url}{path}", json=body, headers=self.headers())
+        cookie = response.cookies.get(SESSION_COOKIE)
+        if cookie:
+            self.session = cookie
+        return response
+
+    def websocket(self, path: str) -> ClientConnection:
+        url = f"{self.server.ws_url}{path}"
+        headers = self.headers()
+        if _LEGACY:
+            return ws_connect(url, legacy=True, additional_headers=headers)
+        return ws_connect(url, additional_headers=headers)
+
+
+def receive(ws: ClientConnection, until: Any, seconds: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = json.loads(ws.recv(timeout=seconds))
+        if until(message):
+            return message
+    raise AssertionError("no such message")
+
+
+def test_a_challenge_crosses_processes_and_its_flag_falls_once(
+    servers: list[ServerProcess], database: tuple[str, str, str]
+) -> None:
+    a, b = servers
+    ana, bruno = Browser(a), Browser(b)
+    assert ana.post("/api/account/signup", {"name": "ana", "password": "correct horse"}).is_success
+    assert bruno.post(
+        "/api/account/signup", {"name": "bruno", "password": "correct horse"}
+    ).is_success
+    with bruno.websocket("/ws/lobby") as lobby_on_b:
+        receive(lobby_on_b, lambda m: m["type"] == "lobby")
+        clock = {"kind": "realtime", "base": 15, "increment": 0}
+        posted = ana.post("/api/challenges", {"clock": clock, "rated": True, "color": "white"})
+        assert posted.status_code == 201, posted.text
+        seen = receive(lobby_on_b, lambda m: m["type"] == "lobby" and m["challenges"])
+        assert seen["challenges"][0]["creator"] == "ana"
+        with ana.websocket("/ws/lobby") as lobby_on_a:
+            receive(lobby_on_a, lambda m: m["type"] == "lobby")
+            accepted = bruno.post(f"/api/challenges/{posted.json()['id']}/accept")
+            assert accepted.status_code == 200, accepted.text
+            game = accepted.json()["id"]
+            told = receive(lobby_on_a, lambda m: m["type"] == "accepted")
+            assert told["game"] == game  # Ana's page, on the other process, goes to the game
+    with ana.websocket(f"/ws/games/{game}") as white, bruno.websocket(f"/ws/games/{game}") as black:
+        assert receive(white, lambda m: m["type"] == "state")["you"] == ["white"]
+        assert receive(black, lambda m: m["type"] == "state")["you"] == ["black"]
+        white.send(json.dumps({"type": "move", "move": "wS1"}))
+        receive(black, lambda m: m["type"] == "state" and m["ply"] == 1)
+        # Black does not move: both processes sweep for fallen flags.
+        over_a = receive(white, lambda m: m["type"] == "state" and m["result"], seconds=40)
+        over_b = receive(black, lambda m: m["type"] == "state" and m["result"], seconds=10)
+    for over in (over_a, over_b):
+        assert over["result"] == "WhiteWins" and over["end_reason"] == "time"
+        assert over["clocks"]["black"] == 0 and over["players"]["white"]["change"] > 0
+    store = Store(database[0])
+    try:
+        with store.engine.connect() as conn:
+            changes = conn.execute(
+                text("SELECT user_id FROM rating_history WHERE game_id = :g"), {"g": game}
+            ).all()
+            games_rated = conn.execute(text("SELECT games FROM ratings")).scalars().all()
+    finally:
+        store.close()
+    assert len(changes) == 2 and sorted(games_rated) == [1, 1]  # once, for each player
+    for server in servers:
+        log = Path(server.log_path).read_text()
+        assert "Traceback" not in log, log
