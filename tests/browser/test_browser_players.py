@@ -128,8 +128,12 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     assert "+" in bruno.inner_text(".result-card .rating-changes")
     ana.screenshot(path=str(artifacts / "players-game-won.png"))
 
-    # Both ratings changed by Glicko-2, from 1500 each.
+    # Both ratings changed by Glicko-2, from 1500 each: as our Glicko-2 computes it, and as the
+    # glicko2 package (PyPI, 2.1.0) computed it when this test was written: 1662.31 and
+    # 1337.69, both with a deviation of 290.32 (at 1500, μ = 0, its volatility slip cannot show).
     ana_after, bruno_after = rate_game(Glicko2(), Glicko2(), 0.0)
+    assert (round(bruno_after.rating, 2), round(bruno_after.deviation, 2)) == (1662.31, 290.32)
+    assert (round(ana_after.rating, 2), round(ana_after.deviation, 2)) == (1337.69, 290.32)
     for name, expected in (("ana", ana_after), ("Bruno", bruno_after)):
         (rating,) = profile(server, name)["ratings"]
         assert rating["category"] == "hive:bullet"
