@@ -624,9 +624,13 @@ class GameHub:
             self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             excess -= 1
 
-    async def refresh(self, live: LiveGame) -> None:
-        """Reload the copy if the database has moved on (a seat claimed by an account)."""
-        await self._verify(live)
+    async def changed_elsewhere(self, game_id: str, version: int) -> None:
+        """A game's row was changed outside its compare-and-set path (a seat claimed by an
+        account): every process with a copy reloads it."""
+        live = self.games.get(game_id)
+        if live is not None:
+            self.spawn(self._verify(live))
+        await self.bus.publish(f"game:{game_id}", {"op": "reload", "v": version})
 
     async def _verify(self, live: LiveGame) -> None:
         """Reload the copy if the database has moved on (another process, a lost message)."""
