@@ -423,6 +423,37 @@ def test_an_adversarial_player_never_receives_a_number_it_may_not_see(
     assert {p for p, _ in log.actions} == {0, 1, 2, 3}  # the bots played
 
 
+def test_memory_play_and_the_easy_version_reach_the_wire_exactly(
+    tables_client: TestClient, backend: Backend
+) -> None:
+    """Under memory play a player's own numbers leave their screen once the set-up is done (only
+    what the turn shows comes back); under the easy version every eliminated tile is sent face
+    up, to players and spectators alike. Every state is the engine's observation, exactly."""
+    client = tables_client
+    options = {"rounds": 8, "memory_play": True, "eliminated_visible": True}
+    created = new_table(client, players=2, seats=[PERSON, bot("heuristic")], options=options)
+    table = created["id"]
+    watched = play_table(client, created, {0: created["token"]}, seed=21)[0]
+    witness = Witness(backend.db_url, table)
+    states = [m for m in watched.received if m["type"] == "state"]
+    assert sum(witness.check(message, 0) for message in states) > 0
+    hidden = 0
+    for message in states:
+        if message["view"]["phase"] != "play":
+            continue
+        for tile in message["view"]["tiles"]:
+            if tile["owner"] == 0 and not tile["shown"]:
+                assert tile["number"] is None, "an own number after the set-up (memory play)"
+                hidden += 1
+    assert hidden > 100
+    spectator = client.get(f"/api/enjambre/tables/{table}").json()
+    assert spectator["viewer"] is None
+    eliminated = spectator["view"]["eliminated"]
+    assert eliminated, "no tile was eliminated: pick another seed"
+    assert all(item["number"] is not None for item in eliminated)
+    watched.close()
+
+
 def test_a_match_rotates_the_first_player_and_ranks_by_wins(tables_client: TestClient) -> None:
     created = new_table(
         tables_client,
