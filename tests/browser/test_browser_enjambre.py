@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,18 @@ def arrange(page: Any, *, by_taps: bool = False, by_drag: bool = False) -> None:
     page.wait_for_selector(".enj-tray", state="detached")
 
 
+def scout_with_the_one(page: Any) -> None:
+    """On this page's turn: pick the own tile numbered 1 and use it as the scout."""
+    page.wait_for_selector("[data-action=end]:not([disabled])")
+    one = page.locator(".enj-board .tile.selectable").filter(
+        has=page.locator("text.tile-number", has_text=re.compile(r"^1$"))
+    )
+    assert one.count() == 1
+    one.click()
+    page.click("[data-action=scout]")
+    page.wait_for_selector(".enj-turn .hint")  # "scout used" replaces the button
+
+
 def take_turn(page: Any) -> bool:
     """On this page's turn: move one tile to a lit cell, then end the turn. False if it is not
     this page's turn."""
@@ -101,6 +114,11 @@ def take_turn(page: Any) -> bool:
         page.click("[data-action=end]")
         page.wait_for_function("!document.querySelector('[data-action=end]')")
     return True
+
+
+def take_turn_is(page: Any) -> bool:
+    """Whether it is this page's turn (its end-of-turn button is live)."""
+    return bool(page.locator("[data-action=end]:not([disabled])").count())
 
 
 def scoreboard(page: Any) -> bool:
@@ -133,6 +151,16 @@ def test_four_players_two_people_and_two_bots_play_to_the_scoreboard(
     arrange(host, by_taps=True)
     host.screenshot(path=str(artifacts / "enjambre-setup-done.png"))
     arrange(guest, by_drag=True)
+
+    # The scout: whoever of the two people plays first flips their 1; everyone reads what it
+    # found, each in their own language.
+    while not (take_turn_is(host) or take_turn_is(guest)):
+        host.wait_for_timeout(100)
+    first = host if take_turn_is(host) else guest
+    scout_with_the_one(first)
+    host.wait_for_function("document.querySelector('.enj-side').textContent.includes('(the 1)')")
+    guest.wait_for_function("document.querySelector('.enj-side').textContent.includes('(el 1)')")
+    first.screenshot(path=str(artifacts / "enjambre-scout.png"))
 
     deadline = time.monotonic() + GAME_SECONDS
     shots = 0
@@ -299,3 +327,9 @@ def test_memory_play_hides_own_numbers_and_the_easy_version_shows_eliminated_til
         text = page.inner_text(f".enj-lost-tile[data-eliminated='{item['id']}']")
         assert text == str(item["number"])
     page.screenshot(path=str(artifacts / "enjambre-easy-eliminated.png"))
+    # Each combat is in what happened, with both numbers (they were shown to everyone).
+    combats = [e for e in spectator["events"] if e["type"] == "combat"]
+    assert combats
+    log = page.inner_text(".enj-side")
+    for combat in combats:
+        assert f"{combat['attacker_number']} against {combat['defender_number']}" in log
