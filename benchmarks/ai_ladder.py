@@ -52,6 +52,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from panal.hive import Game, GameState, GameType
+from panal.uhp.arena import elo_interval
 
 DEFAULT_PLAYER = f"{sys.executable} -m panal.cli uhp"
 # bestmove time: later than budget x1.5 + 5 s loses on time; later than +5% +50 ms is late.
@@ -185,6 +186,7 @@ class Settings:
     games: int = 2
     jobs: int = 2
     seed: int = 1
+    opening_plies: int = 2
     max_plies: int = 300
     repetition: bool = True
     referee: str | None = None
@@ -224,13 +226,16 @@ class Outcome:
         return 1.0 if (self.result == GameState.WHITE_WINS.value) == self.player_white else 0.0
 
 
-def make_openings(game_type: str, count: int, seed: int) -> list[list[str]]:
-    """``count`` random two-ply openings, the pairs of first pieces spread evenly.
+def make_openings(game_type: str, count: int, seed: int, plies: int = 2) -> list[list[str]]:
+    """``count`` random openings of ``plies`` plies (at least two), the first pieces spread evenly.
 
     Every pair (white's first bug, black's first bug) comes once before any comes twice; the
-    direction of the second piece is random (all six are the same position turned).
+    direction of the second piece is random (all six are the same position turned). Plies after
+    the second are random legal moves: more openings than the few two-ply ones, for engines that
+    play the same game from the same position.
     """
     rng = random.Random(seed)
+    later = random.Random(f"{seed} later plies")  # the two-ply openings stay those of the seed
     start = Game(game_type, tournament_opening=True)
     firsts = sorted(start.move_string(code) for code in start.legal_move_codes())
     pairs = [(w, b) for w in firsts for b in range(len(firsts))]
@@ -244,38 +249,14 @@ def make_openings(game_type: str, count: int, seed: int) -> list[list[str]]:
             black_bug = firsts[black_index][1]
             choices = [c for c in replies if game.move_string(c)[1] == black_bug]
             code = rng.choice(choices)
-            openings.append([white, game.move_string(code)])
+            opening = [white, game.move_string(code)]
+            game.push_code(code)
+            while len(opening) < plies and not game.is_over():
+                code = later.choice(sorted(game.legal_move_codes()))
+                opening.append(game.move_string(code))
+                game.push_code(code)
+            openings.append(opening)
     return openings
-
-
-def elo_interval(wins: int, draws: int, losses: int) -> tuple[float, float, float]:
-    """Elo difference implied by a score and its 95% interval (normal approximation; Wilson
-    bounds for a perfect or zero score)."""
-    games = wins + draws + losses
-    if games == 0:
-        return 0.0, -math.inf, math.inf
-    z = 1.959964
-    score = (wins + 0.5 * draws) / games
-    if score in (0.0, 1.0):
-        centre = (score + z * z / (2 * games)) / (1 + z * z / games)
-        half = z * math.sqrt(score * (1 - score) / games + z * z / (4 * games * games))
-        half /= 1 + z * z / games
-        low, high = (centre - half, 1.0) if score == 1.0 else (0.0, centre + half)
-    else:
-        variance = (
-            wins * (1 - score) ** 2 + draws * (0.5 - score) ** 2 + losses * score**2
-        ) / games
-        margin = z * math.sqrt(variance / games)
-        low, high = score - margin, score + margin
-    return _elo(score), _elo(low), _elo(high)
-
-
-def _elo(score: float) -> float:
-    if score <= 0:
-        return -math.inf
-    if score >= 1:
-        return math.inf
-    return -400 * math.log10(1 / score - 1)
 
 
 def _state_of(reply: list[str]) -> str | None:
@@ -462,7 +443,9 @@ class Match:
 
     def run(self) -> None:
         settings = self.settings
-        openings = make_openings(settings.game_type, (settings.games + 1) // 2, settings.seed)
+        openings = make_openings(
+            settings.game_type, (settings.games + 1) // 2, settings.seed, settings.opening_plies
+        )
         todo: queue.Queue[tuple[int, list[str], bool]] = queue.Queue()
         for index in range(settings.games):
             todo.put((index, openings[index // 2], index % 2 == 0))
@@ -704,6 +687,12 @@ def parse_args(argv: list[str] | None = None) -> Settings:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=2, help="games at a time")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings")
+    parser.add_argument(
+        "--opening-plies",
+        type=int,
+        default=2,
+        help="plies of each random opening (2: the first two pieces; more: random moves after)",
+    )
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument(
         "--repetition",
@@ -721,6 +710,8 @@ def parse_args(argv: list[str] | None = None) -> Settings:
     GameType.parse(args.game_type)
     if args.games < 1 or args.jobs < 1:
         raise SystemExit("--games and --jobs must be positive")
+    if args.opening_plies < 2:
+        raise SystemExit("--opening-plies is at least 2")
     player_options = args.player_option if args.player_option is not None else ["Level=strongest"]
     engine_name = args.engine_name or _name_of(args.engine)
     return Settings(
@@ -730,6 +721,7 @@ def parse_args(argv: list[str] | None = None) -> Settings:
         games=args.games,
         jobs=args.jobs,
         seed=args.seed,
+        opening_plies=args.opening_plies,
         max_plies=args.max_plies,
         repetition=args.repetition == "on",
         referee=args.referee,

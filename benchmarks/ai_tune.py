@@ -2,15 +2,20 @@
 
     python benchmarks/ai_tune.py                       # fit, print the new WEIGHTS and the losses
     python benchmarks/ai_tune.py --check               # only the loss of the current weights
+    python benchmarks/ai_tune.py --game-type Base --games DIR/games.txt --sample 1  # Base
 
 Every position from ply 8 on of the 6,369 BoardGameArena games (Base+MLP, human players) in
-``../shared/corpus`` (a random half of them, by default) is labelled with the game's result from
-the side to move's point of view (win 1, draw 0.5, loss 0). The evaluation is linear in the
-features of :func:`panal.ai.evaluation.feature_counts`, so the fit is a logistic regression:
-``P(win) = sigmoid(score / SCALE)``. SCALE is first fitted with the current weights (so the new
-weights keep the units the search's margins are written in), then the weights are fitted by
-gradient descent (Adam) with a little L2 regularisation toward zero. One game in ten is held out
-to check that the fit generalises.
+``../shared/corpus`` (a random half of them, by default), or of the finished games of the given
+``--games`` files (GameStrings, one a line, as ``benchmarks/ai_ladder.py`` writes them: the corpus
+has no Base games, so Base is fitted on engine games), is labelled with the game's result from
+the side to move's point of view (win 1, draw 0.5, loss 0). The weights fitted start from, and are
+printed beside, the game type's current ones (:func:`panal.ai.evaluation.weights_for`).
+
+The evaluation is linear in the features of :func:`panal.ai.evaluation.feature_counts`, so the
+fit is a logistic regression: ``P(win) = sigmoid(score / SCALE)``. SCALE is first fitted with the
+current weights (so the new weights keep the units the search's margins are written in), then the
+weights are fitted by gradient descent (Adam) with a little L2 regularisation toward zero. One
+game in ten is held out to check that the fit generalises.
 
 Needs numpy (a development tool, not a dependency of panal).
 """
@@ -25,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from panal.ai.evaluation import FEATURES, WEIGHTS, feature_counts
-from panal.hive import Game
+from panal.ai.evaluation import FEATURES, feature_counts, weights_for
+from panal.hive import Game, GameType
 
 BGA = (
     Path(__file__).resolve().parents[2]
@@ -36,19 +41,22 @@ RESULT = {"WhiteWins": 1.0, "BlackWins": 0.0, "Draw": 0.5}
 
 
 def positions(
-    sample: float, first_ply: int, seed: int
+    lines: list[str], game_type: str, sample: float, first_ply: int, seed: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Feature differences (side to move minus the other), labels and game numbers."""
+    """Feature differences (side to move minus the other), labels and game numbers, from the
+    finished games of ``game_type`` among ``lines`` (GameStrings)."""
     rng = random.Random(seed)
     rows: list[list[int]] = []
     labels: list[float] = []
     games: list[int] = []
-    for number, line in enumerate(BGA.read_text().splitlines()):
-        fields = line.split(";")
-        if fields[1] not in RESULT or len(fields) <= 3 + first_ply:
+    for number, line in enumerate(lines):
+        fields = line.strip().split(";")
+        if len(fields) < 3 or fields[1] not in RESULT or len(fields) <= 3 + first_ply:
+            continue
+        if fields[0] != game_type:
             continue
         white_score = RESULT[fields[1]]
-        game = Game("Base+MLP", tournament_opening=False, repetition_draw=False)
+        game = Game(game_type, tournament_opening=False, repetition_draw=False)
         for move in fields[3:]:
             game.push(move)
             if game.is_over() or game.ply < first_ply or rng.random() > sample:
@@ -114,16 +122,27 @@ def main() -> int:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--l2", type=float, default=1e-7)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game-type", default="Base+MLP", help="the weights to fit")
+    parser.add_argument(
+        "--games",
+        type=Path,
+        action="append",
+        metavar="FILE",
+        help="GameStrings to fit on (repeatable); default: the BoardGameArena corpus",
+    )
     parser.add_argument("--check", action="store_true", help="only report the current loss")
     parser.add_argument(
         "--cache", type=Path, help="keep the positions' features in this .npz file, and reuse them"
     )
     args = parser.parse_args()
-    if not BGA.exists():
-        print(f"missing {BGA}", file=sys.stderr)
-        return 1
+    sources = args.games or [BGA]
+    for source in sources:
+        if not source.exists():
+            print(f"missing {source}", file=sys.stderr)
+            return 1
+    game_type = str(GameType.parse(args.game_type))
     started = time.perf_counter()
-    key = f"{args.sample} {args.first_ply} {args.seed} " + " ".join(FEATURES)
+    key = f"{args.sample} {args.first_ply} {args.seed} {game_type} {sources} " + " ".join(FEATURES)
     if args.cache is not None and args.cache.exists():
         data = np.load(args.cache)
         cached = str(data["key"]) == key
@@ -132,7 +151,8 @@ def main() -> int:
     if cached:
         x, y, games = data["x"], data["y"], data["games"]
     else:
-        x, y, games = positions(args.sample, args.first_ply, args.seed)
+        lines = [line for source in sources for line in source.read_text().splitlines()]
+        x, y, games = positions(lines, game_type, args.sample, args.first_ply, args.seed)
         if args.cache is not None:
             np.savez_compressed(args.cache, x=x, y=y, games=games, key=np.array(key))
     held = games % 10 == 0
@@ -141,7 +161,8 @@ def main() -> int:
         f"({time.perf_counter() - started:.0f} s); {held.sum()} held out",
         flush=True,
     )
-    current = np.array(WEIGHTS, dtype=float)
+    weights = weights_for(GameType.parse(game_type))
+    current = np.array(weights, dtype=float)
     scale = fit_scale(x[~held], y[~held], current)
     print(
         f"scale {scale:.1f}: loss {loss(x[~held], y[~held], current, scale):.5f} (fit), "
@@ -149,7 +170,8 @@ def main() -> int:
     )
     if args.check:
         return 0
-    # Features that never vary in the data (the Dragonfly is not in BGA's games) keep theirs.
+    # Features that never vary in the data (the Dragonfly is not in BGA's games, Base has only
+    # five bugs) keep theirs.
     fixed = np.all(x == 0, axis=0)
     fitted = fit(x[~held], y[~held], current, scale, args.steps, args.l2, fixed)
     print(
@@ -158,7 +180,7 @@ def main() -> int:
     )
     rounded = np.round(fitted).astype(int)
     print(f"rounded: loss {loss(x[held], y[held], rounded.astype(float), scale):.5f} (held out)")
-    for name, old, new in zip(FEATURES, WEIGHTS, rounded.tolist(), strict=True):
+    for name, old, new in zip(FEATURES, weights, rounded.tolist(), strict=True):
         print(f"  {name:24s} {old:6d} -> {new:6d}")
     print("WEIGHTS = (" + ", ".join(str(v) for v in rounded.tolist()) + ")")
     return 0

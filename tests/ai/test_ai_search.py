@@ -167,3 +167,19 @@ def test_levels_with_a_node_budget_keep_to_it(level: str) -> None:
     game = random_game("Base", 14, 2)
     result = think(game, level, seed=1)
     assert result.nodes <= budget + 1
+
+
+# Black's queen has five neighbours and white is to move, but black can always cover the last
+# cell in time: no win within three plies (an exact search says so). A selective search once
+# claimed a win in three here: late-move pruning skipped black's only defence, a quiet move, and
+# the searcher then played for a mate that was not there (from a game against nokamute).
+NO_WIN_IN_THREE = "Base;InProgress;White[18];wG1;bS1 /wG1;wA1 wG1-;bQ bS1\\;wQ \\wG1;bQ bS1-;wA2 wQ-;bS1 \\wQ;wA3 wA1-;bA1 -bS1;wA3 /bQ;bA1 wA2/;wB1 wA3\\;bS2 \\bS1;wB1 wA3-;bS2 /wQ;wB1 bQ;bG1 bS1/;wB2 wA3-;bG1 /bS1;wG1 /bG1;bG2 -bS1;wA3 bS2\\;bG2 bS1-;wA1 bA1/;bG3 \\bS1;wA2 wB1/;bG1 wQ-;wG2 wA3\\;bA2 bG3-;wA1 /bG3;bA1 wA2-;wB1 wA2\\;bA1 -wG1"  # noqa: E501
+
+
+def test_pruning_never_invents_a_win() -> None:
+    game = Game.from_game_string(NO_WIN_IN_THREE, tournament_opening=True)
+    assert not Searcher().search(game, depth=3).is_win  # the truth, by an exact search
+    for budget in (2000, 3000, 5000):
+        result = Searcher().search(game, node_limit=budget)
+        assert not result.is_win, (budget, result)
+        assert result.nodes >= budget  # it did not stop early on a "proven" result

@@ -25,9 +25,24 @@ def test_openings_are_two_legal_placements_spread_over_the_pairs(
     assert len(pairs) == firsts * firsts  # every pair of first bugs once
 
 
-def test_elo_interval() -> None:
-    elo_interval = load_ladder().elo_interval
-    assert elo_interval(5, 0, 5)[0] == 0
+def test_longer_openings_add_random_legal_moves() -> None:
+    ladder = load_ladder()
+    openings = ladder.make_openings("Base", 16, 7, 6)
+    assert openings == ladder.make_openings("Base", 16, 7, 6)  # the seed decides
+    assert [o[:2] for o in openings] == ladder.make_openings("Base", 16, 7)  # the same pairs
+    for moves in openings:
+        game = Game("Base", tournament_opening=True)
+        for move in moves:
+            game.push(move)  # legal, or it raises
+        assert len(moves) == 6 and not game.is_over()
+    assert len({tuple(o) for o in openings}) == 16
+
+
+def test_elo_interval_is_the_arenas() -> None:
+    from panal.uhp.arena import elo_interval
+
+    # One definition (tested with the arena); the ladder's figures use it.
+    assert load_ladder().elo_interval is elo_interval
     elo, low, high = elo_interval(24, 0, 6)
     assert round(elo) == 241 and low < elo < high
     assert elo_interval(10, 0, 0)[2] == math.inf and elo_interval(10, 0, 0)[1] > 0

@@ -30,8 +30,17 @@ from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 
 if TYPE_CHECKING:
     from panal.hive.game import Game
+    from panal.hive.pieces import GameType
 
-__all__ = ["FEATURES", "WEIGHTS", "WIN", "evaluate", "feature_counts"]
+__all__ = [
+    "BASE_WEIGHTS",
+    "FEATURES",
+    "WEIGHTS",
+    "WIN",
+    "evaluate",
+    "feature_counts",
+    "weights_for",
+]
 
 WIN = 1_000_000
 """The score of a won position; a win found ``n`` plies ahead scores ``WIN - n``."""
@@ -119,7 +128,16 @@ WEIGHTS: tuple[int, ...] = (
     45, 38, 35, -7, 26,
 )
 # fmt: on
-"""Weight of each feature in :data:`FEATURES` (score units per count)."""
+"""Weight of each feature in :data:`FEATURES` (score units per count), for games with expansion
+bugs."""
+
+BASE_WEIGHTS: tuple[int, ...] = WEIGHTS
+"""The weights for Base (no expansion bug)."""
+
+
+def weights_for(game_type: GameType) -> tuple[int, ...]:
+    """The weights :func:`evaluate` uses in games of ``game_type``."""
+    return WEIGHTS if game_type.expansions else BASE_WEIGHTS
 
 
 def _can_slide(stacks: Mapping[int, Sequence[int]], cell: int) -> bool:
@@ -260,8 +278,11 @@ def _enemy_may_drop(stacks: Mapping[int, Sequence[int]], cell: int, color: int) 
     return enemy_touch
 
 
-def evaluate(game: Game, weights: tuple[int, ...] = WEIGHTS) -> int:
-    """The static score of ``game`` for the player to move (positive: good for them)."""
+def evaluate(game: Game, weights: tuple[int, ...] | None = None) -> int:
+    """The static score of ``game`` for the player to move (positive: good for them), with
+    ``weights`` or those of the game's type (:func:`weights_for`)."""
+    if weights is None:
+        weights = BASE_WEIGHTS if not game.game_type.expansions else WEIGHTS
     white, black = feature_counts(game)
     if game.ply & 1:
         white, black = black, white

@@ -351,7 +351,8 @@ class Searcher:
                 finally:
                     game.pop_code()
                 if score >= beta:
-                    return score
+                    # A win found after a pass is not proven for the real moves: a bound only.
+                    return beta if score > MATE_BOUND else score
 
         codes = game.legal_move_codes()
         # Late-move pruning near the horizon: with a hundred moves and more, only the first few
@@ -366,7 +367,15 @@ class Searcher:
         best_code = codes[0]
         reductions = self.selective and depth >= 3
         for index, code in enumerate(codes):
-            if prune_after and index >= prune_after and code not in tactical:
+            if (
+                prune_after
+                and index >= prune_after
+                and code not in tactical
+                and best_score > -MATE_BOUND
+            ):
+                # Only once a move that does not lose is in hand: when every move searched so
+                # far loses, a skipped quiet move may be the only defence, and skipping it
+                # would report a loss (a false mate for the other side) that is not there.
                 continue
             push(code)
             try:

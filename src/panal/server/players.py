@@ -497,11 +497,11 @@ class PlayerStore:
 
     # --- guest games claimed by a new account ----------------------------------------------
 
-    def claim_games(self, user_id: int, seats: list[tuple[str, str]]) -> list[str]:
+    def claim_games(self, user_id: int, seats: list[tuple[str, str]]) -> dict[str, int]:
         """Give the account the seats whose tokens (hashed) it shows, in games where that seat
         has no account yet; online and AI games only (a hot-seat game has no sides to own).
-        Returns the ids of the games claimed."""
-        claimed: list[str] = []
+        Returns the games claimed and their new versions."""
+        claimed: dict[str, int] = {}
         with self.engine.begin() as conn:
             for game_id, token_hash in seats:
                 for color, token_column, user_column in (
@@ -521,9 +521,10 @@ class PlayerStore:
                             or_(other_user.is_(None), other_user != user_id),
                         )
                         .values({user_column.name: user_id, "version": games_table.c.version + 1})
-                    )
-                    if updated.rowcount:
-                        claimed.append(game_id)
+                        .returning(games_table.c.version)
+                    ).scalar_one_or_none()
+                    if updated is not None:
+                        claimed[game_id] = int(updated)
         return claimed
 
     # --- ratings and profiles --------------------------------------------------------------
