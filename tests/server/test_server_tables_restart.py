@@ -1,5 +1,6 @@
 """An Enjambre table on a real ``panal serve`` killed with SIGKILL while its bots think, then
-started again: the table, its secrets and its bots go on where they were."""
+started again: the table, its secrets and its bots go on where they were. Seat tokens and
+invitations are in neither the server's log nor its database (only their digests are)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from panal.server.hub import hash_token
 from tests.server.helpers import ServerProcess
 
 GAME_SECONDS = 120
@@ -77,5 +79,24 @@ def test_a_table_survives_a_kill_while_its_bots_think(tmp_path: Path) -> None:
         assert final["view"]["result"] is not None
         ended = [e["player"] for e in final["events"] if e["type"] == "turn_ended"]
         assert sorted(ended) == [0, 0, 1, 1, 2, 2]  # every seat played both rounds
+
+        # An invitation used, and a seat token on a websocket: no secret is in the server's log
+        # or in the database, where only their SHA-256 digests are.
+        body = {"players": 2, "seats": [{"kind": "person"}, {"kind": "person"}]}
+        invited = httpx.post(f"{server.url}/api/enjambre/tables", json=body).json()
+        invite = invited["invites"]["1"]
+        joined = httpx.post(
+            f"{server.url}/api/enjambre/tables/{invited['id']}/join",
+            json={"seat": 1, "invite": invite},
+        ).json()
+        with connect(f"{server.ws_url}/ws/tables/{invited['id']}") as ws:
+            assert hello(ws, joined["token"])["viewer"] == 1
     finally:
         server.stop()
+    secrets = [token, invited["token"], invite, joined["token"]]
+    log = server.log_path.read_text()
+    database = b"".join(path.read_bytes() for path in tmp_path.glob("games.sqlite3*"))
+    for secret in secrets:
+        assert secret not in log and secret.encode() not in database
+    for secret in (token, invited["token"], joined["token"]):  # a used invitation is erased
+        assert hash_token(secret).encode() in database
