@@ -245,6 +245,15 @@ def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     assert page.evaluate(OVERFLOW, 390) == []
     assert page.evaluate(SMALL_TAP_TARGETS) == []
     page.screenshot(path=str(artifacts / "enjambre-phone-turn.png"))
+    # On to the scoreboard: it fits the phone too.
+    deadline = time.monotonic() + GAME_SECONDS
+    while not scoreboard(page):
+        assert time.monotonic() < deadline, "the game did not end"
+        if not take_turn(page):
+            page.wait_for_timeout(100)
+    page.screenshot(path=str(artifacts / "enjambre-phone-scoreboard.png"))
+    assert page.evaluate(OVERFLOW, 390) == []
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
 
 
 class SocketSeat:
