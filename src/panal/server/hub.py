@@ -37,7 +37,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from panal.hex import Hex
 from panal.hive import (
@@ -55,7 +55,7 @@ from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
 from panal.server.clock import ClockState, TimeControl
-from panal.server.jobs import Executor, Job, JobError, JobQueue, ai_job_id
+from panal.server.jobs import Executor, Job, JobError, JobHandler, JobQueue, ai_job_id
 from panal.server.players import PlayerStore, settle_ratings
 from panal.server.records_io import replay_with_history
 from panal.server.snapshot import (
@@ -116,6 +116,14 @@ class Limits:
     heartbeat_seconds: float = 1.0  # how often a process notes that it runs (clock keeping)
     outage_seconds: float = 5.0  # no process ran this long: the time is given back to clocks
     presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
+
+
+class Dispatcher(JobHandler, Protocol):
+    """Receives the bus's messages and the job queue's results for several hubs."""
+
+    def on_message(self, channel: str, message: dict[str, Any]) -> None: ...
+
+    def on_reconnect(self) -> None: ...
 
 
 class RequestError(Exception):
@@ -403,12 +411,17 @@ class GameHub:
 
     # --- running ---------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        await self.bus.start(self._on_bus_message, self._on_bus_reconnect)
+    async def start(self, dispatch: Dispatcher | None = None) -> None:
+        """Start the bus and the job queue; ``dispatch`` receives their messages and results
+        when the process serves more than Hive games (see :mod:`panal.server.dispatch`)."""
+        if dispatch is None:
+            await self.bus.start(self.on_bus_message, self.on_bus_reconnect)
+        else:
+            await self.bus.start(dispatch.on_message, dispatch.on_reconnect)
         await self.bus.subscribe(LOBBY_CHANNEL)
         # Before the first request: time during which no server ran is given back first.
         await self._heartbeat(self.now())
-        await self.jobs.start(self)
+        await self.jobs.start(self if dispatch is None else dispatch)
         self.spawn(self._keep_time())
         if self.shared:
             self.spawn(self._refresh_presence())
@@ -1232,7 +1245,7 @@ class GameHub:
 
     # --- the bus ---------------------------------------------------------------------------
 
-    def _on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+    def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
         if channel == LOBBY_CHANNEL:
             if self.on_lobby_message is not None:
                 self.on_lobby_message(message)
@@ -1289,7 +1302,7 @@ class GameHub:
                 return
             await self._reload(live)
 
-    def _on_bus_reconnect(self) -> None:
+    def on_bus_reconnect(self) -> None:
         """Messages may have been lost: check every cached game before it is read again, and
         at once those that someone is watching."""
         self._stale.update(self.games)

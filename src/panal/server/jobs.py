@@ -64,6 +64,7 @@ JOB_KINDS: dict[str, str] = {
     "records.import": "panal.server.records_io:import_job",
     "records.export": "panal.server.records_io:export_job",
     "game.rebuild": "panal.server.records_io:rebuild_job",
+    "enjambre.bot_turn": "panal.server.table_bots:bot_turn",
 }
 
 DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)
