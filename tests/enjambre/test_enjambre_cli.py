@@ -157,6 +157,9 @@ def test_a_whole_game_in_the_terminal_with_mistakes_along_the_way() -> None:
             "move H10 A1",  # not a step
             "help",
             "status",
+            "move H10 H9",
+            "move I9 I8",
+            "move H9 H8",  # the first tile again: it carries a marker
         ]
     )
     out = io.StringIO()
@@ -175,6 +178,8 @@ def test_a_whole_game_in_the_terminal_with_mistakes_along_the_way() -> None:
     assert "! unknown command 'fly'" in text
     assert "the tile on H10 can step to: H9, G10" in text
     assert "! A1 is not one step from H10" in text
+    # Issue 9: the refusal names the tile as the player sees it (its cell), not an internal id.
+    assert "! the tile on H9 has already moved this turn (it carries a marker)" in text
     assert "final scores" in text and "game over" in text
     assert "\x1b[" not in text
 

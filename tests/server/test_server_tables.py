@@ -7,7 +7,7 @@ import faulthandler
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from tests.server.tables_helpers import (
     bot,
     choose_move,
     new_table,
+    numbers_in,
     play_some,
     stored_log,
     zone_placement,
@@ -359,10 +360,12 @@ def play_table(
     tokens: dict[int, str],
     seed: int,
     clients: dict[int, TestClient] | None = None,
+    each_round: Callable[[], None] | None = None,
 ) -> dict[int, Seat]:
     """Play a table with a person on each seat of ``tokens`` until the match is over: each round,
     every seat catches up with the stored version, then the seats whose turn it is play. A seat
-    connects through ``clients[seat]`` when given (another process), else through ``client``."""
+    connects through ``clients[seat]`` when given (another process), else through ``client``.
+    ``each_round`` is called once a round (to look at the table from outside)."""
     rng = random.Random(seed)
     table = created["id"]
     seats = {
@@ -375,6 +378,8 @@ def play_table(
             if not seat.state or seat.state["table"]["version"] < current:
                 seat.send(type="sync")
                 seat.until(lambda s, v=current: s["table"]["version"] >= v)
+        if each_round is not None:
+            each_round()
         if all(s.state["table"]["status"] == "over" for s in seats.values()):
             return seats
         movers = [seat for seat in seats.values() if seat.my_turn()]
@@ -408,19 +413,66 @@ def test_an_adversarial_player_never_receives_a_number_it_may_not_see(
     guest = client.post(
         f"/api/enjambre/tables/{table}/join", json={"seat": 1, "invite": created["invites"]["1"]}
     ).json()["token"]
-    responses = [client.get(f"/api/enjambre/tables/{table}", headers=auth).json()]
-    seats = play_table(client, created, {0: host, 1: guest}, seed=5)
+    responses: list[dict[str, Any]] = []
+
+    def look_over_http() -> None:
+        responses.append(client.get(f"/api/enjambre/tables/{table}", headers=auth).json())
+        if responses[-1]["table"]["status"] != "over":
+            replay = client.get(f"/api/enjambre/tables/{table}/replay", params={"view": "0"})
+            if replay.status_code != 409:  # no replay while the game goes on: it just ended
+                now = client.get(f"/api/enjambre/tables/{table}", headers=auth).json()
+                assert now["table"]["status"] == "over", replay.text
+            else:
+                others.append(replay.json())
+
+    others: list[dict[str, Any]] = [created]
+    look_over_http()
+    seats = play_table(client, created, {0: host, 1: guest}, seed=5, each_round=look_over_http)
     watched = seats[0]
     responses.append(client.get(f"/api/enjambre/tables/{table}", headers=auth).json())
     witness = Witness(backend.db_url, table)
     states = [m for m in watched.received if m["type"] == "state"] + responses
     numbers = sum(witness.check(message, 0) for message in states)
-    assert len(states) > 50 and numbers > 100
+    assert len(states) > 50 and numbers > 100 and len(responses) > 20
+    others += [m for m in watched.received if m["type"] != "state"]
+    for message in others:  # the creation, refusals, anything else: no number at all
+        assert list(numbers_in(message)) == [], message
     kinds = {e["type"] for e in watched.events}
     assert {"combat", "scouted", "game_ended"} <= kinds, kinds  # numbers were shown and hidden
     assert watched.state["table"]["status"] == "over"
     log = stored_log(backend.db_url, table, 0)
     assert {p for p, _ in log.actions} == {0, 1, 2, 3}  # the bots played
+
+
+def test_memory_play_and_the_easy_version_reach_the_wire_exactly(
+    tables_client: TestClient, backend: Backend
+) -> None:
+    """Under memory play a player's own numbers leave their screen once the set-up is done (only
+    what the turn shows comes back); under the easy version every eliminated tile is sent face
+    up, to players and spectators alike. Every state is the engine's observation, exactly."""
+    client = tables_client
+    options = {"rounds": 8, "memory_play": True, "eliminated_visible": True}
+    created = new_table(client, players=2, seats=[PERSON, bot("heuristic")], options=options)
+    table = created["id"]
+    watched = play_table(client, created, {0: created["token"]}, seed=21)[0]
+    witness = Witness(backend.db_url, table)
+    states = [m for m in watched.received if m["type"] == "state"]
+    assert sum(witness.check(message, 0) for message in states) > 0
+    hidden = 0
+    for message in states:
+        if message["view"]["phase"] != "play":
+            continue
+        for tile in message["view"]["tiles"]:
+            if tile["owner"] == 0 and not tile["shown"]:
+                assert tile["number"] is None, "an own number after the set-up (memory play)"
+                hidden += 1
+    assert hidden > 100
+    spectator = client.get(f"/api/enjambre/tables/{table}").json()
+    assert spectator["viewer"] is None
+    eliminated = spectator["view"]["eliminated"]
+    assert eliminated, "no tile was eliminated: pick another seed"
+    assert all(item["number"] is not None for item in eliminated)
+    watched.close()
 
 
 def test_a_match_rotates_the_first_player_and_ranks_by_wins(tables_client: TestClient) -> None:

@@ -351,9 +351,21 @@ class TablePage {
           <span class="enj-seat-name">${this.seatName(seat)}${who.length ? ` <span class="player-who">· ${who.join(" · ")}</span>` : ""}</span>
           <span class="enj-seat-facts">${facts.join(" · ")}</span>
           <span class="enj-tiles-left" aria-hidden="true">${view.phase === "setup" ? "" : "●".repeat(view.tiles_left[seat])}</span>
+          ${this.eliminatedMarkup(seat)}
         </li>`;
     });
     this.root.querySelector(".enj-seats").innerHTML = items.join("");
+  }
+
+  // This seat's eliminated tiles, face up where the view gives their numbers (the easy version
+  // shows them to everyone; otherwise only their owner knows them, unless under memory play).
+  eliminatedMarkup(seat) {
+    const lost = this.view.eliminated.filter((item) => item.owner === seat);
+    if (!lost.length) return "";
+    const tiles = lost
+      .map((item) => `<span class="enj-lost-tile${item.number === null ? " hidden-number" : ""}" data-eliminated="${item.id}">${item.number ?? "?"}</span>`)
+      .join("");
+    return `<span class="enj-lost"><span class="enj-lost-label">${escapeHtml(t("enj.seat.lost"))}</span>${tiles}</span>`;
   }
 
   boardModel() {
