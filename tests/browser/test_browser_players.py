@@ -286,5 +286,7 @@ def test_a_rated_enjambre_table_between_two_accounts(
     host.wait_for_selector(".profile-ratings")
     assert "Enjambre Tácticas" in host.inner_text(".profile-ratings")
     assert str(expected[0].shown) in host.inner_text(".profile-ratings")
+    assert "1 game" in host.inner_text(".profile-ratings .games")
+    assert "1 games" not in host.inner_text(".profile-ratings")
     assert host.locator(".rating-chart g.series[data-category=enjambre] circle").count() == 1
     host.screenshot(path=str(artifacts / "players-enjambre-profile.png"), full_page=True)

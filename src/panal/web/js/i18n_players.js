@@ -104,6 +104,7 @@ export const PLAYER_STRINGS = {
     "profile.playing": "Games in progress",
     "profile.none": "None.",
     "profile.results": "{games} games: {wins} won, {losses} lost, {draws} drawn",
+    "profile.results.one": "1 game: {wins} won, {losses} lost, {draws} drawn",
     "profile.since": "Playing since {date}",
     "profile.vs": "vs {name}",
     "profile.vsAI": "vs the computer ({level})",
@@ -113,6 +114,7 @@ export const PLAYER_STRINGS = {
     "profile.drawn": "Drawn",
     "profile.open": "Open",
     "profile.games": "{n} games",
+    "profile.games.one": "1 game",
     "profile.chart": "{category}: rating after each rated game",
   },
   es: {
@@ -216,6 +218,7 @@ export const PLAYER_STRINGS = {
     "profile.playing": "Partidas en curso",
     "profile.none": "Ninguna.",
     "profile.results": "{games} partidas: {wins} ganadas, {losses} perdidas, {draws} en tablas",
+    "profile.results.one": "1 partida: {wins} ganadas, {losses} perdidas, {draws} en tablas",
     "profile.since": "Juega desde {date}",
     "profile.vs": "contra {name}",
     "profile.vsAI": "contra el ordenador ({level})",
@@ -225,6 +228,7 @@ export const PLAYER_STRINGS = {
     "profile.drawn": "Tablas",
     "profile.open": "Abrir",
     "profile.games": "{n} partidas",
+    "profile.games.one": "1 partida",
     "profile.chart": "{category}: puntuación tras cada partida puntuable",
   },
   "pt-PT": {
@@ -328,6 +332,7 @@ export const PLAYER_STRINGS = {
     "profile.playing": "Jogos a decorrer",
     "profile.none": "Nenhum.",
     "profile.results": "{games} jogos: {wins} ganhos, {losses} perdidos, {draws} empatados",
+    "profile.results.one": "1 jogo: {wins} ganhos, {losses} perdidos, {draws} empatados",
     "profile.since": "Joga desde {date}",
     "profile.vs": "contra {name}",
     "profile.vsAI": "contra o computador ({level})",
@@ -337,6 +342,7 @@ export const PLAYER_STRINGS = {
     "profile.drawn": "Empate",
     "profile.open": "Abrir",
     "profile.games": "{n} jogos",
+    "profile.games.one": "1 jogo",
     "profile.chart": "{category}: pontuação depois de cada jogo a pontuar",
   },
   "pt-BR": {
@@ -440,6 +446,7 @@ export const PLAYER_STRINGS = {
     "profile.playing": "Partidas em andamento",
     "profile.none": "Nenhuma.",
     "profile.results": "{games} partidas: {wins} vitórias, {losses} derrotas, {draws} empates",
+    "profile.results.one": "1 partida: {wins} vitórias, {losses} derrotas, {draws} empates",
     "profile.since": "Joga desde {date}",
     "profile.vs": "contra {name}",
     "profile.vsAI": "contra o computador ({level})",
@@ -449,6 +456,7 @@ export const PLAYER_STRINGS = {
     "profile.drawn": "Empate",
     "profile.open": "Abrir",
     "profile.games": "{n} partidas",
+    "profile.games.one": "1 partida",
     "profile.chart": "{category}: rating depois de cada partida valendo rating",
   },
 };
