@@ -484,7 +484,7 @@ def create_app(
 
     from panal.server.table_routes import table_router  # it builds on this module's models
 
-    app.include_router(table_router(tables))
+    app.include_router(table_router(tables, hub.players))
 
     # --- the browser UI --------------------------------------------------------------------
 

@@ -76,7 +76,7 @@ __all__ = [
     "rule_headers",
 ]
 
-HEAD_REVISION = "0005_enjambre"
+HEAD_REVISION = "0006_rated_tables"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
