@@ -377,6 +377,27 @@ class LocalJobQueue:
         await self.executor.close()
 
 
+#: ``KEYS``: the job's dedupe key, the stream; ``ARGV``: the key's time to live, the job.
+_SUBMIT_SCRIPT = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+    redis.call('XADD', KEYS[2], 'MAXLEN', '~', '100000', '*', 'job', ARGV[2])
+end
+return 0
+"""
+
+#: ``KEYS``: the stream; ``ARGV``: an entry taken but not finished, the group. The job goes
+#: to the end of the stream as a new entry; the taken one is acknowledged and deleted.
+_HAND_BACK_SCRIPT = """
+local found = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
+if found[1] then
+    redis.call('XADD', KEYS[1], 'MAXLEN', '~', '100000', '*', unpack(found[1][2]))
+end
+redis.call('XACK', KEYS[1], ARGV[2], ARGV[1])
+redis.call('XDEL', KEYS[1], ARGV[1])
+return 0
+"""
+
+
 class RedisJobQueue:
     """A Redis stream (``<prefix>:jobs``) read by the consumer group ``workers``.
 
@@ -427,11 +448,13 @@ class RedisJobQueue:
         self._tasks.append(loop.create_task(self._reclaim(handler)))
 
     async def submit(self, job: Job) -> None:
+        # One script, so that Redis does both or neither: a submit cancelled between the two
+        # (its process shutting down) left the id marked as queued with no job behind it, and
+        # the same job submitted again (by the process that took over) was ignored.
         ttl = max(1, int(job.expires_at - time.time()) + 60)
-        if await self.redis.set(self._dedupe_key(job.id), "1", nx=True, ex=ttl):
-            await self.redis.xadd(
-                self.stream, {"job": job.to_json()}, maxlen=100_000, approximate=True
-            )
+        await self.redis.eval(
+            _SUBMIT_SCRIPT, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json()
+        )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
         await self.redis.publish(self.cancel_channel, json.dumps([key, keep]))
@@ -518,10 +541,27 @@ class RedisJobQueue:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 5)
+        if self._tasks:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._hand_back(), 5)
         if self.executor is not None:
             await self.executor.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.aclose(), 2)
+
+    async def _hand_back(self) -> None:
+        """The jobs this process took but did not finish (stopped by the shutdown, or taken
+        from Redis just as it came) go back on the stream for another process at once, rather
+        than waiting for the reclaim's time-out."""
+        consumers = [f"{self.name}:{i}" for i in range(self.consumers)] + [f"{self.name}:reclaim"]
+        for consumer in consumers:
+            pending = await self.redis.xpending_range(
+                self.stream, self.GROUP, min="-", max="+", count=1000, consumername=consumer
+            )
+            for entry in pending:
+                await self.redis.eval(
+                    _HAND_BACK_SCRIPT, 1, self.stream, entry["message_id"], self.GROUP
+                )
 
 
 def ai_job_id(game_id: str, version: int) -> str:
