@@ -4,8 +4,10 @@ Every game has two simulated players, each on its own websocket, as two browsers
 player waits for its turn, "thinks" for a random time (uniform between half and one and a half
 times ``--think``), sends a random legal move and measures the time until the server's new state
 comes back on its own socket: the server has parsed the move, checked it with the rules engine,
-written it to SQLite, computed the opponent's legal moves and sent the state to both players. The
-opponent's latency (send → state on the other socket) is measured too. No AI is involved.
+written it to SQLite, computed the opponent's legal moves and sent the change to both players. The
+opponent's latency (send → state on the other socket) is measured too. No AI is involved. The
+players ask for deltas after the first whole state, as the browser does (an older server sends
+whole states: they are followed too); the bytes they receive per move are counted.
 
     python benchmarks/server_latency.py --games 1000 5000 --processes 1 2 --seconds 60
 
