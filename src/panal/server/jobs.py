@@ -377,6 +377,16 @@ class LocalJobQueue:
         await self.executor.close()
 
 
+#: KEYS: the job's dedupe key, the stream; ARGV: the key's time to live, the job, the stream's
+#: approximate length limit. Adds the job unless a job with its id is queued or running.
+SUBMIT_ONCE = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+    return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'job', ARGV[2])
+end
+return false
+"""
+
+
 class RedisJobQueue:
     """A Redis stream (``<prefix>:jobs``) read by the consumer group ``workers``.
 
@@ -427,11 +437,14 @@ class RedisJobQueue:
         self._tasks.append(loop.create_task(self._reclaim(handler)))
 
     async def submit(self, job: Job) -> None:
+        # One script, so one step for Redis: a submission cut short between the two (a process
+        # stopping, a lost connection) left the dedupe key without its job, and every later
+        # submission of that job was dropped until the key expired (the bots of a table resumed
+        # after a restart waited for minutes).
         ttl = max(1, int(job.expires_at - time.time()) + 60)
-        if await self.redis.set(self._dedupe_key(job.id), "1", nx=True, ex=ttl):
-            await self.redis.xadd(
-                self.stream, {"job": job.to_json()}, maxlen=100_000, approximate=True
-            )
+        await self.redis.eval(
+            SUBMIT_ONCE, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json(), 100_000
+        )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
         await self.redis.publish(self.cancel_channel, json.dumps([key, keep]))
