@@ -1,17 +1,26 @@
 """Two people sign up, meet in the lobby, play a rated game on the clock to a win (both ratings
 move by Glicko-2), then a second game that ends when a clock runs out; their profiles show both
-games. One of them plays on a phone."""
+games. One of them plays on a phone. A guest's timed game against the computer is claimed by
+signing up; two accounts play a rated Enjambre table (OpenSkill)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from panal.server.ratings import Glicko2, rate_game
+from panal.server.ratings import Glicko2, TableRating, rate_game, rate_table
 from tests.browser.helpers import game_id
+from tests.browser.test_browser_enjambre import (
+    GAME_SECONDS,
+    arrange,
+    scoreboard,
+    table_id,
+    take_turn,
+)
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
 from tests.server.helpers import ServerProcess
 
@@ -224,3 +233,60 @@ def test_a_guest_on_the_clock_against_the_computer_claims_the_game_by_signing_up
     assert page.get_attribute(".profile-playing .profile-game", "data-game") == game
     assert "computador" in page.inner_text(".profile-playing")
     page.screenshot(path=str(artifacts / "players-claimed.png"), full_page=True)
+
+
+def test_a_rated_enjambre_table_between_two_accounts(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    """Two accounts play a rated two-player Enjambre table to its scoreboard: each one's
+    Enjambre rating is OpenSkill's for their places, on the profile with its chart line."""
+    host = open_page("/new", locale="en-GB")
+    guest = open_page("/new", locale="es-ES")
+    sign_up(host, "dora")
+    sign_up(guest, "elena")
+    host.goto(f"{server.url}/enjambre")
+    host.wait_for_selector("form.new-table")
+    host.select_option("select[name=players]", "2")
+    host.select_option("select[data-seat='1']", "person")
+    host.fill("input[data-option=rounds]", "2")
+    host.dispatch_event("input[data-option=rounds]", "change")
+    host.check("input[name=rated]")
+    host.click("[data-action=open-table]")
+    table = table_id(host)
+    host.wait_for_selector("[data-invite='1']")
+    guest.goto(host.input_value("[data-invite='1']"))
+    guest.wait_for_selector("[data-action=join]")
+    assert guest.locator("form.join-table input[name=name]").count() == 0  # the account's name
+    guest.click("[data-action=join]")
+    guest.wait_for_selector(".enj-tray")
+    assert "rated" in host.inner_text(".game-title")
+    assert "puntuable" in guest.inner_text(".game-title")
+    host.wait_for_selector(".enj-tray")
+    arrange(host)
+    arrange(guest)
+    deadline = time.monotonic() + GAME_SECONDS
+    while not (scoreboard(host) and scoreboard(guest)):
+        assert time.monotonic() < deadline, "the game did not end"
+        moved = False
+        for page in (host, guest):
+            if not scoreboard(page) and take_turn(page):
+                moved = True
+        if not moved:
+            host.wait_for_timeout(100)
+    assert "elena" in host.inner_text(".enj-score-card")
+    state = httpx.get(f"{server.url}/api/enjambre/tables/{table}").json()
+    (result,) = state["table"]["results"]
+    expected = rate_table([TableRating(), TableRating()], result["places"])
+    for seat, name in enumerate(("dora", "elena")):
+        (rating,) = profile(server, name)["ratings"]
+        assert rating["category"] == "enjambre" and rating["games"] == 1
+        assert rating["rating"] == pytest.approx(expected[seat].mu, abs=0.05)
+        assert rating["shown"] == str(expected[seat].shown)
+    host.goto(f"{server.url}/@/dora")
+    host.wait_for_selector(".profile-ratings")
+    assert "Enjambre Tácticas" in host.inner_text(".profile-ratings")
+    assert str(expected[0].shown) in host.inner_text(".profile-ratings")
+    assert "1 game" in host.inner_text(".profile-ratings .games")
+    assert "1 games" not in host.inner_text(".profile-ratings")
+    assert host.locator(".rating-chart g.series[data-category=enjambre] circle").count() == 1
+    host.screenshot(path=str(artifacts / "players-enjambre-profile.png"), full_page=True)

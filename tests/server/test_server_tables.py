@@ -563,6 +563,7 @@ def test_a_player_who_left_is_replaced_by_a_bot_exactly_once(backend: Backend) -
             "name": None,
             "joined": True,
             "replaced": True,
+            "account": False,
         }
         # The sweep finds nothing more to do; the bots finish the game (read from the
         # database: without Redis the two processes do not tell each other).

@@ -11,8 +11,9 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status)
 * ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
 * ``GET  /api/archive``                   finished games, newest first
 
-Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` after every
-change (and on connect, so a reconnect resumes), ``error`` for a refused request, ``pong``.
+Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` on connect
+(so a reconnect resumes) and after every change, or with ``&deltas=1`` a ``delta`` after every
+change (what changed since the state before); ``error`` for a refused request, ``pong``.
 The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
 "to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
 ``sync``, ``ping``.
@@ -464,7 +465,10 @@ def create_app(
             account = await session_account(websocket, hub.players)
             if account is not None:
                 seats = seats | live.seats_for(None, account.id)
-        connection = Connection(send=websocket.send_text, seats=seats)
+        # ``deltas=1``: the client takes deltas after the first state (a page from before them
+        # gets whole states, as it always did).
+        deltas = websocket.query_params.get("deltas") == "1"
+        connection = Connection(send=websocket.send_text, seats=seats, deltas=deltas)
         hub.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
         if seats:
@@ -480,7 +484,7 @@ def create_app(
 
     from panal.server.table_routes import table_router  # it builds on this module's models
 
-    app.include_router(table_router(tables))
+    app.include_router(table_router(tables, hub.players))
 
     # --- the browser UI --------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -357,11 +358,9 @@ def worker_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _websocket_protocol() -> str:
+def _websocket_protocol() -> str | type[Any]:
     """uvicorn's sans-I/O websockets protocol where this uvicorn has it (the older one is
-    deprecated), else the classic one."""
-    import importlib.util
+    deprecated), reading on without a pause after every message; else the classic one."""
+    from panal.server.http_guard import steady_websocket_protocol
 
-    if importlib.util.find_spec("uvicorn.protocols.websockets.websockets_sansio_impl"):
-        return "websockets-sansio"
-    return "websockets"
+    return steady_websocket_protocol() or "websockets"

@@ -5,8 +5,10 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status,
 * ``GET  /api/enjambre/config``                        the board, every rule option (from
                                                         ``panal.enjambre.Options`` itself), bots
 * ``POST /api/enjambre/tables``                        a new table → id, the host's token, one
-                                                        invitation per open seat
+                                                        invitation per open seat; ``"rated":
+                                                        true``: signed in, online, no bots
 * ``POST /api/enjambre/tables/{id}/join``              take an open seat with its invitation
+                                                        (as the signed-in account, if any)
 * ``POST /api/enjambre/tables/{id}/seats/{n}/invite``  the host: a new invitation for a seat
 * ``GET  /api/enjambre/tables/{id}``                   the table as the token's seat sees it
                                                         (``Authorization: Bearer``; none: public)
@@ -29,14 +31,16 @@ import json
 import logging
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import Response
 from pydantic import Field
 
 from panal.enjambre.board import default_board
 from panal.enjambre.views import board_data, option_fields
 from panal.server.app import StrictModel
+from panal.server.auth import session_account
 from panal.server.hub import RequestError
+from panal.server.players import PlayerStore
 from panal.server.table_bots import BOT_LEVELS
 from panal.server.tables import MAX_GAMES, MODES, TableConnection, TableHub
 
@@ -62,6 +66,7 @@ class NewTableRequest(StrictModel):
     seats: list[SeatRequest] = Field(min_length=2, max_length=6)
     replace_after: float | None = Field(None, ge=0, le=7 * 24 * 3600)
     name: str | None = Field(None, max_length=40)
+    rated: bool = False
 
 
 class JoinTableRequest(StrictModel):
@@ -79,7 +84,7 @@ def _token(authorization: str | None) -> str | None:
     return token.strip()[:200]
 
 
-def table_router(tables: TableHub) -> APIRouter:
+def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
     router = APIRouter()
     config_body = json.dumps(
         {
@@ -99,13 +104,15 @@ def table_router(tables: TableHub) -> APIRouter:
         return Response(config_body, media_type="application/json")
 
     @router.post("/api/enjambre/tables", status_code=201)
-    async def new_table(request: NewTableRequest) -> dict[str, Any]:
-        _, secrets_out = await tables.create(request.model_dump())
+    async def new_table(request: NewTableRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, players)
+        _, secrets_out = await tables.create(request.model_dump(), account)
         return secrets_out
 
     @router.post("/api/enjambre/tables/{table_id}/join")
-    async def join_table(table_id: str, request: JoinTableRequest) -> dict[str, Any]:
-        return await tables.join(table_id, request.seat, request.invite, request.name)
+    async def join_table(table_id: str, request: JoinTableRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, players)
+        return await tables.join(table_id, request.seat, request.invite, request.name, account)
 
     @router.post("/api/enjambre/tables/{table_id}/seats/{seat}/invite")
     async def reissue_invite(

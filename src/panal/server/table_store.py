@@ -37,6 +37,7 @@ from sqlalchemy import (
     Table,
     Text,
     delete,
+    exists,
     func,
     insert,
     or_,
@@ -45,6 +46,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from panal.server.players import TABLE_CATEGORY, rate_table_game
 from panal.server.store import Conflict, Store, metadata
 
 __all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore"]
@@ -64,6 +66,7 @@ tables_table = Table(
     Column("replace_after", Float),
     Column("waiting_for", String(32)),
     Column("version", Integer, nullable=False, default=0),
+    Column("rated", Boolean, nullable=False, default=False),
     Index("enjambre_tables_by_status", "status", "updated_at"),
 )
 
@@ -79,6 +82,7 @@ seats_table = Table(
     Column("name", String(40)),
     Column("seen_at", Float),
     Column("replaced", Boolean, nullable=False, default=False),
+    Column("user_id", Integer, ForeignKey("users.id")),
 )
 
 games_table = Table(
@@ -121,6 +125,7 @@ class TableRow:
     replace_after: float | None = None
     waiting_for: str | None = None
     version: int = 0
+    rated: bool = False  # every seat an account; each game's places change their ratings
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
 
@@ -136,6 +141,7 @@ class TableRow:
             "replace_after": self.replace_after,
             "waiting_for": self.waiting_for,
             "version": self.version,
+            "rated": self.rated,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
         }
@@ -153,6 +159,7 @@ class TableRow:
             replace_after=values["replace_after"],
             waiting_for=values["waiting_for"],
             version=values["version"],
+            rated=bool(values["rated"]),
             created_at=values["created_at"],
             updated_at=values["updated_at"],
         )
@@ -160,7 +167,8 @@ class TableRow:
 
 @dataclass
 class SeatRow:
-    """A seat: a person (``token`` once taken, ``invite`` until then) or a bot at a level."""
+    """A seat: a person (``token`` once taken, ``invite`` until then; ``user_id``, the account
+    that took it, if any) or a bot at a level."""
 
     seat: int
     kind: str  # "person" or "bot"
@@ -170,6 +178,7 @@ class SeatRow:
     name: str | None = None
     seen_at: float | None = None
     replaced: bool = False
+    user_id: int | None = None
 
     def to_columns(self, table_id: str) -> dict[str, Any]:
         return {
@@ -182,6 +191,7 @@ class SeatRow:
             "name": self.name,
             "seen_at": self.seen_at,
             "replaced": self.replaced,
+            "user_id": self.user_id,
         }
 
     @classmethod
@@ -195,6 +205,7 @@ class SeatRow:
             name=values["name"],
             seen_at=values["seen_at"],
             replaced=bool(values["replaced"]),
+            user_id=values["user_id"],
         )
 
 
@@ -304,14 +315,17 @@ class TableStore:
         result: dict[str, Any] | None = None,
         next_game: GameHeader | None = None,
         absent: tuple[int, float] | None = None,
+        rated_places: dict[int, int] | None = None,
     ) -> int:
         """Apply one change computed from ``version``; returns the new version.
 
         ``actions`` extend game ``game``'s log from ply ``first_ply``; ``result`` ends that game;
         ``next_game`` begins the next one; ``seats`` changes seats; ``absent`` = (seat, cutoff)
         requires that seat's person to have been away since before ``cutoff`` (replacing a
-        player who left). Raises :class:`Conflict`, writing nothing, when the stored version is
-        not ``version`` any more or a condition fails.
+        player who left); ``rated_places`` (``{user_id: place}``) changes those accounts'
+        Enjambre ratings, in the transaction that writes the result (so once, whichever process
+        writes it). Raises :class:`Conflict`, writing nothing, when the stored version is not
+        ``version`` any more or a condition fails.
         """
         unknown = set(values or ()) - TABLE_FIELDS
         for seat_values in (seats or {}).values():
@@ -367,6 +381,8 @@ class TableStore:
                         .where(games_table.c.table_id == table_id, games_table.c.number == game)
                         .values(result=json.dumps(result))
                     )
+                    if rated_places:
+                        rate_table_game(conn, f"{table_id}/{game}", TABLE_CATEGORY, rated_places)
                 if next_game is not None:
                     conn.execute(
                         insert(games_table).values(
@@ -381,9 +397,16 @@ class TableStore:
         return version + 1
 
     def claim_seat(
-        self, table_id: str, seat: int, invite_hash: str, token_hash: str, name: str | None
+        self,
+        table_id: str,
+        seat: int,
+        invite_hash: str,
+        token_hash: str,
+        name: str | None,
+        user_id: int | None = None,
     ) -> bool:
-        """Give an open seat to the holder of its invitation, once: True for the one winner."""
+        """Give an open seat to the holder of its invitation (and ``user_id``, their account),
+        once: True for the one winner. An account takes one seat of a table at most."""
         now = time.time()
         with self.engine.begin() as conn:
             taken = conn.execute(
@@ -394,11 +417,13 @@ class TableStore:
                     seats_table.c.invite == invite_hash,
                     seats_table.c.token.is_(None),
                     seats_table.c.kind == "person",
+                    *(() if user_id is None else (_not_seated(table_id, user_id),)),
                 )
-                .values(token=token_hash, invite=None, name=name, seen_at=now)
+                .values(token=token_hash, invite=None, name=name, seen_at=now, user_id=user_id)
             )
             if taken.rowcount != 1:
                 return False
+
             conn.execute(
                 update(tables_table)
                 .where(tables_table.c.id == table_id)
@@ -480,6 +505,12 @@ class TableStore:
         with self.engine.begin() as conn:
             for table in (actions_table, games_table, seats_table, tables_table):
                 conn.execute(delete(table))
+
+
+def _not_seated(table_id: str, user_id: int) -> Any:
+    """The condition that the account has no seat at the table yet."""
+    other = seats_table.alias("other")
+    return ~exists().where(other.c.table_id == table_id, other.c.user_id == user_id)
 
 
 def _header(values: Any) -> GameHeader:

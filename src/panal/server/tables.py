@@ -59,6 +59,7 @@ from panal.hex import Hex
 from panal.server.bus import Bus
 from panal.server.hub import RequestError, hash_token, new_token
 from panal.server.jobs import Job, JobQueue
+from panal.server.players import Account
 from panal.server.store import Conflict, Store
 from panal.server.table_bots import BOT_LEVELS, bot_payload
 from panal.server.table_store import GameHeader, LoadedTable, SeatRow, TableRow, TableStore
@@ -381,10 +382,12 @@ class TableHub:
 
     # --- creating and joining --------------------------------------------------------------
 
-    async def create(self, request: dict[str, Any]) -> tuple[LiveTable, dict[str, Any]]:
-        """A new table from a validated request (see ``panal.server.table_routes``); returns
-        it and the secrets for its host: the host's token and the invitation of each open
-        seat."""
+    async def create(
+        self, request: dict[str, Any], account: Account | None = None
+    ) -> tuple[LiveTable, dict[str, Any]]:
+        """A new table from a validated request (see ``panal.server.table_routes``) by a host
+        signed in as ``account`` (or a guest); returns it and the secrets for its host: the
+        host's token and the invitation of each open seat."""
         players = request["players"]
         mode = request["mode"]
         if mode not in MODES:
@@ -405,6 +408,9 @@ class TableHub:
             raise RequestError("bad_seats", f"describe each of the {players} seats")
         if specs[0]["kind"] != "person":
             raise RequestError("bad_seats", "the first seat is the host's: a person")
+        rated = bool(request.get("rated"))
+        if rated:
+            _check_rated(specs, mode, account)
         replace_after = request.get("replace_after")
         if replace_after is not None and replace_after < self.limits.min_replace_after:
             raise RequestError(
@@ -426,7 +432,12 @@ class TableHub:
                 seats.append(SeatRow(index, "bot", bot=level))
             elif index == 0 or mode == "local":
                 name = spec.get("name") or (request.get("name") if index == 0 else None)
-                seats.append(SeatRow(index, "person", token=digest, name=name, seen_at=now))
+                user_id = None
+                if index == 0 and account is not None:
+                    name, user_id = account.name, account.id
+                seats.append(
+                    SeatRow(index, "person", token=digest, name=name, seen_at=now, user_id=user_id)
+                )
             else:
                 code = secrets.token_urlsafe(12)
                 invites[str(index)] = code
@@ -443,6 +454,7 @@ class TableHub:
             status=status,
             host_token=digest,
             replace_after=float(replace_after) if replace_after is not None else None,
+            rated=rated,
         )
         live = LiveTable(row, seats, [first], game)
         row.waiting_for = _waiting_text(live)
@@ -459,8 +471,16 @@ class TableHub:
             out["invites"] = invites
         return live, out
 
-    async def join(self, table_id: str, seat: int, invite: str, name: str | None) -> dict[str, Any]:
-        """Take an open seat with its invitation (once, whichever process is asked)."""
+    async def join(
+        self,
+        table_id: str,
+        seat: int,
+        invite: str,
+        name: str | None,
+        account: Account | None = None,
+    ) -> dict[str, Any]:
+        """Take an open seat with its invitation (once, whichever process is asked), as
+        ``account`` if signed in (a rated table: required, and one seat per account)."""
         live = await self.get(table_id)
         if not 0 <= seat < len(live.seats):
             raise RequestError("bad_seat", "there is no such seat")
@@ -469,9 +489,22 @@ class TableHub:
             raise RequestError("invite_used", "this seat is already taken", 409)
         if row.invite is None or not hmac.compare_digest(row.invite, hash_token(invite)):
             raise RequestError("bad_invite", "wrong invitation code", 403)
+        if live.row.rated and account is None:
+            raise RequestError("sign_in", "sign in to play at a rated table", 401)
+        user_id = account.id if account is not None else None
+        if user_id is not None and any(s.user_id == user_id for s in live.seats):
+            raise RequestError("already_seated", "you already have a seat at this table", 409)
+        if account is not None:
+            name = account.name
         token = new_token()
         won = await self.db(
-            self.store.claim_seat, table_id, seat, hash_token(invite), hash_token(token), name
+            self.store.claim_seat,
+            table_id,
+            seat,
+            hash_token(invite),
+            hash_token(token),
+            name,
+            user_id,
         )
         async with live.lock:
             await self._reload(live)
@@ -665,6 +698,7 @@ class TableHub:
                 )
             else:
                 values["status"] = "over"
+        rated_places = _rated_places(live, result) if result is not None else None
         # What the table waits for once the change is made (the sweep reads it).
         shadow = LiveTable(
             TableRow(**{**live.row.__dict__, **values}),
@@ -686,6 +720,7 @@ class TableHub:
                 result=result,
                 next_game=next_game,
                 absent=change.absent,
+                rated_places=rated_places,
             )
         except Conflict:
             raise _Stale from None
@@ -928,6 +963,7 @@ class TableHub:
             "players": live.row.players,
             "mode": live.row.mode,
             "status": live.row.status,
+            "rated": live.row.rated,
             "games": live.row.games,
             "game": live.number,
             "version": live.version,
@@ -944,6 +980,7 @@ class TableHub:
                     "name": seat.name,
                     "joined": seat.kind == "bot" or seat.token is not None,
                     "replaced": seat.replaced,
+                    "account": seat.user_id is not None,
                 }
                 for seat in live.seats
             ],
@@ -1112,6 +1149,34 @@ def _replay_prefix(log_: GameLog, step: int) -> Game:
     for player, action in log_.actions[: max(0, step)]:
         game.apply(player, action)
     return game
+
+
+def _check_rated(specs: list[dict[str, Any]], mode: str, account: Account | None) -> None:
+    """A rated table is played online, by people only, its host signed in (each other seat
+    is taken by an account, checked as it is taken)."""
+    if account is None:
+        raise RequestError("sign_in", "sign in to host a rated table", 401)
+    if mode != "online":
+        raise RequestError("rated_local", "a rated table is played online, a seat each")
+    if any(spec["kind"] != "person" for spec in specs):
+        raise RequestError("rated_bots", "a rated table is for people only: no bots")
+
+
+def _rated_places(live: LiveTable, result: dict[str, Any]) -> dict[int, int] | None:
+    """At a rated table, the accounts' places in a finished game (``{user_id: place}``), for
+    their OpenSkill ratings; None when fewer than two accounts played. A player replaced by a
+    bot after leaving is rated last (the bot's play is not theirs), and a seat the host gave a
+    bot at the start is not rated."""
+    if not live.row.rated:
+        return None
+    places = result["places"]
+    last = len(places)
+    rated = {
+        seat.user_id: last if seat.replaced else places[seat.seat]
+        for seat in live.seats
+        if seat.user_id is not None
+    }
+    return rated if len(rated) >= 2 else None
 
 
 def _waiting_text(live: LiveTable) -> str | None:

@@ -4,6 +4,7 @@
 // translation exists and by the library's own description otherwise, so an option added to the
 // library appears here without any change to this page.
 
+import { account } from "./account.js";
 import { api } from "./api.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { colourFill } from "./enjambre_board.js";
@@ -31,6 +32,7 @@ export async function showTableForm(root, navigate) {
     seats: ["person", "person", "heuristic", "heuristic", "heuristic", "heuristic"],
     match: false,
     timeout: "5",
+    rated: false,
     options: Object.fromEntries(config.options.map((option) => [option.name, option.default])),
   };
   let busy = false;
@@ -90,6 +92,7 @@ export async function showTableForm(root, navigate) {
             <label>${t("enj.new.name")} <input name="name" maxlength="40" autocomplete="nickname" value="${escapeHtml(form.name)}"></label>
             <label data-modes="online">${t("enj.new.timeout")} <select name="timeout">${timeouts}</select></label>
           </div>
+          ${account().name ? `<label class="choice" data-modes="online"><input type="checkbox" name="rated" ${form.rated ? "checked" : ""}> ${t("enj.new.rated")}</label>` : ""}
           <fieldset class="rule-options"><legend>${t("enj.new.rules")}</legend>${config.options.map(optionMarkup).join("")}</fieldset>
           <p class="banner error" role="alert" data-form-error hidden></p>
           <div class="form-actions"><button type="submit" class="primary" data-action="open-table">${t("enj.new.start")}</button></div>
@@ -109,6 +112,7 @@ export async function showTableForm(root, navigate) {
     } else if (input.name === "seat") form.seats[Number(input.dataset.seat)] = input.value;
     else if (input.name === "games") form.match = input.value === "match";
     else if (input.name === "timeout") form.timeout = input.value;
+    else if (input.name === "rated") form.rated = input.checked;
     else if (input.name === "option") {
       const option = config.options.find((item) => item.name === input.dataset.option);
       if (option.kind === "int") form.options[option.name] = Math.max(option.minimum ?? 1, Number(input.value) || option.default);
@@ -134,6 +138,7 @@ export async function showTableForm(root, navigate) {
       games: form.match ? form.players : 1,
       name: form.name.trim() || null,
       replace_after: form.mode === "online" && form.timeout !== "never" ? Number(form.timeout) * 60 : null,
+      rated: form.mode === "online" && form.rated && Boolean(account().name),
     };
     busy = true;
     try {

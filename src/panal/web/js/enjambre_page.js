@@ -11,6 +11,7 @@
 // takes it ("look"); a hand-over screen covers the board whenever the next player of the device
 // must take it, and the server itself drops back to the public view when their turn ends.
 
+import { account } from "./account.js";
 import { ApiError, api } from "./api.js";
 import { GameClient } from "./client.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
@@ -148,14 +149,14 @@ class TablePage {
       <section class="form-page enj-join">
         <h1>${t("enj.join.title", { n: seat + 1, colour })}</h1>
         <form class="join-table">
-          <label class="block">${t("enj.new.name")} <input name="name" maxlength="40" autocomplete="nickname"></label>
+          ${account().name ? "" : `<label class="block">${t("enj.new.name")} <input name="name" maxlength="40" autocomplete="nickname"></label>`}
           <p class="banner error" role="alert" data-form-error hidden></p>
           <div class="form-actions"><button type="submit" class="primary" data-action="join">${t("enj.join.button")}</button></div>
         </form>
       </section>`;
     this.root.querySelector("form").addEventListener("submit", async (event) => {
       event.preventDefault();
-      const name = this.root.querySelector("input[name=name]").value.trim() || null;
+      const name = this.root.querySelector("input[name=name]")?.value.trim() || null; // signed in: the account's name
       try {
         const joined = await api(`/api/enjambre/tables/${encodeURIComponent(this.id)}/join`, {
           method: "POST",
@@ -323,6 +324,7 @@ class TablePage {
     statusElement.classList.toggle("over", view.phase === "over");
     const parts = [t("enj.title")];
     if (table.games > 1) parts.push(t("enj.status.game", { n: table.game + 1, total: table.games }));
+    if (table.rated) parts.push(t("game.rated"));
     if (!this.state.you.length) parts.push(t("enj.status.watching"));
     this.root.querySelector(".game-title").textContent = parts.join(" · ");
     document.title = `${t("enj.title")} — panal`;
