@@ -377,17 +377,9 @@ class LocalJobQueue:
         await self.executor.close()
 
 
-#: ``KEYS``: the job's dedupe key, the stream; ``ARGV``: the key's time to live, the job.
-_SUBMIT_SCRIPT = """
-if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
-    redis.call('XADD', KEYS[2], 'MAXLEN', '~', '100000', '*', 'job', ARGV[2])
-end
-return 0
-"""
-
-#: ``KEYS``: the stream; ``ARGV``: an entry taken but not finished, the group. The job goes
+#: KEYS: the stream; ARGV: an entry taken but not finished, the group. The job goes
 #: to the end of the stream as a new entry; the taken one is acknowledged and deleted.
-_HAND_BACK_SCRIPT = """
+HAND_BACK = """
 local found = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
 if found[1] then
     redis.call('XADD', KEYS[1], 'MAXLEN', '~', '100000', '*', unpack(found[1][2]))
@@ -395,6 +387,15 @@ end
 redis.call('XACK', KEYS[1], ARGV[2], ARGV[1])
 redis.call('XDEL', KEYS[1], ARGV[1])
 return 0
+"""
+
+#: KEYS: the job's dedupe key, the stream; ARGV: the key's time to live, the job, the stream's
+#: approximate length limit. Adds the job unless a job with its id is queued or running.
+SUBMIT_ONCE = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+    return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'job', ARGV[2])
+end
+return false
 """
 
 
@@ -448,12 +449,13 @@ class RedisJobQueue:
         self._tasks.append(loop.create_task(self._reclaim(handler)))
 
     async def submit(self, job: Job) -> None:
-        # One script, so that Redis does both or neither: a submit cancelled between the two
-        # (its process shutting down) left the id marked as queued with no job behind it, and
-        # the same job submitted again (by the process that took over) was ignored.
+        # One script, so one step for Redis: a submission cut short between the two (a process
+        # stopping, a lost connection) left the dedupe key without its job, and every later
+        # submission of that job was dropped until the key expired (the bots of a table resumed
+        # after a restart waited for minutes).
         ttl = max(1, int(job.expires_at - time.time()) + 60)
         await self.redis.eval(
-            _SUBMIT_SCRIPT, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json()
+            SUBMIT_ONCE, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json(), 100_000
         )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
@@ -559,9 +561,7 @@ class RedisJobQueue:
                 self.stream, self.GROUP, min="-", max="+", count=1000, consumername=consumer
             )
             for entry in pending:
-                await self.redis.eval(
-                    _HAND_BACK_SCRIPT, 1, self.stream, entry["message_id"], self.GROUP
-                )
+                await self.redis.eval(HAND_BACK, 1, self.stream, entry["message_id"], self.GROUP)
 
 
 def ai_job_id(game_id: str, version: int) -> str:
