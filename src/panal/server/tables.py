@@ -762,17 +762,25 @@ class TableHub:
 
     # --- bots ------------------------------------------------------------------------------
 
-    async def _schedule_bots(self, live: LiveTable) -> None:
-        """Queue the waiting bots' job (one per table version; older ones are dropped)."""
+    async def _schedule_bots(self, live: LiveTable, *, again: bool = False) -> None:
+        """Queue the waiting bots' job (one per table version; older ones are dropped).
+
+        ``again`` (the sweep: the bots' table has stalled) gives the job an id of its own: the
+        job for this version may be held by a process that stopped while running it, and its
+        id stays taken until the queue gives it to another process, minutes later. Two jobs for
+        one version are harmless: the compare-and-set stores one turn."""
         bots = live.waiting_bots()
         key = f"table:{live.id}"
         if not bots:
             return
+        job_id = f"{live.id}@{live.version}"
+        if again:
+            job_id += f"~{secrets.token_hex(4)}"
         job = Job(
             BOT_JOB,
             key,
             bot_payload(live.id, live.version, live.number, live.game.log, bots),
-            id=f"{live.id}@{live.version}",
+            id=job_id,
         )
         await self.jobs.cancel(key, keep=job.id)
         await self.jobs.submit(job)
@@ -891,7 +899,7 @@ class TableHub:
                 if kind == "bot":
                     if live.row.updated_at < stalled_before and not live.bots_playing:
                         async with live.lock:
-                            await self._schedule_bots(live)
+                            await self._schedule_bots(live, again=True)
                     continue
                 timeout = live.row.replace_after
                 if timeout is None or (seen_at is not None and seen_at >= now - timeout):
