@@ -12,9 +12,9 @@ Every position from ply 8 on of the 6,369 BoardGameArena games (Base+MLP, human 
 games), is labelled with the game's result from the side to move's point of view (win 1, draw
 0.5, loss 0). The weights fitted start from, and are printed beside, the game type's current ones
 (:func:`panal.ai.evaluation.weights_for`); with ``--only PREFIX`` only the features whose names
-start so are fitted, the others keep theirs (Base's weights: the queen's surroundings refitted on
-nokamute's games against itself, the rest kept from the human games; a full refit on those engine
-games predicted their results better but did not play better in a short match, see the README).
+start so are fitted, the others keep theirs. For Base, refits on nokamute's games against itself
+(``benchmarks/ai_selfplay.py``), whole or of the queen's surroundings only, predicted those games
+better but did not win more against nokamute (the README has the figures).
 
 The evaluation is linear in the features of :func:`panal.ai.evaluation.feature_counts`, so the
 fit is a logistic regression: ``P(win) = sigmoid(score / SCALE)``. SCALE is first fitted with the
