@@ -4,8 +4,10 @@ Every game has two simulated players, each on its own websocket, as two browsers
 player waits for its turn, "thinks" for a random time (uniform between half and one and a half
 times ``--think``), sends a random legal move and measures the time until the server's new state
 comes back on its own socket: the server has parsed the move, checked it with the rules engine,
-written it to SQLite, computed the opponent's legal moves and sent the state to both players. The
-opponent's latency (send → state on the other socket) is measured too. No AI is involved.
+written it to SQLite, computed the opponent's legal moves and sent the change to both players. The
+opponent's latency (send → state on the other socket) is measured too. No AI is involved. The
+players ask for deltas after the first whole state, as the browser does (an older server sends
+whole states: they are followed too); the bytes they receive per move are counted.
 
     python benchmarks/server_latency.py --games 1000 5000 --processes 1 2 --seconds 60
 
@@ -28,12 +30,14 @@ import json
 import os
 import random
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -48,7 +52,9 @@ class Results:
     mover: list[float] = field(default_factory=list)
     opponent: list[float] = field(default_factory=list)
     errors: int = 0
+    resyncs: int = 0  # deltas that did not follow the state held: a full state was asked for
     finished_games: int = 0
+    bytes_received: int = 0  # by every simulated player while measuring
     server_cpu: float = 0.0  # CPU seconds the server's processes used while measuring
 
 
@@ -110,10 +116,15 @@ async def player(
     results: Results,
     rng: random.Random,
 ) -> None:
+    """One simulated browser: a full ``state`` on connect, then ``delta`` messages (a server that
+    does not send deltas sends full states throughout: both are followed)."""
     async with connect(
-        f"{ws_url}/ws/games/{game_id}?token={token}", max_size=2**22, ping_interval=None
+        f"{ws_url}/ws/games/{game_id}?token={token}&deltas=1",
+        max_size=2**22,
+        ping_interval=None,
     ) as ws:
         pending: asyncio.Task[None] | None = None
+        view: dict[str, Any] | None = None  # seq, ply, turn, result, legal, last mover
         while time.monotonic() < deadline[0]:
             try:
                 text = await asyncio.wait_for(
@@ -122,38 +133,75 @@ async def player(
             except TimeoutError:
                 break
             received = time.perf_counter()
+            if measuring.is_set():
+                results.bytes_received += len(text.encode())
             message = json.loads(text)
-            if message["type"] == "error":
+            kind = message["type"]
+            if kind == "error":
                 results.errors += 1
                 continue
-            if message["type"] != "state":
+            if kind == "state":
+                history = message["history"]
+                view = {
+                    "seq": message.get("seq"),
+                    "ply": message["ply"],
+                    "turn": message["turn"],
+                    "result": message["result"],
+                    "legal": message.get("legal"),
+                    "mover": history[-1]["color"] if history else None,
+                }
+            elif kind == "delta" and view is not None:
+                if message["seq"] != view["seq"] + 1:
+                    results.resyncs += 1
+                    view = None
+                    await ws.send('{"type":"sync"}')
+                    continue
+                view.update(
+                    {k: message[k] for k in ("seq", "ply", "turn", "result") if k in message}
+                )
+                view["legal"] = message.get("legal")
+                added = message.get("moves", {}).get("add")
+                if added:
+                    view["mover"] = added[-1]["color"]
+            else:
                 continue
-            ply = message["ply"]
+            ply = view["ply"]
             sent = sent_at.get((game_id, ply - 1))
             if sent is not None and ply > 0 and measuring.is_set():
-                mover = message["history"][-1]["color"] == color
+                mover = view["mover"] == color
                 (results.mover if mover else results.opponent).append(received - sent)
-            if message["result"]:
+            if view["result"]:
                 if color == 0:
                     results.finished_games += 1
                 break
-            legal = message.get("legal")
-            if legal and message["turn"] == color and (pending is None or pending.done()):
-                moves = [m for m in legal if m["move"] != "pass"] or legal
-                move = rng.choice(moves)["move"]
+            legal = view["legal"]
+            if legal and view["turn"] == color and (pending is None or pending.done()):
+                # As the browser does: a piece and a destination (or a pass).
+                moves = [m for m in legal if m["piece"] is not None] or legal
+                chosen = rng.choice(moves)
+                if chosen["piece"] is None:
+                    request: dict[str, Any] = {"type": "move", "move": "pass", "ply": ply}
+                else:
+                    request = {"type": "move", "piece": chosen["piece"], "to": chosen["to"]}
+                    request.update({"carry": bool(chosen.get("carry")), "ply": ply})
                 pending = asyncio.create_task(
-                    send_after(ws, rng.uniform(0.5, 1.5) * think, game_id, ply, move, sent_at)
+                    send_after(ws, rng.uniform(0.5, 1.5) * think, game_id, ply, request, sent_at)
                 )
         if pending is not None:
             pending.cancel()
 
 
 async def send_after(
-    ws: object, delay: float, game_id: str, ply: int, move: str, sent_at: dict
+    ws: object,
+    delay: float,
+    game_id: str,
+    ply: int,
+    request: dict[str, Any],
+    sent_at: dict[tuple[str, int], float],
 ) -> None:
     await asyncio.sleep(delay)
     sent_at[(game_id, ply)] = time.perf_counter()
-    await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))  # type: ignore[attr-defined]
+    await ws.send(json.dumps(request))  # type: ignore[attr-defined]
 
 
 async def run(
@@ -213,10 +261,28 @@ async def run(
     return results
 
 
+# The server under cProfile, timed in CPU time (on a busy machine, wall time counts the waits for
+# a core): argv[1] is the statistics file, the rest panal's arguments. Stopped by SIGINT.
+PROFILED_SERVER = """
+import cProfile, sys, time
+from panal.cli import main
+profile, sys.argv = sys.argv[1], ["panal", *sys.argv[2:]]
+profiler = cProfile.Profile(time.process_time)
+try:
+    profiler.runcall(main)
+except (SystemExit, KeyboardInterrupt):
+    pass
+finally:
+    profiler.dump_stats(profile)
+"""
+
+
 def start_server(
-    port: int, db: str, log: Path, redis: str | None, processes: int
+    port: int, db: str, log: Path, redis: str | None, processes: int, profile: str | None = None
 ) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "panal.cli", "serve", "--port", str(port), "--db", db]
+    if profile:  # one process under cProfile (its statistics written when it stops)
+        command[1:3] = ["-c", PROFILED_SERVER, profile]
     command += ["--max-connections-per-address", "0", "--workers", str(processes)]
     if redis:
         command += ["--redis", redis, "--redis-prefix", f"bench-{port}", "--ai-workers", "0"]
@@ -305,6 +371,11 @@ def main() -> None:
     parser.add_argument("--warmup", type=float, default=10, help="unmeasured time first")
     parser.add_argument("--think", type=float, default=5.0, help="mean thinking time per move (s)")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="run the (one-process) server under cProfile and write its statistics to FILE",
+    )
     args = parser.parse_args()
 
     # Two sockets per game on each side: raise the open-file limit (the servers inherit it).
@@ -322,7 +393,7 @@ def main() -> None:
     print(versions(args.postgres if scale else None, args.redis if scale else None), flush=True)
     header = (
         "backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  "
-        "cpu_ms/move  errors  load"
+        "cpu_ms/move  bytes/move  errors  load"
     )
     print(header)
     rows = []
@@ -336,7 +407,9 @@ def main() -> None:
                     db, name = fresh_postgres(args.postgres)
                     dropped = (args.postgres, name)
                     redis = args.redis
-                server = start_server(args.port, db, Path(folder) / "serve.log", redis, processes)
+                server = start_server(
+                    args.port, db, Path(folder) / "serve.log", redis, processes, args.profile
+                )
                 try:
                     results = asyncio.run(
                         run(
@@ -350,8 +423,9 @@ def main() -> None:
                     )
                     load = load_average()
                 finally:
-                    server.terminate()
-                    server.wait(20)
+                    # A server under cProfile stops on SIGINT (it writes its statistics then).
+                    server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
+                    server.wait(60)
                     if dropped:
                         drop_postgres(*dropped)
             measured = sorted(results.mover)
@@ -362,7 +436,8 @@ def main() -> None:
                 f"{1000 * (measured[-1] if measured else float('nan')):6.1f}  "
                 f"{1000 * percentile(results.opponent, 99):10.1f}  "
                 f"{1000 * results.server_cpu / max(1, len(measured)):11.2f}  "
-                f"{results.errors:6d}  {load}"
+                f"{results.bytes_received / max(1, len(measured)):10.0f}  "
+                f"{results.errors + results.resyncs:6d}  {load}"
             )
             rows.append(line)
             print(line, flush=True)

@@ -44,7 +44,9 @@ def chromium_path() -> str:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     directory = tmp_path_factory.mktemp("browser-server")
     process = ServerProcess(
-        directory / "games.sqlite3", directory / "serve.log", ("--ai-workers", "1")
+        directory / "games.sqlite3",
+        directory / "serve.log",
+        ("--ai-workers", "1", "--bot-pause", "0.05"),
     )
     process.start()
     yield process

@@ -1,17 +1,26 @@
 """Two people sign up, meet in the lobby, play a rated game on the clock to a win (both ratings
 move by Glicko-2), then a second game that ends when a clock runs out; their profiles show both
-games. One of them plays on a phone."""
+games. One of them plays on a phone. A guest's timed game against the computer is claimed by
+signing up; two accounts play a rated Enjambre table (OpenSkill)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from panal.server.ratings import Glicko2, rate_game
+from panal.server.ratings import Glicko2, TableRating, rate_game, rate_table
 from tests.browser.helpers import game_id
+from tests.browser.test_browser_enjambre import (
+    GAME_SECONDS,
+    arrange,
+    scoreboard,
+    table_id,
+    take_turn,
+)
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
 from tests.server.helpers import ServerProcess
 
@@ -128,15 +137,23 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     assert "+" in bruno.inner_text(".result-card .rating-changes")
     ana.screenshot(path=str(artifacts / "players-game-won.png"))
 
-    # Both ratings changed by Glicko-2, from 1500 each.
+    # Both ratings changed by Glicko-2, from 1500 each: as our Glicko-2 computes it, and as the
+    # glicko2 package (PyPI, 2.1.0) computed it when this test was written: 1662.31 and
+    # 1337.69, both with a deviation of 290.32 (at 1500, μ = 0, its volatility slip cannot show).
     ana_after, bruno_after = rate_game(Glicko2(), Glicko2(), 0.0)
+    assert (round(bruno_after.rating, 2), round(bruno_after.deviation, 2)) == (1662.31, 290.32)
+    assert (round(ana_after.rating, 2), round(ana_after.deviation, 2)) == (1337.69, 290.32)
     for name, expected in (("ana", ana_after), ("Bruno", bruno_after)):
         (rating,) = profile(server, name)["ratings"]
         assert rating["category"] == "hive:bullet"
         assert rating["rating"] == pytest.approx(expected.rating, abs=0.05)
         assert rating["deviation"] == pytest.approx(expected.deviation, abs=0.05)
 
-    # A second game, a quarter of a minute each: Bruno (Black) waits; Ana's flag falls.
+    # A second game, a quarter of a minute each, in the football look Bruno picks: Bruno
+    # (Black) waits; Ana's flag falls.
+    bruno.tap(".settings-toggle")
+    bruno.select_option("select[name=look]", "football")
+    bruno.tap(".settings-toggle")
     open_lobby(bruno)
     bruno.select_option("select[name=clock]", "custom")
     bruno.select_option("select[name=clock_minutes]", "0.25")
@@ -148,6 +165,9 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     ana.click(".lobby-challenges [data-action=accept]")
     second = game_id(ana)
     assert game_id(bruno) == second and second != game
+    # The challenge carried Bruno's look (Ana keeps hers: her account remembers classic).
+    assert httpx.get(f"{server.url}/api/games/{second}").json()["look"] == "football"
+    assert ana.get_attribute("body", "data-look") == "classic"
     ana.wait_for_selector(".player[data-color=white] [data-clock].running")
     ana.wait_for_selector(".player[data-color=white] [data-clock].low", timeout=15_000)
     for page in (ana, bruno):
@@ -177,3 +197,96 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     for name, wins in (("ana", 0), ("Bruno", 2)):
         results = profile(server, name)["results"]
         assert results["games"] == 2 and results["wins"] == wins
+
+    # A rematch of the second game: the colours swap, and both pages go to the new game.
+    ana.goto(f"{server.url}/game/{second}")
+    bruno.goto(f"{server.url}/game/{second}")
+    ana.click(".controls [data-action=rematch]")  # the game was over when opened: no card
+    bruno.wait_for_selector("[data-banner=rematch] [data-action=accept-rematch]")
+    bruno.tap("[data-banner=rematch] [data-action=accept-rematch]")
+    bruno.wait_for_url(lambda url: "/game/" in url and second not in url)
+    third = game_id(bruno)
+    ana.wait_for_url(f"**/game/{third}")
+    assert third not in (game, second)
+    ana.wait_for_selector(".player[data-color=black] [data-clock]")
+    assert "ana" in ana.inner_text(".player[data-color=black] .player-name")
+    assert "Bruno" in bruno.inner_text(".player[data-color=white] .player-name")
+
+
+def test_a_guest_on_the_clock_against_the_computer_claims_the_game_by_signing_up(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    page = open_page("/new", locale="pt-BR")
+    page.check("input[name=mode][value=ai]")
+    page.select_option("select[name=level]", "beginner")
+    page.select_option("select[name=clock]", "rt:300+4")
+    page.click("button[data-action=start]")
+    game = game_id(page)
+    page.wait_for_selector(".player[data-color=white] [data-clock].running")
+    assert "5+4" in page.inner_text(".game-title")
+    assert page.locator("[data-action=undo]").count() == 0  # no undo on the clock
+    type_move(page, "wS1", 0)
+    page.wait_for_selector('.move-list [data-ply="2"]')  # the computer answered on its clock
+    assert page.locator(".player[data-color=black] [data-clock]").inner_text() != "5:00"
+    sign_up(page, "carla")
+    page.wait_for_selector(".profile-playing .profile-game")
+    assert page.get_attribute(".profile-playing .profile-game", "data-game") == game
+    assert "computador" in page.inner_text(".profile-playing")
+    page.screenshot(path=str(artifacts / "players-claimed.png"), full_page=True)
+
+
+def test_a_rated_enjambre_table_between_two_accounts(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    """Two accounts play a rated two-player Enjambre table to its scoreboard: each one's
+    Enjambre rating is OpenSkill's for their places, on the profile with its chart line."""
+    host = open_page("/new", locale="en-GB")
+    guest = open_page("/new", locale="es-ES")
+    sign_up(host, "dora")
+    sign_up(guest, "elena")
+    host.goto(f"{server.url}/enjambre")
+    host.wait_for_selector("form.new-table")
+    host.select_option("select[name=players]", "2")
+    host.select_option("select[data-seat='1']", "person")
+    host.fill("input[data-option=rounds]", "2")
+    host.dispatch_event("input[data-option=rounds]", "change")
+    host.check("input[name=rated]")
+    host.click("[data-action=open-table]")
+    table = table_id(host)
+    host.wait_for_selector("[data-invite='1']")
+    guest.goto(host.input_value("[data-invite='1']"))
+    guest.wait_for_selector("[data-action=join]")
+    assert guest.locator("form.join-table input[name=name]").count() == 0  # the account's name
+    guest.click("[data-action=join]")
+    guest.wait_for_selector(".enj-tray")
+    assert "rated" in host.inner_text(".game-title")
+    assert "puntuable" in guest.inner_text(".game-title")
+    host.wait_for_selector(".enj-tray")
+    arrange(host)
+    arrange(guest)
+    deadline = time.monotonic() + GAME_SECONDS
+    while not (scoreboard(host) and scoreboard(guest)):
+        assert time.monotonic() < deadline, "the game did not end"
+        moved = False
+        for page in (host, guest):
+            if not scoreboard(page) and take_turn(page):
+                moved = True
+        if not moved:
+            host.wait_for_timeout(100)
+    assert "elena" in host.inner_text(".enj-score-card")
+    state = httpx.get(f"{server.url}/api/enjambre/tables/{table}").json()
+    (result,) = state["table"]["results"]
+    expected = rate_table([TableRating(), TableRating()], result["places"])
+    for seat, name in enumerate(("dora", "elena")):
+        (rating,) = profile(server, name)["ratings"]
+        assert rating["category"] == "enjambre" and rating["games"] == 1
+        assert rating["rating"] == pytest.approx(expected[seat].mu, abs=0.05)
+        assert rating["shown"] == str(expected[seat].shown)
+    host.goto(f"{server.url}/@/dora")
+    host.wait_for_selector(".profile-ratings")
+    assert "Enjambre Tácticas" in host.inner_text(".profile-ratings")
+    assert str(expected[0].shown) in host.inner_text(".profile-ratings")
+    assert "1 game" in host.inner_text(".profile-ratings .games")
+    assert "1 games" not in host.inner_text(".profile-ratings")
+    assert host.locator(".rating-chart g.series[data-category=enjambre] circle").count() == 1
+    host.screenshot(path=str(artifacts / "players-enjambre-profile.png"), full_page=True)

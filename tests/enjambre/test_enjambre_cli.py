@@ -5,12 +5,13 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterator
+from typing import Any, ClassVar
 
 import pytest
 from enjambre_helpers import position, started, tile_of
 
 from panal.cli import main
-from panal.enjambre import Options
+from panal.enjambre import Game, Options
 from panal.enjambre.render import colour_enabled, render_board
 from panal.enjambre.terminal import CommandError, parse_command, play_terminal
 
@@ -156,6 +157,9 @@ def test_a_whole_game_in_the_terminal_with_mistakes_along_the_way() -> None:
             "move H10 A1",  # not a step
             "help",
             "status",
+            "move H10 H9",
+            "move I9 I8",
+            "move H9 H8",  # the first tile again: it carries a marker
         ]
     )
     out = io.StringIO()
@@ -174,6 +178,8 @@ def test_a_whole_game_in_the_terminal_with_mistakes_along_the_way() -> None:
     assert "! unknown command 'fly'" in text
     assert "the tile on H10 can step to: H9, G10" in text
     assert "! A1 is not one step from H10" in text
+    # Issue 9: the refusal names the tile as the player sees it (its cell), not an internal id.
+    assert "! the tile on H9 has already moved this turn (it carries a marker)" in text
     assert "final scores" in text and "game over" in text
     assert "\x1b[" not in text
 
@@ -202,6 +208,45 @@ def test_play_command_line(
     assert "You are orange" in out and "\x1b[" not in out
     assert cli("enjambre play --players 4 --bots random") == 2
     assert "needs 3 bots" in capsys.readouterr().err
+
+
+class RecordingGame(Game):
+    """The terminal's game, kept for the test to look at (the referee's side)."""
+
+    made: ClassVar[list[Game]] = []
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["seed"] = 12345 if kwargs.get("seed") is None else kwargs["seed"]
+        super().__init__(*args, **kwargs)
+        RecordingGame.made.append(self)
+
+
+def bot_setups(monkeypatch: pytest.MonkeyPatch, seed: int | None) -> tuple[str, list[int]]:
+    """Play the set-up of a 6-player game (the human places at random, then quits); the text
+    printed and the bots' secret numbers."""
+    monkeypatch.setattr("panal.enjambre.terminal.Game", RecordingGame)
+    RecordingGame.made.clear()
+    answers = iter(["auto", "quit"])
+    out = io.StringIO()
+    play_terminal(6, ["random"] * 5, seed=seed, read=lambda p: next(answers), out=out)
+    (game,) = RecordingGame.made
+    return out.getvalue(), [game.number(t) for t in range(10, 60)]
+
+
+def test_no_seed_is_printed_unless_asked_and_bots_secrets_are_unpredictable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 9: a seed printed without being asked for let a script rebuild every bot's
+    number-to-cell set-up. Without --seed nothing names a seed, and two games whose own seeds are
+    equal still get different bot set-ups: they come from the system's randomness."""
+    first_text, first = bot_setups(monkeypatch, None)
+    _, second = bot_setups(monkeypatch, None)
+    assert "seed" not in first_text.lower() and "12345" not in first_text
+    assert first != second  # equal with probability (1/10!)^5
+    # With a seed the user asked for, the game is reproducible, bots included, and says so.
+    asked_text, asked = bot_setups(monkeypatch, 77)
+    assert "seed 77" in asked_text
+    assert bot_setups(monkeypatch, 77)[1] == asked
 
 
 # --------------------------------------------------------------------------------- colours

@@ -232,6 +232,34 @@ def try_illegal(game: Game, rng: random.Random) -> None:
     assert game.snapshot() == before
 
 
+def check_paths(game: Game, rng: random.Random) -> None:
+    """Every whole move the state offers (``PublicState.paths``, what the web page lights) is a
+    sequence of legal steps that ends where it says, and every legal single step that stops or
+    attacks is among them."""
+    state = game.state
+    player = state.turn_player
+    movers = [t for t in state.tiles_on_board(player) if state.steps_for(t) is not None]
+    if not movers or state.displacing is not None:
+        return
+    tile = rng.choice(movers)
+    paths = state.paths(tile)
+    ends = {(p.end, p.attack is not None) for p in paths}
+    assert len(ends) == len(paths)
+    for target in state.step_targets(tile):
+        if target.occupant != "own":
+            assert (target.cell, target.occupant == "enemy") in ends
+    for path in paths:
+        trial = Game.from_public(state, game.numbers, shown=frozenset(game.shown))
+        for index, cell in enumerate(path.cells):
+            holder = trial.state.occupant.get(cell)
+            enemy = holder is not None and trial.state.owner(holder) != player
+            assert enemy == (index == len(path.cells) - 1 and path.attack is not None)
+            trial.apply(player, Step(tile, cell))
+        if path.attack is None:
+            assert trial.state.tile_cell[tile] == path.end
+            assert trial.state.occupant.get(path.end) == tile  # a stop, not a pass-over
+
+
 def play_random(seed: int, *, players: int, options: Options, deep: bool) -> tuple[Game, int]:
     rng = random.Random(seed)
     game = Game(players, options=options, seed=seed)
@@ -252,6 +280,8 @@ def play_random(seed: int, *, players: int, options: Options, deep: bool) -> tup
                 check_non_interference(game, witness, rng.randrange(players), rng)
             if rng.random() < 0.1 and not game.over:
                 try_illegal(game, rng)
+            if rng.random() < 0.2 and game.phase is Phase.PLAY:
+                check_paths(game, rng)
     for viewer in range(players):
         check_observation(game, witness, viewer)
     return game, checks
@@ -319,3 +349,17 @@ def test_replay_rejects_a_tampered_log() -> None:
     data["actions"][steps[0]][1]["target"] = [0, 0]  # the centre: never a legal step
     with pytest.raises(IllegalActionError, match="centre"):
         Game.replay(GameLog.from_dict(data))
+
+
+def test_a_copy_plays_on_without_touching_the_original() -> None:
+    rng = random.Random(8)
+    game = Game(4, seed=8)
+    for _ in range(120):
+        game.apply(game.to_move, random_action(game, rng))  # type: ignore[arg-type]
+    before = game.snapshot()
+    copy = game.copy()
+    assert copy.snapshot() == before
+    while not copy.over:
+        copy.apply(copy.to_move, random_action(copy, rng))  # type: ignore[arg-type]
+    assert game.snapshot() == before and len(game.log.actions) == 120
+    assert Game.replay(copy.log).snapshot() == copy.snapshot()

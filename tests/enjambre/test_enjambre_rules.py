@@ -30,10 +30,8 @@ def targets(game: Game, player: int, number: int) -> set[str]:
 
 def reachable(game: Game, player: int, number: int) -> set[str]:
     """Every cell the tile can end its move on this turn (stops and combats)."""
-    from panal.enjambre.bots.knowledge import tile_paths
-
     tile = tile_of(game, player, number)
-    return {game.board.label(p.end) for p in tile_paths(game.state, tile)}
+    return {game.board.label(p.end) for p in game.state.paths(tile)}
 
 
 # --------------------------------------------------------------------------------- 1. a match
@@ -137,8 +135,27 @@ def test_setup_refuses_two_tiles_on_one_cell_and_wrong_counts() -> None:
     assert_illegal(game, ORANGE, Place((zone[0], *zone[0:9])), "one tile per cell")
     assert_illegal(game, ORANGE, Place(tuple(zone[:9])), "exactly 10 tiles")
     assert_illegal(game, ORANGE, Place(tuple(zone[:11])), "exactly 10 tiles")
-    assert_illegal(game, RED, Place(tuple(game.state.zone(RED)[:10])), "player 0's turn")
     assert_illegal(game, ORANGE, EndTurn(), "only action is placing")
+
+
+def test_setup_placements_come_in_any_order() -> None:
+    """Each player arranges their own zone in secret, so a table may take the placements in
+    whatever order the players confirm them; play still starts with the first player."""
+    game = Game(3, seed=3, first_player=1)
+    assert game.to_move == 1  # the first player still arranging
+    game.apply(2, Place(tuple(game.state.zone(2)[:10])))
+    assert_illegal(game, 2, Place(tuple(game.state.zone(2)[:10])), "already placed")
+    assert game.to_move == 1 and game.observe(0).my_turn and not game.observe(2).my_turn
+    game.apply(0, Place(tuple(game.state.zone(0)[:10])))
+    assert game.phase is Phase.SETUP and game.to_move == 1
+    game.apply(1, Place(tuple(game.state.zone(1)[:10])))
+    assert game.phase is Phase.PLAY and game.to_move == 1
+    assert [(type(e).__name__, e.player) for e in game.history] == [
+        ("Placed", 2),
+        ("Placed", 0),
+        ("Placed", 1),
+    ]
+    assert Game.replay(game.log).snapshot() == game.snapshot()
 
 
 def test_setup_is_secret_and_face_down() -> None:
@@ -284,7 +301,12 @@ def test_a_tile_starting_in_its_own_zone_takes_one_step() -> None:
     assert game.state.steps_for(tile)[1] == 1  # type: ignore[index]
     step(game, ORANGE, 1, "H9")
     assert game.state.marked == {tile}  # no step left: the move is over
-    assert_illegal(game, ORANGE, Step(tile, cell(game, "H8")), "already moved")
+    message = assert_illegal(game, ORANGE, Step(tile, cell(game, "H8")), "already moved")
+    # The player sees a tile on a cell, never its internal id.
+    assert message.startswith("the tile on H9 has already moved"), message
+    reason = game.why_illegal(ORANGE, Step(tile, cell(game, "H8")))
+    assert reason is not None and reason.code == "already_moved"
+    assert dict(reason.details) == {"cell": "H9"}
 
 
 @pytest.mark.parametrize("label", ["H9", "G9", "C1"])  # neutral, dark, the enemy's zone
@@ -432,8 +454,8 @@ def test_a_step_must_go_to_an_adjacent_cell() -> None:
 def test_only_the_player_to_move_moves_and_only_their_own_tiles() -> None:
     game = position(2, {"H9": (ORANGE, 5), "F9": (RED, 5)})
     red = tile_of(game, RED, 5)
-    assert_illegal(game, RED, Step(red, cell(game, "F8")), "player 0's turn")
-    assert_illegal(game, ORANGE, Step(red, cell(game, "F8")), "belongs to player 1")
+    assert_illegal(game, RED, Step(red, cell(game, "F8")), "it is orange's turn, not red's")
+    assert_illegal(game, ORANGE, Step(red, cell(game, "F8")), "the tile on F9 belongs to red")
     assert_illegal(game, ORANGE, Step(999, cell(game, "F8")), "no tile 999")
 
 

@@ -35,6 +35,10 @@ TABLES = (
     "challenges",
     "users",
     "heartbeats",
+    "enjambre_actions",
+    "enjambre_games",
+    "enjambre_seats",
+    "enjambre_tables",
 )
 
 

@@ -22,6 +22,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from panal.server.http_guard import steady_websocket_protocol
 from panal.server.jobs import ChildPool, Job, JobCancelled
 from tests.server.helpers import ServerProcess, alive, descendants, receive_error, receive_state
 from tests.server.longgame import long_game_string
@@ -179,6 +180,29 @@ def test_spectators_leaving_at_once_never_push_a_player_off(server: ServerProces
     assert len(received) <= 12, len(received)  # coalesced, and newer states replace older ones
     assert received[-1]["spectators"] == 0
     assert after_move["history"][0]["move"] == "wS1"
+
+
+def test_a_burst_of_messages_is_all_answered(server: ServerProcess) -> None:
+    """The websocket is read on without a pause after each message (uvicorn's pause and resume
+    cost two system calls per message), up to a backlog: 60 pings sent at once (fewer than the
+    64 answers a connection may leave unread), are all answered, and the game still
+    plays."""
+    assert steady_websocket_protocol() is not None  # this uvicorn: the steady protocol serves
+    created = httpx.post(f"{server.url}/api/games", json={"mode": "hotseat"}).json()
+    url = f"{server.ws_url}/ws/games/{created['id']}?token={created['token']}&deltas=1"
+
+    async def scenario() -> tuple[list[str], dict[str, Any]]:
+        async with async_connect(url) as ws:
+            assert json.loads(await ws.recv())["type"] == "state"
+            for index in range(60):
+                await ws.send(json.dumps({"type": "ping", "id": index}))
+            answers = [await asyncio.wait_for(ws.recv(), 10) for _ in range(60)]
+            await ws.send(json.dumps({"type": "move", "move": "wS1"}))
+            return answers, json.loads(await asyncio.wait_for(ws.recv(), 10))
+
+    answers, delta = asyncio.run(scenario())
+    assert answers == ['{"type":"pong"}'] * 60
+    assert delta["type"] == "delta" and delta["moves"]["add"][0]["move"] == "wS1"
 
 
 # --- AI jobs ---------------------------------------------------------------------------------

@@ -1,6 +1,8 @@
 """Players across two ``panal serve`` processes on one PostgreSQL and one Redis: a challenge posted
 on one is seen live and accepted on the other, and a flag that falls while nobody moves ends the
-game once, with one rating change per player, though both processes look for it."""
+game once, with one rating change per player, though both processes look for it; a guest's game
+claimed on one process is reloaded on the other; a flag falls on the survivor when the process
+that held the game dies."""
 
 from __future__ import annotations
 
@@ -130,3 +132,57 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
     for server in servers:
         log = Path(server.log_path).read_text()
         assert "Traceback" not in log, log
+
+
+def test_a_game_claimed_on_one_process_is_reloaded_on_the_other(
+    servers: list[ServerProcess],
+) -> None:
+    a, b = servers
+    guest, watcher = Browser(a), Browser(a)
+    created = guest.post("/api/games", {"mode": "online", "color": "white"})
+    assert created.status_code == 201, created.text
+    game, token = created.json()["id"], created.json()["token"]
+    with watcher.websocket(f"/ws/games/{game}") as watching_on_a:
+        before = receive(watching_on_a, lambda m: m["type"] == "state")
+        assert before["players"] is None  # nobody has an account yet
+        # The same person, now on the other process, signs up and claims the seat.
+        same_guest = Browser(b)
+        signed = same_guest.post(
+            "/api/account/signup",
+            {
+                "name": "claimant",
+                "password": "correct horse",
+                "claim": [{"game": game, "token": token}],
+            },
+        )
+        assert signed.status_code == 201, signed.text
+        assert signed.json()["claimed"] == [game]
+        after = receive(watching_on_a, lambda m: m["type"] == "state" and m["players"] is not None)
+    assert after["players"]["white"]["name"] == "claimant"
+
+
+def test_a_flag_falls_on_the_surviving_process_when_the_games_process_dies(
+    servers: list[ServerProcess],
+) -> None:
+    """The game is played on process A, which is killed (SIGKILL) while Black's clock runs: B
+    ends it on time, charging Black for all of it (a server ran the whole time: no outage)."""
+    a, b = servers
+    player = Browser(a)
+    clock = {"kind": "realtime", "base": 15, "increment": 0}
+    created = player.post("/api/games", {"mode": "hotseat", "clock": clock})
+    assert created.status_code == 201, created.text
+    game, token = created.json()["id"], created.json()["token"]
+    try:
+        with player.websocket(f"/ws/games/{game}?token={token}") as ws:
+            receive(ws, lambda m: m["type"] == "state")
+            ws.send(json.dumps({"type": "move", "move": "wS1"}))
+            moved = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 1)
+        assert moved["clocks"]["running"] == 1
+        a.kill()
+        with Browser(b).websocket(f"/ws/games/{game}") as watching_on_b:
+            over = receive(watching_on_b, lambda m: m["type"] == "state" and m["result"])
+    finally:
+        a.start()
+    assert over["result"] == "WhiteWins" and over["end_reason"] == "time"
+    assert over["clocks"]["black"] == 0 and over["clocks"]["white"] == moved["clocks"]["white"]
+    assert "Traceback" not in Path(b.log_path).read_text()

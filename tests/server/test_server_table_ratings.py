@@ -1,14 +1,20 @@
-"""The multiplayer rating for tables (OpenSkill), as another part of the server calls it: in the
-transaction that writes a table's result; on SQLite and PostgreSQL."""
+"""The multiplayer rating for Enjambre tables (OpenSkill): in the transaction that writes a table's
+result, and a rated table between accounts played to its end; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 
 from panal.server.players import PlayerStore, rate_table_game
 from panal.server.ratings import TableRating, rate_table
 from panal.server.store import Store
+from panal.server.table_store import TableStore
 from tests.server.conftest import Backend
+from tests.server.players_helpers import Person
+from tests.server.tables_helpers import PERSON, Seat, bot
+from tests.server.test_server_tables import make_client, play_table, watchdog
 
 
 def test_a_table_result_rates_every_account_once(backend: Backend) -> None:
@@ -38,5 +44,66 @@ def test_a_table_result_rates_every_account_once(backend: Backend) -> None:
         assert again[ids[0]].mu > after[ids[0]].mu and again[ids[1]].mu < after[ids[1]].mu
         history = players.rating_history(ids[0])
         assert [h["game"] for h in history] == ["table1", "table2"]
+        # The history is on the scale players read (a newcomer: 1500), as the chart draws it.
+        first_shown = after[ids[0]].shown
+        assert history[0]["rating"] == first_shown and history[0]["change"] == first_shown - 1500
+        assert history[1]["change"] == again[ids[0]].shown - first_shown
     finally:
         store.close()
+
+
+def test_a_rated_table_between_accounts_changes_their_ratings(backend: Backend) -> None:
+    """Three accounts meet at a rated table (invitations, each signed in), play a game to its
+    end over the websockets, and each one's Enjambre rating is OpenSkill's for the places they
+    finished in, shown on their profile with its history line."""
+    if backend.name != "sqlite":  # the shared database outlives each test: start empty
+        store = Store(backend.db_url)
+        TableStore(store).delete_all()
+        store.close()
+    with watchdog(), make_client(backend) as client:
+        try:
+            ana, bruno, carla, guest = (Person(client) for _ in range(4))
+            for person, name in ((ana, "ana"), (bruno, "bruno"), (carla, "carla")):
+                person.sign_up(name)
+            body = {"players": 3, "seats": [PERSON] * 3, "options": {"rounds": 1}, "rated": True}
+            refused = guest.post("/api/enjambre/tables", body)
+            assert refused.status_code == 401 and refused.json()["error"] == "sign_in"
+            with_bot = {**body, "seats": [PERSON, PERSON, bot()]}
+            assert ana.post("/api/enjambre/tables", with_bot).json()["error"] == "rated_bots"
+            local = {**body, "mode": "local"}
+            assert ana.post("/api/enjambre/tables", local).json()["error"] == "rated_local"
+            created = ana.post("/api/enjambre/tables", body)
+            assert created.status_code == 201, created.text
+            table, invites = created.json()["id"], created.json()["invites"]
+
+            def join(person: Person, seat: int) -> Any:
+                invite = {"seat": seat, "invite": invites[str(seat)]}
+                return person.post(f"/api/enjambre/tables/{table}/join", invite)
+
+            assert join(guest, 1).json()["error"] == "sign_in"
+            assert join(ana, 1).json()["error"] == "already_seated"
+            tokens = {0: created.json()["token"]}
+            for seat, person in ((1, bruno), (2, carla)):
+                joined = join(person, seat)
+                assert joined.status_code == 200, joined.text
+                tokens[seat] = joined.json()["token"]
+            state = client.get(f"/api/enjambre/tables/{table}").json()["table"]
+            assert state["rated"] and state["status"] == "playing"
+            assert [(s["name"], s["account"]) for s in state["seats"]] == [
+                ("ana", True),
+                ("bruno", True),
+                ("carla", True),
+            ]
+            seats = play_table(client, created.json(), tokens, seed=11)
+            (result,) = seats[0].state["table"]["results"]
+        finally:
+            Seat.close_all()
+        expected = rate_table([TableRating()] * 3, result["places"])
+        for seat, name in enumerate(("ana", "bruno", "carla")):
+            profile = client.get(f"/api/users/{name}").json()
+            (rating,) = profile["ratings"]
+            assert rating["category"] == "enjambre" and rating["games"] == 1
+            assert rating["rating"] == pytest.approx(expected[seat].mu, abs=0.05)
+            assert rating["shown"] == str(expected[seat].shown)
+            (line,) = profile["history"]
+            assert line["game"] == f"{table}/0" and line["rating"] == expected[seat].shown

@@ -6,7 +6,9 @@ action can be shown to everyone except :class:`Place`, which holds the player's 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from panal.hex import Hex
@@ -24,6 +26,7 @@ __all__ = [
     "Moved",
     "Place",
     "Placed",
+    "Reason",
     "Scout",
     "Scouted",
     "Step",
@@ -33,8 +36,33 @@ __all__ = [
 ]
 
 
+class Reason(str):
+    """Why an action is illegal: an English sentence that also carries a stable ``code`` and the
+    values filled into it (``details``: cell labels, colours, numbers), so that an interface can
+    say the same thing in another language. Tiles are named by the cell they stand on, as the
+    players see them, never by their internal id."""
+
+    code: str
+    details: Mapping[str, str]
+
+    def __new__(cls, code: str, template: str, **details: object) -> Reason:
+        values = {name: str(value) for name, value in details.items()}
+        reason = super().__new__(cls, template.format(**values))
+        reason.code = code
+        reason.details = MappingProxyType(values)
+        return reason
+
+
 class IllegalActionError(ValueError):
-    """The action breaks a rule; the game is left exactly as it was."""
+    """The action breaks a rule; the game is left exactly as it was.
+
+    ``code`` and ``details`` come from the :class:`Reason` when the error was raised with one.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.code: str = getattr(reason, "code", "illegal")
+        self.details: Mapping[str, str] = getattr(reason, "details", MappingProxyType({}))
 
 
 @dataclass(frozen=True)

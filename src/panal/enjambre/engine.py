@@ -29,6 +29,7 @@ from .actions import (
     MoveFinished,
     Place,
     Placed,
+    Reason,
     Scout,
     Scouted,
     Step,
@@ -161,25 +162,42 @@ class Game:
         """Legal actions of the player to move (empty during setup: see :meth:`why_illegal`)."""
         return self.state.legal_actions()
 
-    def why_illegal(self, player: int, action: Action) -> str | None:
+    def why_illegal(self, player: int, action: Action) -> Reason | None:
         return self.state.why_illegal(player, action)
 
-    def observe(self, player: int) -> Observation:
-        """What ``player`` may see now. Shares nothing mutable with the game."""
+    def observe(self, player: int | None) -> Observation:
+        """What ``player`` may see now (None: a spectator, who sees what every player sees and
+        nobody's own tiles). Shares nothing mutable with the game."""
         state = self.state
-        if not 0 <= player < state.players:
+        if player is not None and not 0 <= player < state.players:
             raise ValueError(f"there is no player {player}")
         setup = state.phase is Phase.SETUP
         hidden = frozenset(p for p in range(state.players) if p != player) if setup else frozenset()
         visible: dict[int, int] = {}
-        if (setup or not state.options.memory_play) and state.placed[player]:
+        if player is not None and (setup or not state.options.memory_play) and state.placed[player]:
             for tile in state.tiles_of(player):
                 visible[tile] = self.numbers[tile]
         for tile in self.shown:
             visible[tile] = self.numbers[tile]
+        return self._observation(player, state.frozen_copy(hide_positions_of=hidden), visible)
+
+    def observe_all(self) -> Observation:
+        """The referee's view: every tile's number (for looking back at a finished game; never
+        hand this to a player while the game goes on)."""
+        state = self.state
+        visible = {
+            tile: self.numbers[tile]
+            for tile in range(len(state.tile_cell))
+            if state.placed[state.owner(tile)]
+        }
+        return self._observation(None, state.frozen_copy(), visible)
+
+    def _observation(
+        self, player: int | None, state: PublicState, visible: dict[int, int]
+    ) -> Observation:
         return Observation(
             viewer=player,
-            state=state.frozen_copy(hide_positions_of=hidden),
+            state=state,
             numbers=visible,
             shown=frozenset(self.shown),
             revealed=dict(self.revealed),
@@ -236,9 +254,10 @@ class Game:
             case EndTurn():
                 self._end_turn(player)
 
-    def _event(self, event_type: type[Event], **fields: Any) -> None:
+    def _event(self, event_type: type[Event], player: int | None = None, **fields: Any) -> None:
         state = self.state
-        self.history.append(event_type(round=state.round, player=state.turn_player, **fields))
+        who = state.turn_player if player is None else player
+        self.history.append(event_type(round=state.round, player=who, **fields))
 
     def _place(self, player: int, action: Place) -> None:
         state = self.state
@@ -250,12 +269,15 @@ class Game:
             self._occupant[cell] = tile
         self._placed[player] = True
         self._placements[player] = action.cells
-        self._event(Placed)
+        self._event(Placed, player)
         if all(state.placed):
             state.phase = Phase.PLAY
             state.turn_player = state.first_player
-        else:
-            state.turn_player = state.next_player(player)
+        else:  # the first player still arranging, clockwise from the first player
+            waiting = state.first_player
+            while state.placed[waiting]:
+                waiting = state.next_player(waiting)
+            state.turn_player = waiting
 
     def _finish_move(self, tile: int) -> None:
         state = self.state
@@ -462,6 +484,22 @@ class Game:
         self._event(GameEnded, queens=tuple(queens), scores=self.result.scores)
 
     # ----------------------------------------------------------------------------- replay & sims
+
+    def copy(self) -> Game:
+        """An independent copy (the board and options are shared: they never change). A server
+        tries actions on a copy and keeps it only once they are stored."""
+        game = object.__new__(Game)
+        game.state = self.state.mutable_copy()
+        game._bind()
+        game.numbers = list(self.numbers)
+        game.shown = set(self.shown)
+        game.revealed = dict(self.revealed)
+        game.history = list(self.history)
+        log = self.log
+        game.log = GameLog(log.players, log.options, log.seed, log.first_player, list(log.actions))
+        game.result = self.result
+        game._placements = dict(self._placements)
+        return game
 
     @classmethod
     def replay(cls, log: GameLog, board: Board | None = None) -> Game:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from panal.hex import Hex
 
-from .actions import Action, Event
+from .actions import Action, Event, Reason
 from .board import Board
 from .options import Options
 from .scoring import GameResult
@@ -48,7 +48,8 @@ class EliminatedTile(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class Observation:
-    viewer: int
+    viewer: int | None
+    """The player who sees this; None for a spectator (or the referee's view of every number)."""
     state: PublicState
     numbers: Mapping[int, int]
     """Numbers the viewer may look at now: own tiles (unless memory play), face-up tiles."""
@@ -90,16 +91,31 @@ class Observation:
         return self.state.to_move
 
     @property
+    def me(self) -> int:
+        """The viewer's seat (a spectator's observation has none: ValueError)."""
+        if self.viewer is None:
+            raise ValueError("a spectator's observation belongs to no player")
+        return self.viewer
+
+    @property
     def my_turn(self) -> bool:
-        return self.state.phase is not Phase.OVER and self.state.turn_player == self.viewer
+        """Whether the viewer may act now: their turn, or their setup is still to do."""
+        state = self.state
+        if self.viewer is None or state.phase is Phase.OVER:
+            return False
+        if state.phase is Phase.SETUP:
+            return not state.placed[self.viewer]
+        return state.turn_player == self.viewer
 
     def legal_actions(self) -> list[Action]:
         """The viewer's legal actions (setup placements are checked by :meth:`why_illegal`)."""
-        if not self.my_turn:
+        if not self.my_turn or self.viewer is None:
             return []
         return self.state.legal_actions(self.viewer)
 
-    def why_illegal(self, action: Action) -> str | None:
+    def why_illegal(self, action: Action) -> Reason | None:
+        if self.viewer is None:
+            return Reason("spectator", "a spectator cannot act")
         return self.state.why_illegal(self.viewer, action)
 
     def step_targets(self, tile: int) -> list[StepTarget]:

@@ -134,7 +134,7 @@ def render_status(observation: Observation, *, colour: bool = False) -> str:
     """Round, turn, players, your tiles and the eliminated tiles."""
     state = observation.state
     board = state.board
-    me = observation.viewer
+    me = observation.me
     lines = []
     names = []
     for player in range(state.players):

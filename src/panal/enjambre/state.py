@@ -21,11 +21,25 @@ from types import MappingProxyType
 
 from panal.hex import Hex
 
-from .actions import Action, Displace, EndTurn, Place, Scout, Step
+from .actions import Action, Displace, EndTurn, Place, Reason, Scout, Step
 from .board import Board
 from .options import Options
 
-__all__ = ["Phase", "PublicState", "StepTarget", "linked_dark_cells"]
+__all__ = ["Path", "Phase", "PublicState", "StepTarget", "linked_dark_cells"]
+
+
+# Reasons without details, built once: move generation meets them thousands of times.
+NEVER_RETURN = Reason(
+    "never_return", "a tile can never return to the cell it started from this turn"
+)
+FOREIGN_COLMENA = Reason(
+    "foreign_colmena", "a tile can never stop on another colour's colmena cell"
+)
+STOP_ON_OWN = Reason(
+    "stop_on_own",
+    "a tile may pass over its own tiles but never stop on them, and this one could not move on "
+    "from there",
+)
 
 
 class Phase(StrEnum):
@@ -41,6 +55,20 @@ class StepTarget:
     cell: Hex
     via: str
     occupant: str  # "empty", "own" (pass over it) or "enemy" (combat)
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    """One way to move ``tile`` now: its successive step targets; ``attack`` is the enemy tile
+    at the end (a combat ends a path), or None."""
+
+    tile: int
+    cells: tuple[Hex, ...]
+    attack: int | None
+
+    @property
+    def end(self) -> Hex:
+        return self.cells[-1]
 
 
 class PublicState:
@@ -249,12 +277,12 @@ class PublicState:
 
     def target_problem(
         self, mover: int, origin: Hex, target: Hex, steps_left: int, start: Hex
-    ) -> tuple[str | None, str]:
+    ) -> tuple[Reason | None, str]:
         """Why ``mover`` may not step to ``target`` (or None), and what occupies ``target``."""
         board = self.board
         player = self.owner(mover)
         if target == start:
-            return "a tile can never return to the cell it started from this turn", ""
+            return NEVER_RETURN, ""
         holder = self.occupant.get(target)
         if holder == mover:  # the cell it is leaving is free once it moves on
             holder = None
@@ -267,17 +295,13 @@ class PublicState:
                 and origin not in board.colmena_owner
             )
             if not attack:
-                return "a tile can never stop on another colour's colmena cell", ""
+                return FOREIGN_COLMENA, ""
         if holder is None:
             return None, "empty"
         if self.owner(holder) != player:
             return None, "enemy"
         if steps_left < 2 or not self._can_continue(mover, target, steps_left - 1, start):
-            return (
-                "a tile may pass over its own tiles but never stop on them, and this one could "
-                "not move on from there",
-                "",
-            )
+            return STOP_ON_OWN, ""
         return None, "own"
 
     def _can_continue(self, mover: int, origin: Hex, steps_left: int, start: Hex) -> bool:
@@ -313,6 +337,37 @@ class PublicState:
                 targets.append(StepTarget(cell, via, occupant))
         return targets
 
+    def paths(self, tile: int) -> list[Path]:
+        """Every distinct destination of ``tile`` this turn (a cell to stop on, or an enemy to
+        attack), each by a shortest sequence of legal steps: a whole move in one go."""
+        found = self.steps_for(tile)
+        if found is None:
+            return []
+        origin, steps_left, start = found
+        player = self.owner(tile)
+        best: dict[tuple[Hex, bool], Path] = {}
+
+        def explore(cell: Hex, steps: int, so_far: tuple[Hex, ...]) -> None:
+            for target in self.candidate_cells(player, cell):
+                problem, holder = self.target_problem(tile, cell, target, steps, start)
+                if problem is not None:
+                    continue
+                cells = (*so_far, target)
+                if holder == "enemy":
+                    key = (target, True)
+                    if key not in best or len(best[key].cells) > len(cells):
+                        best[key] = Path(tile, cells, self.occupant[target])
+                    continue
+                if holder == "empty":
+                    key = (target, False)
+                    if key not in best or len(best[key].cells) > len(cells):
+                        best[key] = Path(tile, cells, None)
+                if steps > 1:
+                    explore(target, steps - 1, cells)
+
+        explore(origin, steps_left, ())
+        return list(best.values())
+
     def has_legal_step(self, tile: int) -> bool:
         found = self.steps_for(tile)
         if found is None:
@@ -326,137 +381,207 @@ class PublicState:
 
     # ----------------------------------------------------------------------------- legality
 
-    def why_illegal(self, player: int, action: Action) -> str | None:
-        """A specific reason why ``player`` may not take ``action`` now, or None if legal."""
+    def why_illegal(self, player: int, action: Action) -> Reason | None:
+        """A specific reason why ``player`` may not take ``action`` now, or None if legal.
+
+        During setup the players place their tiles in any order (each arranges their own zone in
+        secret; a table can let everyone do it at once); afterwards only the player whose turn it
+        is may act.
+        """
         if self.phase is Phase.OVER:
-            return "the game is over"
+            return Reason("game_over", "the game is over")
         if not 0 <= player < self.players:
-            return f"there is no player {player} in this {self.players}-player game"
-        if player != self.turn_player:
-            return f"it is player {self.turn_player}'s turn, not player {player}'s"
-        if isinstance(action, Place):
-            return self._place_problem(player, action)
+            return Reason(
+                "no_player",
+                "there is no player {player} in this {players}-player game",
+                player=player,
+                players=self.players,
+            )
         if self.phase is Phase.SETUP:
-            return "during setup the only action is placing your ten tiles"
+            if not isinstance(action, Place):
+                return Reason(
+                    "setup_only", "during setup the only action is placing your ten tiles"
+                )
+            if self.placed[player]:
+                return Reason("already_placed", "you have already placed your tiles")
+            return self._place_problem(player, action)
+        if player != self.turn_player:
+            return Reason(
+                "not_your_turn",
+                "it is {turn}'s turn, not {player}'s",
+                turn=self.colour(self.turn_player),
+                player=self.colour(player),
+            )
+        if isinstance(action, Place):
+            return Reason("not_setup", "tiles are placed only during setup")
         if self.displacing is not None:
             if isinstance(action, Displace):
                 if action.target not in self.displace_options:
                     cells = ", ".join(self.board.label(c) for c in self.displace_options)
-                    return (
-                        f"the displaced tile must go to the nearest empty cell: {cells}, "
-                        f"not {self._name(action.target)}"
+                    return Reason(
+                        "displace_target",
+                        "the displaced tile must go to the nearest empty cell: {cells}, not {cell}",
+                        cells=cells,
+                        cell=self._name(action.target),
                     )
                 return None
-            return "first place the tile pushed out of your colmena cell (a Displace action)"
+            return Reason(
+                "displace_first",
+                "first place the tile pushed out of your colmena cell (a Displace action)",
+            )
         if isinstance(action, Displace):
-            return "no tile is waiting to be displaced"
+            return Reason("nothing_to_displace", "no tile is waiting to be displaced")
         if isinstance(action, Step):
             return self._step_problem(player, action)
         if isinstance(action, Scout):
             return self._scout_problem(player, action)
         if isinstance(action, EndTurn):
             return self._end_problem(player)
-        return f"unknown action {action!r}"
+        return Reason("unknown_action", "unknown action {action}", action=repr(action))
 
-    def _name(self, cell: Hex) -> str:
-        return self.board.labels.get(cell, str(tuple(cell)))
+    def _name(self, cell: object) -> str:
+        if isinstance(cell, Hex) and cell in self.board.labels:
+            return self.board.labels[cell]
+        return str(tuple(cell)) if isinstance(cell, tuple) else repr(cell)
 
-    def _tile_problem(self, player: int, tile: object) -> str | None:
+    def tile_name(self, tile: int) -> str:
+        """How players see a tile: by the cell it stands on (its id tells them nothing)."""
+        cell = self.tile_cell[tile] if 0 <= tile < len(self.tile_cell) else None
+        return f"the tile on {self.board.label(cell)}" if cell is not None else "that tile"
+
+    def _tile_problem(self, player: int, tile: object) -> Reason | None:
         if not isinstance(tile, int) or isinstance(tile, bool):
-            return f"{tile!r} is not a tile id"
+            return Reason("not_a_tile", "{tile} is not a tile", tile=repr(tile))
         if not 0 <= tile < len(self.tile_cell):
-            return f"there is no tile {tile}"
+            return Reason("no_tile", "there is no tile {tile}", tile=tile)
+        cell = self.tile_cell[tile]
+        if cell is None:
+            return Reason("tile_off_board", "that tile is not on the board any more")
         if self.owner(tile) != player:
-            return f"tile {tile} belongs to player {self.owner(tile)}, not to you"
-        if self.tile_cell[tile] is None:
-            return f"tile {tile} is not on the board"
+            return Reason(
+                "not_yours",
+                "the tile on {cell} belongs to {owner}, not to you",
+                cell=self._name(cell),
+                owner=self.colour(self.owner(tile)),
+            )
         return None
 
-    def _place_problem(self, player: int, action: Place) -> str | None:
-        if self.phase is not Phase.SETUP:
-            return "tiles are placed only during setup"
+    def _place_problem(self, player: int, action: Place) -> Reason | None:
         count = self.board.tiles_per_player
         cells = action.cells
         if not isinstance(cells, tuple) or len(cells) != count:
-            return f"place exactly {count} tiles, numbered 1 to {count}"
+            return Reason(
+                "place_count", "place exactly {count} tiles, numbered 1 to {count}", count=count
+            )
         if not all(isinstance(c, Hex) for c in cells):
-            return "every placed tile needs a cell"
+            return Reason("place_cell", "every placed tile needs a cell")
         if len(set(cells)) != count:
-            return "one tile per cell: two tiles were placed on the same cell"
+            return Reason(
+                "place_twice", "one tile per cell: two tiles were placed on the same cell"
+            )
         zone = self.board.zone_sets[self.sectors[player]]
         for number, cell in enumerate(cells, start=1):
             if cell not in zone:
-                kind = self.board.kind.get(cell)
-                where = "outside the board" if kind is None else f"on a {kind} cell"
-                return (
-                    f"tile {number} is {where} at {self._name(cell)}; tiles start in your own "
-                    "zone (never on the dark cells between zones nor in the colmena)"
+                if cell not in self.board.kind:
+                    return Reason(
+                        "place_off_board",
+                        "tile {number} would be outside the board; tiles start in your own zone",
+                        number=number,
+                    )
+                return Reason(
+                    "place_outside_zone",
+                    "tile {number} is on a {kind} cell at {cell}; tiles start in your own zone "
+                    "(never on the dark cells between zones nor in the colmena)",
+                    number=number,
+                    kind=self.board.kind[cell],
+                    cell=self._name(cell),
                 )
         return None
 
-    def _step_problem(self, player: int, action: Step) -> str | None:
+    def _step_problem(self, player: int, action: Step) -> Reason | None:
         tile = action.tile
         problem = self._tile_problem(player, tile)
         if problem:
             return problem
         if not isinstance(action.target, Hex):
-            return f"{action.target!r} is not a cell"
+            return Reason("not_a_cell", "{target} is not a cell", target=repr(action.target))
         if tile != self.active:
             if tile in self.marked:
-                return f"tile {tile} has already moved this turn (it carries a marker)"
+                return Reason(
+                    "already_moved",
+                    "the tile on {cell} has already moved this turn (it carries a marker)",
+                    cell=self._name(self.tile_cell[tile]),
+                )
             if self.is_floating():
-                return (
-                    f"tile {self.active} is passing over one of your tiles and must finish its "
-                    "move first"
+                assert self.active is not None
+                return Reason(
+                    "finish_passing",
+                    "the tile on {cell} is passing over one of your tiles and must finish its "
+                    "move first",
+                    cell=self._name(self.tile_cell[self.active]),
                 )
         found = self.steps_for(tile)
         if found is None:
-            return f"tile {tile} has no steps left this turn"
+            return Reason(
+                "no_steps_left",
+                "the tile on {cell} has no steps left this turn",
+                cell=self._name(self.tile_cell[tile]),
+            )
         origin, steps_left, start = found
         target = action.target
         if target not in self.board.kind:
-            return f"{tuple(target)} is outside the board"
+            return Reason("off_board", "{target} is outside the board", target=str(tuple(target)))
         if target == self.board.centre:
-            return "the centre of the colmena is never stopped on"
+            return Reason("centre", "the centre of the colmena is never stopped on")
         if target not in self.candidate_cells(player, origin):
-            return (
-                f"{self._name(target)} is not one step from {self._name(origin)} (a step goes to "
-                "an adjacent cell, or across the colmena between two cells next to it)"
+            return Reason(
+                "not_one_step",
+                "{target} is not one step from {origin} (a step goes to an adjacent cell, or "
+                "across the colmena between two cells next to it)",
+                target=self._name(target),
+                origin=self._name(origin),
             )
         problem, _ = self.target_problem(tile, origin, target, steps_left, start)
         return problem
 
-    def _scout_problem(self, player: int, action: Scout) -> str | None:
+    def _scout_problem(self, player: int, action: Scout) -> Reason | None:
         problem = self._tile_problem(player, action.tile)
         if problem:
             return problem
         if self.scout_used:
-            return "the scout can be used only once per turn"
+            return Reason("scout_used", "the scout can be used only once per turn")
         if action.tile in self.scouted:
-            return "that tile was already flipped this turn"
+            return Reason("already_flipped", "that tile was already flipped this turn")
         return None
 
-    def _end_problem(self, player: int) -> str | None:
+    def _end_problem(self, player: int) -> Reason | None:
         if self.is_floating():
-            return (
-                f"tile {self.active} is passing over one of your tiles and cannot stop there; "
-                "move it on"
+            assert self.active is not None
+            return Reason(
+                "cannot_stop",
+                "the tile on {cell} is passing over one of your tiles and cannot stop there; "
+                "move it on",
+                cell=self._name(self.tile_cell[self.active]),
             )
         if self.options.must_move_all:
             for tile in self.tiles_on_board(player):
                 if tile != self.active and tile not in self.marked and self.has_legal_step(tile):
                     cell = self.tile_cell[tile]
                     assert cell is not None
-                    return (
-                        f"every tile must move each turn (advanced rule): the tile on "
-                        f"{self._name(cell)} has not moved and can"
+                    return Reason(
+                        "must_move_all",
+                        "every tile must move each turn (advanced rule): the tile on {cell} has "
+                        "not moved and can",
+                        cell=self._name(cell),
                     )
         if (
             self.options.must_move_one
             and not self.moved_this_turn()
             and any(self.has_legal_step(t) for t in self.tiles_on_board(player))
         ):
-            return "you must move at least one tile this turn (advanced rule)"
+            return Reason(
+                "must_move_one", "you must move at least one tile this turn (advanced rule)"
+            )
         return None
 
     def legal_actions(self, player: int | None = None) -> list[Action]:

@@ -91,7 +91,7 @@ def _own_tile_at(observation: Observation, cell: Hex) -> int:
         tile = state.occupant.get(cell)
     if tile is None:
         raise CommandError(f"there is no tile on {board.label(cell)}")
-    if state.owner(tile) != observation.viewer:
+    if state.owner(tile) != observation.me:
         raise CommandError(f"the tile on {board.label(cell)} is not yours")
     return tile
 
@@ -107,7 +107,7 @@ def _parse_actions(
     if verb == "auto":
         if args:
             raise CommandError("auto takes no arguments")
-        zone = list(observation.state.zone(observation.viewer))
+        zone = list(observation.state.zone(observation.me))
         return [Place(tuple(rng.sample(zone, count)))]
     if verb in ("move", "m"):
         if len(args) < 2:
@@ -145,18 +145,18 @@ def _check(actions: list[Action], observation: Observation) -> None:
     # happens before the last step, so the numbers play no part).
     trial = Game.from_public(state, [1] * len(state.tile_cell))
     for index, action in enumerate(actions):
-        problem = trial.why_illegal(observation.viewer, action)
+        problem = trial.why_illegal(observation.me, action)
         if problem:
             raise CommandError(f"step {index + 1}: {problem}")
         assert isinstance(action, Step)
         holder = trial.state.occupant.get(action.target)
-        enemy = holder is not None and trial.state.owner(holder) != observation.viewer
+        enemy = holder is not None and trial.state.owner(holder) != observation.me
         if enemy and index < len(actions) - 1:
             raise CommandError(
                 f"step {index + 1} enters the enemy tile on {board.label(action.target)}: a "
                 "combat ends the command; see the result, then continue the move"
             )
-        trial.apply(observation.viewer, action)
+        trial.apply(observation.me, action)
 
 
 def describe_moves(observation: Observation, cell: Hex) -> str:
@@ -191,7 +191,10 @@ def play_terminal(
         raise ValueError(f"seat must be between 0 and {players - 1}")
     use_colour = colour_enabled(out) if colour is None else colour
     game = Game(players, options=options, seed=seed)
-    rng = random.Random(game.log.seed)
+    # The bots' secret set-ups follow from their generators: from the seed only when the user
+    # asked for a reproducible game, else from the system's unpredictable randomness (the game's
+    # own seed is never shown, and nothing the player sees lets them rebuild a bot's set-up).
+    rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
     bots: dict[int, Bot] = {}
     names = iter(bot_names)
     for other in range(players):
@@ -203,15 +206,16 @@ def play_terminal(
         out.flush()
 
     state = game.state
-    say(f"Enjambre Tácticas: {players} players, seed {game.log.seed}. You are "
+    seed_text = f", seed {seed}" if seed is not None else ""
+    say(f"Enjambre Tácticas: {players} players{seed_text}. You are "
         f"{state.colour(seat)}; {state.colour(state.first_player)} starts. Type help.")  # fmt: skip
     printed = 0
     drawn_for: tuple[Phase, int, int] | None = None  # the turn whose board was last drawn
     while not game.over:
-        player = game.to_move
-        assert player is not None
-        if player != seat:
-            game.apply(player, bots[player].act(game.observe(player)))
+        mover = game.to_move
+        assert mover is not None
+        if mover != seat:
+            game.apply(mover, bots[mover].act(game.observe(mover)))
             continue
         observation = game.observe(seat)
         printed = _print_events(observation, printed, say)

@@ -59,6 +59,9 @@ DIRECTION_OF_SYMBOLS: dict[tuple[str, str], int] = {
     symbols: direction for direction, symbols in enumerate(DIRECTION_SYMBOLS)
 }
 """(prefix, suffix) around a reference → direction index."""
+_NAME_BY_VALUE: dict[int, str] = {value: piece.name for value, piece in PIECE_BY_VALUE.items()}
+"""Piece value → its name (an enum member's ``name`` is slow to read, and a legal-move list
+formats hundreds of MoveStrings)."""
 _REFERENCE = re.compile(r"^([-/\\]?)([A-Za-z]{2}\d?)([-/\\]?)$")
 
 
@@ -70,14 +73,14 @@ def format_move(game: GameView, code: int) -> str:
     cells = game.piece_cells
     piece = code & 31
     dest = code >> 6
-    name = PIECE_BY_VALUE[piece].name
+    name = _NAME_BY_VALUE[piece]
     origin = cells[piece]
     if code & CARRY_FLAG:
-        name += "+" + PIECE_BY_VALUE[stacks[origin][-2]].name
+        name += "+" + _NAME_BY_VALUE[stacks[origin][-2]]
     if not stacks:
         return name
     if dest in stacks:
-        return f"{name} {PIECE_BY_VALUE[stacks[dest][-1]].name}"
+        return f"{name} {_NAME_BY_VALUE[stacks[dest][-1]]}"
     fallback = ""
     for direction, step in enumerate(NEIGHBOR_OFFSETS):
         neighbor = dest - step  # dest lies in `direction` from `neighbor`
@@ -85,7 +88,7 @@ def format_move(game: GameView, code: int) -> str:
         if not stack:
             continue
         prefix, suffix = DIRECTION_SYMBOLS[direction]
-        text = f"{name} {prefix}{PIECE_BY_VALUE[stack[-1]].name}{suffix}"
+        text = f"{name} {prefix}{_NAME_BY_VALUE[stack[-1]]}{suffix}"
         if neighbor != origin:
             return text
         fallback = fallback or text

@@ -176,12 +176,10 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
         account.id,
         [(seat.game, hash_token(seat.token)) for seat in body.claim],
     )
-    for game_id in claimed:
-        live = hub.games.get(game_id)
-        if live is not None:
-            hub.spawn(hub.refresh(live))
+    for game_id, version in claimed.items():
+        await hub.changed_elsewhere(game_id, version)
     await _start_session(request, response, account, hub)
-    return {**_account_json(account), "claimed": claimed}
+    return {**_account_json(account), "claimed": sorted(claimed)}
 
 
 @account_router.post("/api/account/signin")

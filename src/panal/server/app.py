@@ -11,8 +11,9 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status)
 * ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
 * ``GET  /api/archive``                   finished games, newest first
 
-Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` after every
-change (and on connect, so a reconnect resumes), ``error`` for a refused request, ``pong``.
+Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` on connect
+(so a reconnect resumes) and after every change, or with ``&deltas=1`` a ``delta`` after every
+change (what changed since the state before); ``error`` for a refused request, ``pong``.
 The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
 "to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
 ``sync``, ``ping``.
@@ -55,6 +56,7 @@ from panal.server.clock import (
     TimeControl,
     TimeControlError,
 )
+from panal.server.dispatch import Dispatch
 from panal.server.hub import Connection, GameHub, Limits, LiveGame, RequestError, hash_token
 from panal.server.jobs import (
     ChildPool,
@@ -67,6 +69,7 @@ from panal.server.jobs import (
 from panal.server.lobby import Lobby, lobby_router
 from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.store import Store
+from panal.server.tables import TableHub, TableLimits
 from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
 
 __all__ = ["create_app"]
@@ -207,6 +210,7 @@ def create_app(
     ai_runner: Callable[[dict[str, Any]], Any] | None = None,
     levels: tuple[str, ...] | None = None,
     limits: Limits | None = None,
+    table_limits: TableLimits | None = None,
     migrate: bool = True,
     body_timeout: float = 10.0,
     clock: Callable[[], float] = time.time,
@@ -224,7 +228,7 @@ def create_app(
     executor: Executor = (
         InlineExecutor({"hive.ai_move": ai_runner})
         if ai_runner is not None
-        else ChildPool(max(1, workers), warm=("panal.ai",))
+        else ChildPool(max(1, workers), warm=("panal.ai", "panal.enjambre.bots"))
     )
     jobs: JobQueue = (
         RedisJobQueue(redis_url, redis_prefix, executor, consumers=workers)
@@ -233,9 +237,10 @@ def create_app(
     )
     limits = limits or Limits()
     heavy = ChildPool(1, warm=("panal.hive.records",), max_waiting=limits.heavy_waiting)
+    bus = make_bus(redis_url, redis_prefix)
     hub = GameHub(
         store,
-        make_bus(redis_url, redis_prefix),
+        bus,
         jobs,
         heavy,
         ai_levels() if levels is None else levels,
@@ -243,6 +248,8 @@ def create_app(
         limits=limits,
         clock=clock,
     )
+    tables = TableHub(store, bus, jobs, hub.db, shared=redis_url is not None, limits=table_limits)
+    dispatch = Dispatch(hub, tables)
     config_body = _config_body(hub.levels)
 
     @contextlib.asynccontextmanager
@@ -254,16 +261,17 @@ def create_app(
         gc.collect()
         gc.freeze()
         gc.set_threshold(20_000, 50, 100)
-        await hub.start()
+        await dispatch.start()
         hub.spawn(hub.resume_ai_games())
         try:
             yield
         finally:
-            await hub.close()
+            await dispatch.close()
             store.close()
 
     app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
+    app.state.tables = tables
     app.state.lobby = Lobby(hub)
     app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
@@ -457,7 +465,10 @@ def create_app(
             account = await session_account(websocket, hub.players)
             if account is not None:
                 seats = seats | live.seats_for(None, account.id)
-        connection = Connection(send=websocket.send_text, seats=seats)
+        # ``deltas=1``: the client takes deltas after the first state (a page from before them
+        # gets whole states, as it always did).
+        deltas = websocket.query_params.get("deltas") == "1"
+        connection = Connection(send=websocket.send_text, seats=seats, deltas=deltas)
         hub.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
         if seats:
@@ -468,6 +479,12 @@ def create_app(
             hub.detach(live, connection)
             with contextlib.suppress(Exception):
                 await pump
+
+    # --- Enjambre Tácticas tables ----------------------------------------------------------
+
+    from panal.server.table_routes import table_router  # it builds on this module's models
+
+    app.include_router(table_router(tables, hub.players))
 
     # --- the browser UI --------------------------------------------------------------------
 
@@ -501,6 +518,8 @@ def create_app(
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/game/{game_id}", include_in_schema=False)
+    @app.get("/table/{table_id}", include_in_schema=False)
+    @app.get("/enjambre", include_in_schema=False)
     @app.get("/@/{name}", include_in_schema=False)
     async def game_page() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})

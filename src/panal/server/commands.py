@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -129,6 +130,14 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         help=f"time allowed for a request's body ({BODY_TIMEOUT:g})",
     )
     serve.add_argument(
+        "--bot-pause",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="Enjambre: the pause between two actions of a bot's turn (default: long enough to "
+        "follow it, 0.7)",
+    )
+    serve.add_argument(
         "--log-level", default="warning", help="uvicorn log level (warning, info, debug)"
     )
     serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
@@ -166,6 +175,7 @@ def serve_command(args: argparse.Namespace) -> int:
         from panal.server.app import create_app
         from panal.server.http_guard import GuardedH11Protocol
         from panal.server.store import DatabaseError, Store, database_url
+        from panal.server.tables import TableLimits
     except ModuleNotFoundError as exc:
         return _missing_web_extra(exc, "serve")
     if not 0 < args.port < 65536:
@@ -204,6 +214,9 @@ def serve_command(args: argparse.Namespace) -> int:
             ai_workers=args.ai_workers,
             migrate=args.fd is None,
             body_timeout=args.body_timeout,
+            table_limits=TableLimits()
+            if args.bot_pause is None
+            else TableLimits(bot_pause=max(0.0, args.bot_pause)),
         )
     except DatabaseError as exc:
         print(f"panal serve: {exc}", file=sys.stderr)
@@ -316,6 +329,8 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--forwarded-allow-ips", args.forwarded_allow_ips]
     argv += ["--header-timeout", str(args.header_timeout)]
     argv += ["--body-timeout", str(args.body_timeout)]
+    if args.bot_pause is not None:
+        argv += ["--bot-pause", str(args.bot_pause)]
     argv += ["--log-level", args.log_level]
     return argv
 
@@ -343,11 +358,9 @@ def worker_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _websocket_protocol() -> str:
+def _websocket_protocol() -> str | type[Any]:
     """uvicorn's sans-I/O websockets protocol where this uvicorn has it (the older one is
-    deprecated), else the classic one."""
-    import importlib.util
+    deprecated), reading on without a pause after every message; else the classic one."""
+    from panal.server.http_guard import steady_websocket_protocol
 
-    if importlib.util.find_spec("uvicorn.protocols.websockets.websockets_sansio_impl"):
-        return "websockets-sansio"
-    return "websockets"
+    return steady_websocket_protocol() or "websockets"

@@ -37,7 +37,7 @@ from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from panal.hex import Hex
 from panal.hive import (
@@ -55,15 +55,17 @@ from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
 from panal.server.clock import ClockState, TimeControl
-from panal.server.jobs import Executor, Job, JobError, JobQueue, ai_job_id
+from panal.server.jobs import Executor, Job, JobError, JobHandler, JobQueue, ai_job_id
 from panal.server.players import PlayerStore, settle_ratings
 from panal.server.records_io import replay_with_history
 from panal.server.snapshot import (
     board_fields,
+    delta_text,
     history_entry,
     legal_moves_json,
-    public_state_text,
+    public_fields,
     settle_result,
+    state_text,
 )
 from panal.server.store import (
     IMPORT_BATCH,
@@ -118,6 +120,14 @@ class Limits:
     presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
 
 
+class Dispatcher(JobHandler, Protocol):
+    """Receives the bus's messages and the job queue's results for several hubs."""
+
+    def on_message(self, channel: str, message: dict[str, Any]) -> None: ...
+
+    def on_reconnect(self) -> None: ...
+
+
 class RequestError(Exception):
     """A request refused with a reason; the game is unchanged.
 
@@ -168,11 +178,21 @@ def new_game_id() -> str:
 
 
 class Connection:
-    """One websocket: who it seats, and its outbox (a newer state replaces an unsent one)."""
+    """One websocket: who it seats, and its outbox (a newer state replaces an unsent one).
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], seats: frozenset[int]) -> None:
+    ``deltas``: after the first full state, the client takes ``delta`` messages (each applies
+    to the state just before it)."""
+
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        seats: frozenset[int],
+        *,
+        deltas: bool = False,
+    ) -> None:
         self.send = send
         self.seats = seats
+        self.deltas = deltas
         self.closed = False
         self.too_slow = False
         self._outbox: deque[str] = deque()
@@ -190,11 +210,14 @@ class Connection:
         self._last_is_state = False
         self._wake.set()
 
-    def post_state(self, text: str) -> None:
+    def post_state(self, text: str, full: Callable[[], str] | None = None) -> None:
+        """Queue a state, or a delta (``full`` then gives the whole state it leads to)."""
         if self.closed:
             return
         if self._last_is_state and self._outbox:
-            self._outbox[-1] = text  # the unsent older state is out of date: replace it
+            # The unsent older state is out of date: replace it. A delta applies to that older
+            # state, which the client will not see: the whole new state replaces both.
+            self._outbox[-1] = text if full is None else full()
         else:
             self._outbox.append(text)
             self._last_is_state = True
@@ -239,6 +262,16 @@ class LiveGame:
     remote_spectators: dict[str, tuple[int, float]] = field(default_factory=dict)
     presence_ttl: float = 90.0
     used_at: float = field(default_factory=time.monotonic)
+    # What the websockets were last shown: ``seq`` counts the changes this process showed (a
+    # delta applies to the state of the ``seq`` before it); ``_shown`` holds the public fields
+    # at ``seq`` (built when first needed), ``_shown_plies`` the history's length then, and
+    # ``_history_from`` the first history entry changed since (None: none).
+    seq: int = 0
+    _shown: dict[str, Any] | None = None
+    _shown_plies: int = 0
+    _shown_invite: str | None = None
+    _history_from: int | None = None
+    _options: tuple[GameRow, dict[str, Any]] | None = None
     _state_cache: str | None = None
     _history_cache: str | None = None
     _legal_cache: tuple[int, str] | None = None
@@ -317,17 +350,35 @@ class LiveGame:
             and not self.is_ai_turn
         )
 
+    def legal_known(self, legal: str) -> None:
+        """The legal moves at the current version, found while the change was checked."""
+        self._legal_cache = (self.version, legal)
+
     def legal_json(self) -> str:
         assert self.game is not None
         if self._legal_cache is None or self._legal_cache[0] != self.version:
-            legal = json.dumps(legal_moves_json(self.game), separators=(",", ":"))
-            self._legal_cache = (self.version, legal)
+            self._legal_cache = (self.version, legal_moves_json(self.game))
         return self._legal_cache[1]
+
+    def options_values(self) -> dict[str, Any]:
+        """The rule options' values (read from the row once: they never change)."""
+        if self._options is None or self._options[0] is not self.row:
+            self._options = (self.row, self.row.rules.to_values())
+        return self._options[1]
+
+    def shown(self) -> dict[str, Any]:
+        """The public fields at ``seq`` (what every state and delta since is built on)."""
+        if self._shown is None:
+            self._shown = {**public_fields(self), "seq": self.seq}
+            self._shown_plies = len(self.history_parts)
+            self._shown_invite = self.row.invite_code
+            self._history_from = None
+        return self._shown
 
     def base_text(self) -> str:
         """The state everyone sees, serialized once per change."""
         if self._state_cache is None:
-            self._state_cache = public_state_text(self)
+            self._state_cache = state_text(self.shown(), self.history_text)
         return self._state_cache
 
     def state_text(self, seats: frozenset[int]) -> str:
@@ -345,12 +396,44 @@ class LiveGame:
             text = text[:-1] + ',"legal":' + self.legal_json() + "}"
         return text
 
+    def history_changed_from(self, index: int) -> None:
+        """History entries from ``index`` on were taken back or added."""
+        if self._history_from is None or index < self._history_from:
+            self._history_from = index
+        self._history_cache = None
+
     def changed(self) -> None:
-        """The copy changed: send the new state to every connection of this process."""
-        self._state_cache = None
+        """The copy changed: send it to every connection of this process. A connection that
+        takes deltas gets what differs from the state before; the delta is encoded once for all
+        of them (with the legal moves once for the side to move)."""
         self.announced_spectators = self.spectators
+        previous, plies, invite = self._shown, self._shown_plies, self._shown_invite
+        history_from = self._history_from
+        self.seq += 1
+        self._shown = None
+        self._state_cache = None
+        if not self.connections:
+            return  # nobody to tell: the next state is built when someone asks
+        fields = self.shown()
+        delta: str | None = None
+        if previous is not None and invite == self.row.invite_code:
+            keep = None if history_from is None else min(history_from, plies)
+            delta = delta_text(previous, fields, self.history_parts, keep)
+        now = f"{time.time():.3f}"
+        texts: dict[tuple[bool, bool], str] = {}
         for connection in list(self.connections):
-            connection.post_state(self.state_text(connection.seats))
+            if delta is None or not connection.deltas:
+                connection.post_state(self.state_text(connection.seats))
+                continue
+            seated = bool(connection.seats)
+            may_move = seated and self.may_move(connection.seats)
+            text = texts.get((seated, may_move))
+            if text is None:
+                text = delta[:-1] + ',"now":' + now
+                if seated:
+                    text += ',"legal":' + (self.legal_json() if may_move else "null")
+                text = texts[seated, may_move] = text + "}"
+            connection.post_state(text, functools.partial(self.state_text, connection.seats))
 
     def replace(self, other: LiveGame) -> None:
         """Take a freshly loaded copy's contents (connections stay)."""
@@ -360,6 +443,7 @@ class LiveGame:
         self._history_cache = None
         self._legal_cache = None
         self._state_cache = None
+        self._shown = None  # the history may differ anywhere: the next change sends it whole
 
 
 class GameHub:
@@ -403,12 +487,17 @@ class GameHub:
 
     # --- running ---------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        await self.bus.start(self._on_bus_message, self._on_bus_reconnect)
+    async def start(self, dispatch: Dispatcher | None = None) -> None:
+        """Start the bus and the job queue; ``dispatch`` receives their messages and results
+        when the process serves more than Hive games (see :mod:`panal.server.dispatch`)."""
+        if dispatch is None:
+            await self.bus.start(self.on_bus_message, self.on_bus_reconnect)
+        else:
+            await self.bus.start(dispatch.on_message, dispatch.on_reconnect)
         await self.bus.subscribe(LOBBY_CHANNEL)
         # Before the first request: time during which no server ran is given back first.
         await self._heartbeat(self.now())
-        await self.jobs.start(self)
+        await self.jobs.start(self if dispatch is None else dispatch)
         self.spawn(self._keep_time())
         if self.shared:
             self.spawn(self._refresh_presence())
@@ -611,9 +700,13 @@ class GameHub:
             self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             excess -= 1
 
-    async def refresh(self, live: LiveGame) -> None:
-        """Reload the copy if the database has moved on (a seat claimed by an account)."""
-        await self._verify(live)
+    async def changed_elsewhere(self, game_id: str, version: int) -> None:
+        """A game's row was changed outside its compare-and-set path (a seat claimed by an
+        account): every process with a copy reloads it."""
+        live = self.games.get(game_id)
+        if live is not None:
+            self.spawn(self._verify(live))
+        await self.bus.publish(f"game:{game_id}", {"op": "reload", "v": version})
 
     async def _verify(self, live: LiveGame) -> None:
         """Reload the copy if the database has moved on (another process, a lost message)."""
@@ -880,10 +973,18 @@ class GameHub:
         try:
             settle_result(values, game)
             board = board_fields(game)
+            legal = legal_moves_json(game)  # the moves just found for board_fields, formatted
         finally:
             game.pop()
         entry = json.dumps(history_entry(game, move, game.ply + 1), separators=(",", ":"))
-        return _Change(values, add_moves=(text,), entries=(entry,), codes=(move.code,), board=board)
+        return _Change(
+            values,
+            add_moves=(text,),
+            entries=(entry,),
+            codes=(move.code,),
+            board=board,
+            legal=legal,
+        )
 
     def _undo(self, live: LiveGame, seats: frozenset[int], message: dict[str, Any]) -> _Change:
         row = live.row
@@ -1058,6 +1159,7 @@ class GameHub:
                 "add": list(change.add_moves),
                 "entries": list(change.entries),
                 "board": change.board,
+                "legal": change.legal,
                 "keep": change.keep_plies,
             },
         )
@@ -1095,6 +1197,9 @@ class GameHub:
                     game.pop()
                 del live.moves[change.keep_plies :]
                 del live.history_parts[change.keep_plies :]
+                live.history_changed_from(change.keep_plies)
+        if change.add_moves:
+            live.history_changed_from(len(live.history_parts))
         for index, text in enumerate(change.add_moves):
             assert game is not None
             # Checked here a moment ago (its code is known), or by the process that stored it:
@@ -1115,7 +1220,8 @@ class GameHub:
         for name, value in change.values.items():
             setattr(live.row, name, value)
         live.row.version = version
-        live._history_cache = None
+        if change.legal is not None:
+            live.legal_known(change.legal)
 
     async def _after_change(self, live: LiveGame, was_ai_turn: bool) -> None:
         """Queue the AI's move when it is its turn; drop the game's older AI jobs."""
@@ -1228,7 +1334,7 @@ class GameHub:
 
     # --- the bus ---------------------------------------------------------------------------
 
-    def _on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+    def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
         if channel == LOBBY_CHANNEL:
             if self.on_lobby_message is not None:
                 self.on_lobby_message(message)
@@ -1264,13 +1370,14 @@ class GameHub:
                 try:
                     added = tuple(message.get("add") or ())
                     entries = tuple(message.get("entries") or ())
-                    board = message.get("board")
+                    board, legal = message.get("board"), message.get("legal")
                     change = _Change(
                         dict(message["values"]),
                         add_moves=added,
                         keep_plies=message.get("keep"),
                         entries=entries if len(entries) == len(added) else (),
                         board=board if isinstance(board, dict) else None,
+                        legal=legal if isinstance(legal, str) and board is not None else None,
                     )
                     finishes = change.values.get("result") is not None and not live.is_finished
                     self._apply(live, change, version)
@@ -1285,7 +1392,7 @@ class GameHub:
                 return
             await self._reload(live)
 
-    def _on_bus_reconnect(self) -> None:
+    def on_bus_reconnect(self) -> None:
         """Messages may have been lost: check every cached game before it is read again, and
         at once those that someone is watching."""
         self._stale.update(self.games)
@@ -1344,8 +1451,8 @@ class GameHub:
 class _Change:
     """One change to a game: row fields, moves added or taken back, and more writes for the
     same transaction (``also``: a rematch's new game). A change made here also carries what
-    checking it computed (move codes, history entries, the next position's board fields), so
-    that applying it repeats no rules work."""
+    checking it computed (move codes, history entries, the next position's board fields and
+    legal moves), so that applying it repeats no rules work."""
 
     values: dict[str, Any]
     add_moves: tuple[str, ...] = ()
@@ -1353,6 +1460,7 @@ class _Change:
     entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
     codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
     board: dict[str, Any] | None = None
+    legal: str | None = None  # the legal moves after it (snapshot.legal_moves_json)
     also: Callable[[Any], object] | None = None
 
 

@@ -64,6 +64,7 @@ JOB_KINDS: dict[str, str] = {
     "records.import": "panal.server.records_io:import_job",
     "records.export": "panal.server.records_io:export_job",
     "game.rebuild": "panal.server.records_io:rebuild_job",
+    "enjambre.bot_turn": "panal.server.table_bots:bot_turn",
 }
 
 DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)
@@ -376,6 +377,28 @@ class LocalJobQueue:
         await self.executor.close()
 
 
+#: KEYS: the stream; ARGV: an entry taken but not finished, the group. The job goes
+#: to the end of the stream as a new entry; the taken one is acknowledged and deleted.
+HAND_BACK = """
+local found = redis.call('XRANGE', KEYS[1], ARGV[1], ARGV[1])
+if found[1] then
+    redis.call('XADD', KEYS[1], 'MAXLEN', '~', '100000', '*', unpack(found[1][2]))
+end
+redis.call('XACK', KEYS[1], ARGV[2], ARGV[1])
+redis.call('XDEL', KEYS[1], ARGV[1])
+return 0
+"""
+
+#: KEYS: the job's dedupe key, the stream; ARGV: the key's time to live, the job, the stream's
+#: approximate length limit. Adds the job unless a job with its id is queued or running.
+SUBMIT_ONCE = """
+if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
+    return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'job', ARGV[2])
+end
+return false
+"""
+
+
 class RedisJobQueue:
     """A Redis stream (``<prefix>:jobs``) read by the consumer group ``workers``.
 
@@ -426,11 +449,14 @@ class RedisJobQueue:
         self._tasks.append(loop.create_task(self._reclaim(handler)))
 
     async def submit(self, job: Job) -> None:
+        # One script, so one step for Redis: a submission cut short between the two (a process
+        # stopping, a lost connection) left the dedupe key without its job, and every later
+        # submission of that job was dropped until the key expired (the bots of a table resumed
+        # after a restart waited for minutes).
         ttl = max(1, int(job.expires_at - time.time()) + 60)
-        if await self.redis.set(self._dedupe_key(job.id), "1", nx=True, ex=ttl):
-            await self.redis.xadd(
-                self.stream, {"job": job.to_json()}, maxlen=100_000, approximate=True
-            )
+        await self.redis.eval(
+            SUBMIT_ONCE, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json(), 100_000
+        )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
         await self.redis.publish(self.cancel_channel, json.dumps([key, keep]))
@@ -517,10 +543,25 @@ class RedisJobQueue:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(task, 5)
+        if self._tasks:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._hand_back(), 5)
         if self.executor is not None:
             await self.executor.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.aclose(), 2)
+
+    async def _hand_back(self) -> None:
+        """The jobs this process took but did not finish (stopped by the shutdown, or taken
+        from Redis just as it came) go back on the stream for another process at once, rather
+        than waiting for the reclaim's time-out."""
+        consumers = [f"{self.name}:{i}" for i in range(self.consumers)] + [f"{self.name}:reclaim"]
+        for consumer in consumers:
+            pending = await self.redis.xpending_range(
+                self.stream, self.GROUP, min="-", max="+", count=1000, consumername=consumer
+            )
+            for entry in pending:
+                await self.redis.eval(HAND_BACK, 1, self.stream, entry["message_id"], self.GROUP)
 
 
 def ai_job_id(game_id: str, version: int) -> str:

@@ -48,11 +48,13 @@ from panal.server.ratings import Glicko2, TableRating, rate_game, rate_table
 from panal.server.store import GameRow, games_table, insert_game, metadata
 
 __all__ = [
+    "TABLE_CATEGORY",
     "Account",
     "Challenge",
     "NameTaken",
     "PlayerStore",
     "RatingRow",
+    "rate_table_game",
     "settle_ratings",
 ]
 
@@ -140,6 +142,8 @@ CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby th
 CORRESPONDENCE_CHALLENGE_SECONDS = 7 * 86_400
 OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
 HIVE_CATEGORY = "hive:{speed}"
+#: The rating category of Enjambre Tácticas tables (OpenSkill, see :func:`rate_table_game`).
+TABLE_CATEGORY = "enjambre"
 
 
 class NameTaken(Exception):
@@ -292,7 +296,11 @@ def _write_rating(
     volatility: float | None,
     game_id: str,
     now: float,
+    shown: tuple[float, float] | None = None,
 ) -> None:
+    """Store a player's new rating and a line of its history: the rating and its change, or
+    ``shown`` (the rating as players read it and its change) where that is on another scale."""
+    shown_rating, shown_change = shown or (rating, rating - before.rating)
     conn.execute(
         update(ratings_table)
         .where(ratings_table.c.user_id == user_id, ratings_table.c.category == category)
@@ -310,9 +318,9 @@ def _write_rating(
             category=category,
             game_id=game_id,
             at=now,
-            rating=rating,
+            rating=shown_rating,
             deviation=deviation,
-            change=rating - before.rating,
+            change=shown_change,
         )
     )
 
@@ -497,11 +505,11 @@ class PlayerStore:
 
     # --- guest games claimed by a new account ----------------------------------------------
 
-    def claim_games(self, user_id: int, seats: list[tuple[str, str]]) -> list[str]:
+    def claim_games(self, user_id: int, seats: list[tuple[str, str]]) -> dict[str, int]:
         """Give the account the seats whose tokens (hashed) it shows, in games where that seat
         has no account yet; online and AI games only (a hot-seat game has no sides to own).
-        Returns the ids of the games claimed."""
-        claimed: list[str] = []
+        Returns the games claimed and their new versions."""
+        claimed: dict[str, int] = {}
         with self.engine.begin() as conn:
             for game_id, token_hash in seats:
                 for color, token_column, user_column in (
@@ -521,9 +529,10 @@ class PlayerStore:
                             or_(other_user.is_(None), other_user != user_id),
                         )
                         .values({user_column.name: user_id, "version": games_table.c.version + 1})
-                    )
-                    if updated.rowcount:
-                        claimed.append(game_id)
+                        .returning(games_table.c.version)
+                    ).scalar_one_or_none()
+                    if updated is not None:
+                        claimed[game_id] = int(updated)
         return claimed
 
     # --- ratings and profiles --------------------------------------------------------------
@@ -741,7 +750,9 @@ def rate_table_game(
     """For multiplayer tables (Enjambre): in the transaction that writes a table's result,
     change every account's OpenSkill rating in ``category`` from the places they finished in
     (``{user_id: place}``, 1 first); returns the new ratings. Stored in the same tables as
-    Glicko-2 ratings: ``rating`` holds μ, ``deviation`` σ, ``volatility`` is empty."""
+    Glicko-2 ratings: ``rating`` holds μ, ``deviation`` σ, ``volatility`` is empty; the
+    history holds the rating as players read it (:attr:`TableRating.shown`, 1500 for a
+    newcomer), so that one chart draws every category on one scale."""
     fresh = TableRating()
     users = sorted(places)
     rows = _locked_ratings(
@@ -750,6 +761,9 @@ def rate_table_game(
     before = [TableRating(rows[u].rating, rows[u].deviation) for u in users]
     after = rate_table(before, [places[u] for u in users])
     now = time.time()
-    for user, new in zip(users, after, strict=True):
-        _write_rating(conn, user, category, rows[user], new.mu, new.sigma, None, game_id, now)
+    for user, old, new in zip(users, before, after, strict=True):
+        shown = (float(new.shown), float(new.shown - old.shown))
+        _write_rating(
+            conn, user, category, rows[user], new.mu, new.sigma, None, game_id, now, shown
+        )
     return dict(zip(users, after, strict=True))

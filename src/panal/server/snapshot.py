@@ -3,15 +3,21 @@
 The browser never applies rules: it receives the moves played (with where each piece came from
 and went, so it can draw any earlier position by moving pieces), each side's pieces in hand, and,
 for the player to move, the legal moves the rules engine found, to light destinations.
+
+A websocket gets the whole ``state`` when it connects (or asks with ``sync``) and, if it asked
+for them, ``delta`` messages after: only the fields that changed and the moves added, encoded
+once per change for every socket of the game (see :meth:`panal.server.hub.LiveGame.changed`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import TYPE_CHECKING, Any
 
 from panal.hive import Color, Game, Move
 from panal.hive.codes import PASS_CODE
+from panal.hive.notation import format_move
 
 if TYPE_CHECKING:
     from panal.server.hub import LiveGame
@@ -19,10 +25,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "board_fields",
+    "delta_text",
     "history_entry",
     "legal_moves_json",
-    "public_state_text",
+    "public_fields",
     "settle_result",
+    "state_text",
 ]
 
 
@@ -46,22 +54,33 @@ def history_entry(game: Game, move: Move, ply: int) -> dict[str, Any]:
     return entry
 
 
-def legal_moves_json(game: Game) -> list[dict[str, Any]]:
-    """The legal moves in the position: MoveString, piece, destination, carry."""
-    out: list[dict[str, Any]] = []
-    for move in game.legal_moves:
-        if move.is_pass:
-            out.append({"move": "pass", "piece": None, "to": None})
+def legal_moves_json(game: Game) -> str:
+    """The legal moves in the position as JSON text: a list of ``{"move": MoveString, "piece",
+    "to": [q, r], "carry"?}`` (``{"move": "pass", "piece": null, "to": null}`` when forced).
+
+    Built as text, once per position: the moves come from the rules engine's own list, so each
+    is formatted without being checked again, and what a move code alone decides (piece,
+    destination, carry) is encoded once per code (this was a third of a move's server time)."""
+    parts: list[str] = []
+    for code in game.legal_move_codes():
+        if code == PASS_CODE:
+            parts.append(PASS_JSON)
             continue
-        item: dict[str, Any] = {
-            "move": game.move_string(move),
-            "piece": move.piece.name,
-            "to": list(move.to),
-        }
-        if move.carry:
-            item["carry"] = True
-        out.append(item)
-    return out
+        text = format_move(game, code).replace("\\", "\\\\")  # a MoveString: only \ to escape
+        parts.append(f'{{"move":"{text}",{_move_fields(code)}}}')
+    return "[" + ",".join(parts) + "]"
+
+
+PASS_JSON = '{"move":"pass","piece":null,"to":null}'
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move_fields(code: int) -> str:
+    """``"piece":…,"to":[q,r]`` (and ``"carry":true``) of a move code, as JSON text."""
+    move = Move.from_code(code)
+    to = move.to
+    carry = ',"carry":true' if move.carry else ""
+    return f'"piece":"{move.piece.name}","to":[{to.q},{to.r}]{carry}'
 
 
 def board_fields(game: Game) -> dict[str, Any]:
@@ -88,9 +107,6 @@ def settle_result(values: dict[str, Any], game: Game) -> None:
         values["draw_offer"] = None
 
 
-HISTORY_MARK = '"history":0'
-
-
 def clock_fields(row: GameRow) -> dict[str, Any]:
     """The time control and the clocks: each side's time when its clock last stopped, which one
     runs and since when (server time; each state also says the server's ``now``)."""
@@ -108,20 +124,16 @@ def clock_fields(row: GameRow) -> dict[str, Any]:
     }
 
 
-def public_state_text(live: LiveGame) -> str:
-    """What everyone watching the game sees, as JSON text.
-
-    The history is spliced in as text kept by the game (built once, extended by each move):
-    serializing thousands of moves again for every message would hold the event loop."""
+def public_fields(live: LiveGame) -> dict[str, Any]:
+    """What everyone watching the game sees, but the history (kept as text by the game)."""
     row, board = live.row, live.board
     playing = row.result is None and row.mode != "review"
-    state = {
-        "type": "state",
+    return {
         "id": row.id,
         "game_type": row.game_type,
         "mode": row.mode,
         "look": row.look,
-        "options": row.rules.to_values(),
+        "options": live.options_values(),
         "ai": {"level": row.ai_level, "color": row.ai_color} if row.mode == "ai" else None,
         "seats": {
             "white": row.white_token is not None or row.ai_color == 0,
@@ -130,7 +142,6 @@ def public_state_text(live: LiveGame) -> str:
         "ply": board["ply"],
         "turn": board["turn"],
         "turn_number": board["turn_number"],
-        "history": 0,
         "hands": board["hands"],
         "must_place_queen": board["must_place_queen"] and row.result is None,
         "must_pass": board["must_pass"] and playing,
@@ -147,5 +158,26 @@ def public_state_text(live: LiveGame) -> str:
         "rematch_game": row.rematch_game,
         **clock_fields(row),
     }
-    text = json.dumps(state, separators=(",", ":"), ensure_ascii=False)
-    return text.replace(HISTORY_MARK, '"history":' + live.history_text, 1)
+
+
+def state_text(fields: dict[str, Any], history_text: str) -> str:
+    """A full ``state`` message: the public fields and the history (JSON text, spliced in:
+    serializing thousands of moves again for every message would hold the event loop)."""
+    text = json.dumps({"type": "state", **fields}, separators=(",", ":"), ensure_ascii=False)
+    return text[:-1] + ',"history":' + history_text + "}"
+
+
+def delta_text(
+    previous: dict[str, Any],
+    fields: dict[str, Any],
+    history_parts: list[str],
+    keep: int | None,
+) -> str:
+    """A ``delta`` message: the public fields that differ from ``previous`` and, when the
+    history changed, ``moves``: keep its first ``keep`` entries, then add the ones after."""
+    changed = {name: value for name, value in fields.items() if previous.get(name) != value}
+    text = json.dumps({"type": "delta", **changed}, separators=(",", ":"), ensure_ascii=False)
+    if keep is None:
+        return text
+    added = ",".join(history_parts[keep:])
+    return f'{text[:-1]},"moves":{{"keep":{keep},"add":[{added}]}}}}'

@@ -23,6 +23,7 @@ Every method is synchronous and short; the server calls them from a thread, off 
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable
@@ -44,6 +45,8 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    Update,
+    bindparam,
     create_engine,
     delete,
     event,
@@ -73,7 +76,7 @@ __all__ = [
     "rule_headers",
 ]
 
-HEAD_REVISION = "0004_players"
+HEAD_REVISION = "0006_rated_tables"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
@@ -321,6 +324,25 @@ def database_url(value: str) -> tuple[str, str]:
     return value, url.render_as_string(hide_password=True)
 
 
+@functools.lru_cache(maxsize=256)
+def _change_statement(columns: frozenset[str]) -> Update:
+    """The compare-and-set of :meth:`Store.change` setting ``columns``, built once per set of
+    columns (building a statement costs more than running it: most of a move's write)."""
+    return (
+        update(games_table)
+        .where(
+            games_table.c.id == bindparam("b_id"), games_table.c.version == bindparam("b_version")
+        )
+        .values({name: bindparam(name) for name in sorted(columns | {"updated_at", "version"})})
+    )
+
+
+_TAKE_BACK = delete(moves_table).where(
+    moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
+)
+_INSERT_MOVES = insert(moves_table)
+
+
 class Store:
     """Short synchronous transactions (the server runs them in a thread pool)."""
 
@@ -446,22 +468,23 @@ class Store:
         try:
             with self.engine.begin() as conn:
                 updated = conn.execute(
-                    update(games_table)
-                    .where(games_table.c.id == game_id, games_table.c.version == version)
-                    .values(**values, updated_at=now, version=version + 1)
+                    _change_statement(frozenset(values)),
+                    {
+                        **values,
+                        "updated_at": now,
+                        "version": version + 1,
+                        "b_id": game_id,
+                        "b_version": version,
+                    },
                 )
                 if updated.rowcount != 1:
                     raise Conflict(game_id)
                 if keep_plies is not None:
-                    conn.execute(
-                        delete(moves_table).where(
-                            moves_table.c.game_id == game_id, moves_table.c.ply > keep_plies
-                        )
-                    )
+                    conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
                 if add_moves:
                     first = int(values["plies"]) - len(add_moves) + 1
                     conn.execute(
-                        insert(moves_table),
+                        _INSERT_MOVES,
                         [
                             {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
                             for i, m in enumerate(add_moves)

@@ -1,8 +1,9 @@
-"""``panal ai-worker``: takes AI jobs from Redis and plays their moves into the database.
+"""``panal ai-worker``: takes AI and bot jobs from Redis and plays their moves into the database.
 
-It is a game hub without websockets: it loads the game a job belongs to, checks that the game is
-still at the job's version, computes the move in a child process, and commits it through the
-same compare-and-set as any web process, then publishes the change so the web processes show it.
+It is a game hub and a table hub without websockets: it loads the game or table a job belongs
+to, checks that it is still at the job's version, computes the move (Hive's AI) or the turn
+(Enjambre's bots) in a child process, and commits it through the same compare-and-set as any
+web process, then publishes the change so the web processes show it.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import signal
 
 from panal.server.ai_pool import ai_levels
 from panal.server.bus import RedisBus
+from panal.server.dispatch import Dispatch
 from panal.server.hub import GameHub
 from panal.server.jobs import ChildPool, RedisJobQueue
 from panal.server.store import Store
+from panal.server.tables import TableHub
 
 __all__ = ["run_worker"]
 
@@ -24,23 +27,25 @@ async def run_worker(
     db_url: str, redis_url: str, prefix: str, processes: int, description: str = ""
 ) -> None:
     store = Store(db_url)
-    searchers = ChildPool(processes, warm=("panal.ai",))
+    searchers = ChildPool(processes, warm=("panal.ai", "panal.enjambre.bots"))
     jobs = RedisJobQueue(redis_url, prefix, searchers, consumers=processes)
+    bus = RedisBus(redis_url, prefix)
     hub = GameHub(
         store,
-        RedisBus(redis_url, prefix),
+        bus,
         jobs,
         ChildPool(1, warm=("panal.hive.records",)),
         ai_levels(),
         shared=True,
     )
+    dispatch = Dispatch(hub, TableHub(store, bus, jobs, hub.db, shared=True))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
     await searchers.start()  # warm before the first job
-    await hub.start()
+    await dispatch.start()
     print(
         f"panal ai-worker: {processes} processes, database {description or db_url}, "
         f"Redis {redis_url.rpartition('@')[2]}",
@@ -49,5 +54,5 @@ async def run_worker(
     try:
         await stop.wait()
     finally:
-        await hub.close()
+        await dispatch.close()
         store.close()

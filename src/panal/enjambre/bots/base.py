@@ -31,9 +31,15 @@ class Bot(ABC):
             raise TypeError("bots act on observations only")
         if observation.phase is Phase.SETUP:
             action = self.place(observation)
-            self.own_numbers = observation.state.placement_tiles(observation.viewer, action.cells)
+            self.own_numbers = observation.state.placement_tiles(observation.me, action.cells)
             return action
         return self.choose(observation)
+
+    def recall_setup(self, observation: Observation, place: Place) -> None:
+        """Give a bot made after the set-up its own set-up back: a server that makes a fresh bot
+        for each turn hands it the placement it made (under memory play the observation no
+        longer shows its numbers, but a bot remembers them, as a player would)."""
+        self.own_numbers = observation.state.placement_tiles(observation.me, place.cells)
 
     @abstractmethod
     def place(self, observation: Observation) -> Place:

@@ -23,9 +23,9 @@ from panal.hex import Hex
 
 from ..actions import Action, Displace, EndTurn, Place, Scout, Step
 from ..observation import Observation
-from ..state import PublicState
+from ..state import Path, PublicState
 from .base import Bot
-from .knowledge import Geometry, Knowledge, Path, geometry_for, tile_paths
+from .knowledge import Geometry, Knowledge, geometry_for
 
 __all__ = ["HeuristicBot", "HeuristicParams", "Planner"]
 
@@ -256,7 +256,7 @@ class Planner:
                 movers.append(state.active)
         found = []
         for tile in movers:
-            for path in tile_paths(state, tile):
+            for path in state.paths(tile):
                 found.append(Choice(self.evaluate(path), path))
         found.sort(key=lambda c: (-c.value, c.path.tile, c.path.cells))
         return found
@@ -286,7 +286,7 @@ class HeuristicBot(Bot):
     def place(self, observation: Observation) -> Place:
         """High tiles in the front rows (near the colmena), the 10 closest to home."""
         state = observation.state
-        me = observation.viewer
+        me = observation.me
         geometry = geometry_for(state)
         home = state.colmena_cell(me)
         zone = list(state.zone(me))

@@ -6,7 +6,6 @@
   assignment consistent with the observation.
 * :class:`Geometry`: step distances on the board (adjacency, the colmena crossing, linked dark
   cells), computed once per board and options.
-* :func:`tile_paths`: every way one tile can move this turn, found with the engine's own rules.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ import math
 import random
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache
 
 from panal.hex import Hex
@@ -24,7 +22,7 @@ from ..board import Board
 from ..observation import Observation
 from ..state import PublicState, linked_dark_cells
 
-__all__ = ["Geometry", "Knowledge", "Path", "geometry_for", "tile_paths"]
+__all__ = ["Geometry", "Knowledge", "geometry_for"]
 
 
 class Knowledge:
@@ -52,7 +50,7 @@ class Knowledge:
         known = dict(observation.revealed)
         known.update(own_numbers)
         known.update(observation.numbers)
-        return cls(observation.state, known, observation.viewer)
+        return cls(observation.state, known, observation.me)
 
     def options(self, tile: int) -> tuple[int, ...]:
         number = self.known.get(tile)
@@ -172,47 +170,3 @@ def _geometry(board: Board, linked_dark: str, queen_exit_anywhere: bool) -> Geom
 def geometry_for(state: PublicState) -> Geometry:
     options = state.options
     return _geometry(state.board, options.linked_dark_cells, options.queen_exit_anywhere)
-
-
-@dataclass(frozen=True, slots=True)
-class Path:
-    """One way to move ``tile`` now: successive step targets; ``attack`` is the enemy at the end."""
-
-    tile: int
-    cells: tuple[Hex, ...]
-    attack: int | None
-
-    @property
-    def end(self) -> Hex:
-        return self.cells[-1]
-
-
-def tile_paths(state: PublicState, tile: int) -> list[Path]:
-    """Every distinct destination (stop or attack) of ``tile`` this turn, by a shortest path."""
-    found = state.steps_for(tile)
-    if found is None:
-        return []
-    origin, steps_left, start = found
-    player = state.owner(tile)
-    best: dict[tuple[Hex, bool], Path] = {}
-
-    def explore(cell: Hex, steps: int, so_far: tuple[Hex, ...]) -> None:
-        for target in state.candidate_cells(player, cell):
-            problem, holder = state.target_problem(tile, cell, target, steps, start)
-            if problem is not None:
-                continue
-            cells = (*so_far, target)
-            if holder == "enemy":
-                key = (target, True)
-                if key not in best or len(best[key].cells) > len(cells):
-                    best[key] = Path(tile, cells, state.occupant[target])
-                continue
-            if holder == "empty":
-                key = (target, False)
-                if key not in best or len(best[key].cells) > len(cells):
-                    best[key] = Path(tile, cells, None)
-            if steps > 1:
-                explore(target, steps - 1, cells)
-
-    explore(origin, steps_left, ())
-    return list(best.values())

@@ -13,7 +13,7 @@ class RandomBot(Bot):
     name = "random"
 
     def place(self, observation: Observation) -> Place:
-        zone = observation.state.zone(observation.viewer)
+        zone = observation.state.zone(observation.me)
         count = observation.board.tiles_per_player
         return Place(tuple(self.rng.sample(zone, count)))
 

@@ -21,10 +21,10 @@ from panal.hex import Hex
 from ..actions import Action, Displace, EndTurn, Moved, Place, Scout, Step
 from ..engine import Game
 from ..observation import Observation
-from ..state import PublicState
+from ..state import Path, PublicState
 from .base import Bot
 from .heuristic import HeuristicBot, HeuristicParams, Planner
-from .knowledge import Knowledge, Path, geometry_for
+from .knowledge import Knowledge, geometry_for
 
 __all__ = ["SearchBot", "SearchParams"]
 
@@ -76,7 +76,7 @@ class SearchBot(Bot):
 
     def choose(self, observation: Observation) -> Action:
         state = observation.state
-        me = observation.viewer
+        me = observation.me
         if self._plan is not None and state.active == self._plan[0] and self._plan[1]:
             tile, rest = self._plan
             self._plan = (tile, rest[1:]) if len(rest) > 1 else None
@@ -128,7 +128,7 @@ class SearchBot(Bot):
         self, state: PublicState, knowledge: Knowledge, observation: Observation
     ) -> list[tuple[Candidate, float]]:
         """Candidates with the heuristic's estimate of their worth."""
-        me = observation.viewer
+        me = observation.me
         if state.displacing is not None:
             return [(Displace(cell), 0.0) for cell in state.displace_options]
         planner = Planner(state, knowledge, me, self.heuristic, observation.revealed.keys())

@@ -1,5 +1,8 @@
 // The live connection to one game: a websocket that reconnects by itself and resumes (the
-// server sends the whole state on every connect), with a keep-alive ping.
+// server sends the whole state on every connect), with a keep-alive ping. After that first state
+// the server sends deltas (what changed, and the moves added); each applies to the state just
+// before it (its `seq` is one more). One that does not — a message missed — asks for the whole
+// state again (`sync`) and waits for it.
 
 const PING_EVERY_MS = 25000;
 
@@ -17,12 +20,14 @@ export class GameClient {
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}${query}`;
+    const deltas = `${query ? "&" : "?"}deltas=1`;
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}${query}${deltas}`;
   }
 
   connect() {
     const socket = new WebSocket(this.url());
     this.socket = socket;
+    this.state = null; // the state the next delta applies to (null: waiting for a whole one)
     socket.addEventListener("open", () => {
       this.retries = 0;
       this.handlers.onStatus("open");
@@ -35,8 +40,12 @@ export class GameClient {
       } catch {
         return;
       }
-      if (message.type === "state") this.handlers.onState(message);
-      else if (message.type === "error") this.handlers.onError(message);
+      if (message.type === "state") {
+        this.state = message;
+        this.handlers.onState(message);
+      } else if (message.type === "delta") {
+        this.receiveDelta(message);
+      } else if (message.type === "error") this.handlers.onError(message);
     });
     socket.addEventListener("close", (event) => {
       clearInterval(this.pinger);
@@ -50,6 +59,18 @@ export class GameClient {
       this.retries += 1;
       this.timer = setTimeout(() => this.connect(), delay);
     });
+  }
+
+  receiveDelta(delta) {
+    if (!this.state) return; // a whole state was asked for: it comes after this
+    const state = applyDelta(this.state, delta);
+    if (!state) {
+      this.state = null;
+      this.send({ type: "sync" });
+      return;
+    }
+    this.state = state;
+    this.handlers.onState(state);
   }
 
   send(message) {
@@ -66,4 +87,14 @@ export class GameClient {
     clearInterval(this.pinger);
     this.socket?.close();
   }
+}
+
+// The state a delta leads to, as a new object (the page compares it with the one before), or
+// null when the delta does not follow `state`.
+export function applyDelta(state, delta) {
+  if (typeof delta.seq !== "number" || delta.seq !== state.seq + 1) return null;
+  const { type, moves, ...fields } = delta;
+  const next = { ...state, ...fields };
+  if (moves) next.history = state.history.slice(0, moves.keep).concat(moves.add);
+  return next;
 }

@@ -99,6 +99,7 @@ export function showNewGamePage(root, config, navigate) {
     root.innerHTML = `
       <section class="form-page">
         <h1>${t("new.title")}</h1>
+        <p class="other-game"><a href="/enjambre" data-link>${t("new.enjambre")}</a></p>
         <form class="new-game">
           <fieldset><legend>${t("new.opponent")}</legend>${modes}
             ${config.ai_levels.length ? "" : `<p class="hint">${t("new.noai")}</p>`}</fieldset>

@@ -4,6 +4,7 @@
 // football look's Escudo, Muro, Rayo… are written in one place only. Rule messages name bugs
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
+import { ENJAMBRE_STRINGS } from "./enjambre_i18n.js";
 import { PLAYER_STRINGS } from "./i18n_players.js";
 
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
@@ -927,6 +928,8 @@ const STRINGS = {
   },
 };
 
+// The Enjambre Tácticas pages' and the players' pages' texts live in their own modules.
+for (const [lang, strings] of Object.entries(ENJAMBRE_STRINGS)) Object.assign(STRINGS[lang], strings);
 for (const [lang, strings] of Object.entries(PLAYER_STRINGS)) Object.assign(STRINGS[lang], strings);
 
 const BUG_LETTERS = "QSBGAMLPD";

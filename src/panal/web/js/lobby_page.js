@@ -5,7 +5,7 @@ import { account } from "./account.js";
 import { api, saveSeatToken } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, controlWithSpeed, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, describeError, onChange, t } from "./i18n.js";
+import { bugName, describeError, getLook, onChange, t } from "./i18n.js";
 import { followLobby, forgetChallenge, myChallenges, rememberChallenge } from "./lobby_feed.js";
 
 const EXPANSIONS = ["M", "L", "P", "D"];
@@ -135,6 +135,7 @@ export function showLobbyPage(root, config, navigate) {
         method: "POST",
         body: {
           game_type: letters ? `Base+${letters}` : "Base",
+          look: getLook(),
           clock: chosenClock(form.clock),
           rated: form.rated,
           color: form.color,

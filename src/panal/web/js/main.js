@@ -4,6 +4,8 @@ import { account, loadAccount, onAccountChange, rememberForAccount, signOut } fr
 import { showAccountPage } from "./account_pages.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
+import { showTableForm } from "./enjambre_home.js";
+import { showTablePage } from "./enjambre_page.js";
 import { showGamePage } from "./game_page.js";
 import { showImportPage, showNewGamePage } from "./home_page.js";
 import { escapeHtml } from "./dom.js";
@@ -34,6 +36,7 @@ function renderHeader() {
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
+  document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -68,9 +71,18 @@ async function route() {
   main.replaceChildren(page);
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
+  const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
   const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);
-  document.body.dataset.page = gameMatch ? "game" : profileMatch ? "profile" : path.slice(1) || "new";
+  document.body.dataset.page = gameMatch
+    ? "game"
+    : tableMatch
+      ? "table"
+      : profileMatch
+        ? "profile"
+        : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate);
+  else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
+  else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
@@ -78,7 +90,10 @@ async function route() {
   else if (path === "/archive") leavePage = showArchivePage(page);
   else leavePage = showNewGamePage(page, config, navigate);
   for (const link of document.querySelectorAll("[data-nav]")) {
-    const current = link.getAttribute("href") === path || (path === "/" && link.dataset.nav === "new");
+    const current =
+      link.getAttribute("href") === path ||
+      (path === "/" && link.dataset.nav === "new") ||
+      (path.startsWith("/table/") && link.dataset.nav === "enjambre");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }

@@ -4,14 +4,15 @@
 import { api } from "./api.js";
 import { controlWithSpeed } from "./clock.js";
 import { escapeHtml } from "./dom.js";
-import { describeError, getLanguage, onChange, t } from "./i18n.js";
+import { describeError, getLanguage, hasKey, onChange, t } from "./i18n.js";
 
 const SPEED_ORDER = ["bullet", "blitz", "rapid", "classic", "correspondence"];
 const LINE_COLORS = ["#c98a00", "#1a73e8", "#2e9d4f", "#b3261e", "#7b1e34", "#6f6456"];
 
 function categoryName(category) {
   const [game, speed] = category.split(":");
-  return speed ? t(`speed.${speed}`) : game;
+  if (speed) return t(`speed.${speed}`);
+  return hasKey("en", `rating.${game}`) ? t(`rating.${game}`) : game;
 }
 
 function byCategory(a, b) {
@@ -99,7 +100,7 @@ export function showProfilePage(root, name) {
     const ratings = [...profile.ratings].sort((a, b) => byCategory(a.category, b.category));
     const ratingRows = ratings
       .map((rating) => `<li class="rating" data-category="${rating.category}"><span class="speed">${escapeHtml(categoryName(rating.category))}</span>
-          <strong class="value">${rating.shown}</strong><span class="games">${t("profile.games", { n: rating.games })}</span></li>`)
+          <strong class="value">${rating.shown}</strong><span class="games">${t(rating.games === 1 ? "profile.games.one" : "profile.games", { n: rating.games })}</span></li>`)
       .join("");
     const results = profile.results;
     document.title = `${profile.name} · panal`;
@@ -107,7 +108,7 @@ export function showProfilePage(root, name) {
       <section class="profile-page">
         <h1 class="profile-name">${escapeHtml(profile.name)}</h1>
         <p class="hint">${t("profile.since", { date: date.format(new Date(profile.created_at * 1000)) })} ·
-          <span class="results">${t("profile.results", results)}</span></p>
+          <span class="results">${t(results.games === 1 ? "profile.results.one" : "profile.results", results)}</span></p>
         <section class="profile-ratings"><h2>${t("profile.ratings")}</h2>
           ${ratingRows ? `<ul class="ratings">${ratingRows}</ul>` : `<p class="hint">${t("profile.noRatings")}</p>`}</section>
         ${profile.history.length ? `<section class="profile-history"><h2>${t("profile.history")}</h2>${ratingChart(profile.history)}</section>` : ""}

@@ -1,0 +1,275 @@
+"""HTTP and websocket routes of Enjambre Tácticas tables (``/api/enjambre/…``, ``/ws/tables/…``).
+
+HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status, as for Hive):
+
+* ``GET  /api/enjambre/config``                        the board, every rule option (from
+                                                        ``panal.enjambre.Options`` itself), bots
+* ``POST /api/enjambre/tables``                        a new table → id, the host's token, one
+                                                        invitation per open seat; ``"rated":
+                                                        true``: signed in, online, no bots
+* ``POST /api/enjambre/tables/{id}/join``              take an open seat with its invitation
+                                                        (as the signed-in account, if any)
+* ``POST /api/enjambre/tables/{id}/seats/{n}/invite``  the host: a new invitation for a seat
+* ``GET  /api/enjambre/tables/{id}``                   the table as the token's seat sees it
+                                                        (``Authorization: Bearer``; none: public)
+* ``GET  /api/enjambre/tables/{id}/replay``            a finished game, step by step, by a seat
+                                                        or with every number
+* ``GET  /api/enjambre/tables``                        finished tables, newest first
+
+Websocket ``/ws/tables/{id}``: the first message is ``{"type": "hello", "token": "…"}`` (no
+token: a spectator), so the seat token never appears in a URL. Then the server sends ``state``
+after every change, ``error`` for a refused request, ``pong``; the browser sends ``place``,
+``move``, ``scout``, ``displace``, ``end``, ``look`` (pass-the-screen), ``start`` (the host),
+``sync``, ``ping``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import Response
+from pydantic import Field
+
+from panal.enjambre.board import default_board
+from panal.enjambre.views import board_data, option_fields
+from panal.server.app import StrictModel
+from panal.server.auth import session_account
+from panal.server.hub import RequestError
+from panal.server.players import PlayerStore
+from panal.server.table_bots import BOT_LEVELS
+from panal.server.tables import MAX_GAMES, MODES, TableConnection, TableHub
+
+__all__ = ["table_router"]
+
+log = logging.getLogger("panal.server")
+
+MAX_WS_MESSAGE_CHARS = 4096
+HELLO_SECONDS = 10.0
+
+
+class SeatRequest(StrictModel):
+    kind: Literal["person", "bot"]
+    bot: str | None = Field(None, max_length=16)
+    name: str | None = Field(None, max_length=40)
+
+
+class NewTableRequest(StrictModel):
+    players: int = Field(ge=2, le=6)
+    mode: Literal["online", "local"] = "online"
+    options: dict[str, int | bool | str] = Field(default_factory=dict, max_length=64)
+    games: int = Field(1, ge=1, le=MAX_GAMES)
+    seats: list[SeatRequest] = Field(min_length=2, max_length=6)
+    replace_after: float | None = Field(None, ge=0, le=7 * 24 * 3600)
+    name: str | None = Field(None, max_length=40)
+    rated: bool = False
+
+
+class JoinTableRequest(StrictModel):
+    seat: int = Field(ge=0, le=5)
+    invite: str = Field(min_length=1, max_length=64)
+    name: str | None = Field(None, max_length=40)
+
+
+def _token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise RequestError("bad_token", "use 'Authorization: Bearer <seat token>'", 401)
+    return token.strip()[:200]
+
+
+def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
+    router = APIRouter()
+    config_body = json.dumps(
+        {
+            "board": board_data(default_board()),
+            "options": option_fields(),
+            "bots": list(BOT_LEVELS),
+            "modes": list(MODES),
+            "players": [2, 3, 4, 5, 6],
+            "max_games": MAX_GAMES,
+            "min_replace_after": tables.limits.min_replace_after,
+        },
+        ensure_ascii=False,
+    ).encode()
+
+    @router.get("/api/enjambre/config")
+    async def enjambre_config() -> Response:
+        return Response(config_body, media_type="application/json")
+
+    @router.post("/api/enjambre/tables", status_code=201)
+    async def new_table(request: NewTableRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, players)
+        _, secrets_out = await tables.create(request.model_dump(), account)
+        return secrets_out
+
+    @router.post("/api/enjambre/tables/{table_id}/join")
+    async def join_table(table_id: str, request: JoinTableRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, players)
+        return await tables.join(table_id, request.seat, request.invite, request.name, account)
+
+    @router.post("/api/enjambre/tables/{table_id}/seats/{seat}/invite")
+    async def reissue_invite(
+        table_id: str,
+        seat: int,
+        authorization: Annotated[str | None, Header(max_length=300)] = None,
+    ) -> dict[str, Any]:
+        return await tables.reissue_invite(table_id, seat, _token(authorization))
+
+    @router.get("/api/enjambre/tables/{table_id}")
+    async def table_state(
+        table_id: str, authorization: Annotated[str | None, Header(max_length=300)] = None
+    ) -> Response:
+        live = await tables.get(table_id)
+        token = _token(authorization)
+        if token and not live.seats_for(token):
+            raise RequestError("bad_token", "this seat token does not belong to this table", 403)
+        body = json.dumps(tables.http_state(live, token), separators=(",", ":"))
+        return Response(body, media_type="application/json")
+
+    @router.get("/api/enjambre/tables/{table_id}/replay")
+    async def replay(
+        table_id: str,
+        game: Annotated[int, Query(ge=0, le=MAX_GAMES)] = 0,
+        step: Annotated[int, Query(ge=0, le=1_000_000)] = 1,
+        view: Annotated[str, Query(max_length=3)] = "all",
+    ) -> dict[str, Any]:
+        return await tables.replay(table_id, game, step, view)
+
+    @router.get("/api/enjambre/tables")
+    async def finished_tables(
+        limit: Annotated[int, Query(ge=1, le=200)] = 50,
+        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+    ) -> dict[str, Any]:
+        total, rows = await tables.db(tables.store.finished, limit, offset)
+        return {
+            "total": total,
+            "tables": [
+                {
+                    "id": row.id,
+                    "players": row.players,
+                    "games": row.games,
+                    "mode": row.mode,
+                    "updated_at": row.updated_at,
+                }
+                for row in rows
+            ],
+        }
+
+    @router.websocket("/ws/tables/{table_id}")
+    async def play(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        try:
+            live = await tables.get(table_id)
+        except RequestError as exc:
+            await websocket.send_text(json.dumps(exc.to_json()))
+            await websocket.close(code=4404, reason=exc.message)
+            return
+        token = await _hello(websocket)
+        if token is False:
+            return
+        seats = live.seats_for(token) if token else frozenset()
+        if token and not seats:
+            error = RequestError("bad_token", "this seat token does not belong to this table", 403)
+            await websocket.send_text(json.dumps(error.to_json()))
+            await websocket.close(code=4403, reason=error.message)
+            return
+        connection = TableConnection(websocket.send_text, seats, live.is_host(token))
+        await tables.attach(live, connection)
+        pump = asyncio.get_running_loop().create_task(
+            _pump(websocket, connection, lambda c: tables.state_for(live, c))
+        )
+        try:
+            await _receive_loop(websocket, tables, live, connection, pump)
+        finally:
+            await tables.detach(live, connection)
+            with contextlib.suppress(Exception):
+                await pump
+
+    return router
+
+
+async def _hello(websocket: WebSocket) -> str | Literal[False] | None:
+    """The first message names the seat token (None: a spectator); False: the socket closed."""
+    try:
+        async with asyncio.timeout(HELLO_SECONDS):
+            message = await websocket.receive()
+    except TimeoutError:
+        await websocket.close(code=4408, reason="say hello first")
+        return False
+    except (WebSocketDisconnect, RuntimeError):
+        return False
+    if message["type"] == "websocket.disconnect":
+        return False
+    try:
+        hello = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):
+        hello = None
+    token = hello.get("token") if isinstance(hello, dict) else None
+    if (
+        not isinstance(hello, dict)
+        or hello.get("type") != "hello"
+        or (token is not None and (not isinstance(token, str) or len(token) > 200))
+    ):
+        error = RequestError("bad_request", 'the first message must be {"type": "hello"}')
+        await websocket.send_text(json.dumps(error.to_json()))
+        await websocket.close(code=4400, reason=error.message)
+        return False
+    return token or None
+
+
+async def _receive_loop(
+    websocket: WebSocket,
+    tables: TableHub,
+    live: Any,
+    connection: TableConnection,
+    pump: asyncio.Task[None],
+) -> None:
+    while not connection.closed:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            connection.post(_error("bad_request", "send JSON text messages, not binary"))
+            continue
+        if len(text) > MAX_WS_MESSAGE_CHARS:
+            connection.post(_error("too_large", f"messages are limited to {MAX_WS_MESSAGE_CHARS}"))
+            continue
+        try:
+            request = json.loads(text)
+        except (ValueError, RecursionError):
+            connection.post(_error("bad_json", "that message is not valid JSON"))
+            continue
+        try:
+            await tables.handle(live, connection, request)
+        except RequestError as exc:
+            body = exc.to_json()
+            if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
+                body["id"] = request["id"]
+            connection.post(json.dumps(body, ensure_ascii=False))
+        except Exception:
+            log.exception("request %r in table %s", text[:200], live.id)
+            connection.post(_error("server_error", "the server could not handle that request"))
+        if pump.done():
+            return
+
+
+async def _pump(websocket: WebSocket, connection: TableConnection, build: Any) -> None:
+    await connection.pump(build)
+    if connection.too_slow:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1013, reason="too slow: reconnect")
+
+
+def _error(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
