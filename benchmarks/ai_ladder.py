@@ -466,7 +466,9 @@ class Match:
                     except queue.Empty:
                         break
                     outcome = self.play_game(index, opening, player_white, engines)
-                    if outcome is None:
+                    if outcome is None or self.stop.is_set():
+                        # Abandoned at the hard deadline, or interrupted: the interrupt kills
+                        # the engines under a running game, which must not count as a loss.
                         with self.lock:
                             self.abandoned.append(index)
                         break

@@ -2,14 +2,19 @@
 
     python benchmarks/ai_tune.py                       # fit, print the new WEIGHTS and the losses
     python benchmarks/ai_tune.py --check               # only the loss of the current weights
-    python benchmarks/ai_tune.py --game-type Base --games DIR/games.txt --sample 1  # Base
+    python benchmarks/ai_tune.py --game-type Base --games selfplay.txt --sample 1 \
+        --only queen_ring --only threat_ --only queen_can --only queen_stuck --only enemy_drop
 
 Every position from ply 8 on of the 6,369 BoardGameArena games (Base+MLP, human players) in
 ``../shared/corpus`` (a random half of them, by default), or of the finished games of the given
-``--games`` files (GameStrings, one a line, as ``benchmarks/ai_ladder.py`` writes them: the corpus
-has no Base games, so Base is fitted on engine games), is labelled with the game's result from
-the side to move's point of view (win 1, draw 0.5, loss 0). The weights fitted start from, and are
-printed beside, the game type's current ones (:func:`panal.ai.evaluation.weights_for`).
+``--games`` files (GameStrings, one a line, as ``benchmarks/ai_selfplay.py`` and
+``benchmarks/ai_ladder.py`` write them: the corpus has no Base games, so Base is fitted on engine
+games), is labelled with the game's result from the side to move's point of view (win 1, draw
+0.5, loss 0). The weights fitted start from, and are printed beside, the game type's current ones
+(:func:`panal.ai.evaluation.weights_for`); with ``--only PREFIX`` only the features whose names
+start so are fitted, the others keep theirs. For Base, refits on nokamute's games against itself
+(``benchmarks/ai_selfplay.py``), whole or of the queen's surroundings only, predicted those games
+better but did not win more against nokamute (the README has the figures).
 
 The evaluation is linear in the features of :func:`panal.ai.evaluation.feature_counts`, so the
 fit is a logistic regression: ``P(win) = sigmoid(score / SCALE)``. SCALE is first fitted with the
@@ -130,6 +135,12 @@ def main() -> int:
         metavar="FILE",
         help="GameStrings to fit on (repeatable); default: the BoardGameArena corpus",
     )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="PREFIX",
+        help="fit only the features whose names start so (repeatable); the others keep theirs",
+    )
     parser.add_argument("--check", action="store_true", help="only report the current loss")
     parser.add_argument(
         "--cache", type=Path, help="keep the positions' features in this .npz file, and reuse them"
@@ -173,6 +184,8 @@ def main() -> int:
     # Features that never vary in the data (the Dragonfly is not in BGA's games, Base has only
     # five bugs) keep theirs.
     fixed = np.all(x == 0, axis=0)
+    if args.only:
+        fixed |= np.array([not name.startswith(tuple(args.only)) for name in FEATURES])
     fitted = fit(x[~held], y[~held], current, scale, args.steps, args.l2, fixed)
     print(
         f"fitted: loss {loss(x[~held], y[~held], fitted, scale):.5f} (fit), "

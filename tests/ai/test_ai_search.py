@@ -8,7 +8,7 @@ import pytest
 
 from panal.ai import LEVELS, Searcher, choose_move, evaluate, get_level, think
 from panal.ai.evaluation import WIN
-from panal.hive import PASS, Game
+from panal.hive import PASS, Game, GameType
 
 FORCED_PASS = (
     "Base;InProgress;White[7];wA1;bS1 wA1-;wQ -wA1;bQ bS1/;wQ \\wA1;bA1 bS1\\;wQ -wA1;"
@@ -139,16 +139,19 @@ def test_evaluation_sees_a_nearly_surrounded_queen() -> None:
     assert evaluate(crowded) < -100
 
 
-def test_the_evaluation_is_its_weighted_features() -> None:
-    from panal.ai.evaluation import FEATURES, WEIGHTS, feature_counts
+@pytest.mark.parametrize("game_type", ["Base+MLP", "Base"])
+def test_the_evaluation_is_its_weighted_features(game_type: str) -> None:
+    from panal.ai.evaluation import FEATURES, feature_counts, weights_for
 
-    assert len(FEATURES) == len(WEIGHTS) == len(set(FEATURES))
+    weights = weights_for(GameType.parse(game_type))
+    assert len(FEATURES) == len(weights) == len(set(FEATURES))
     for seed in range(6):
-        game = random_game("Base+MLP", 10 + 4 * seed, seed)
+        game = random_game(game_type, 10 + 4 * seed, seed)
         white, black = feature_counts(game)
         mine, theirs = (white, black) if game.ply % 2 == 0 else (black, white)
-        expected = sum(w * (a - b) for w, a, b in zip(WEIGHTS, mine, theirs, strict=True))
+        expected = sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
         assert evaluate(game) == expected
+        assert evaluate(game, weights) == expected
         assert mine[FEATURES.index("tempo")] == 1 and theirs[FEATURES.index("tempo")] == 0
 
 

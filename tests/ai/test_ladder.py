@@ -58,3 +58,21 @@ def test_arguments() -> None:
     assert settings.opponent.name == "x"
     with pytest.raises(SystemExit):
         ladder.parse_args(["--engine", "x", "--go", "bestmove time 1"])
+
+
+def test_a_game_cut_short_by_an_interrupt_is_abandoned_not_lost() -> None:
+    ladder = load_ladder()
+    settings = ladder.parse_args(["--engine", "x", "--games", "2", "--jobs", "1"])
+    match = ladder.Match(settings)
+
+    def interrupted_game(
+        index: int, opening: list[str], player_white: bool, engines: object
+    ) -> object:
+        # What an interrupt leaves: the stop is set, the engines killed, the player "failed".
+        match.stop.set()
+        return ladder.Outcome(index, opening, player_white, "BlackWins", "engine exited", 9, "")
+
+    match.play_game = interrupted_game
+    match.run()
+    assert match.outcomes == [] and match.abandoned == [0]
+    assert match.summary()["games"] == 0
