@@ -342,8 +342,8 @@ def test_a_30000_ply_import_does_not_freeze_the_server(server: ServerProcess) ->
         finally:
             done.set()
 
-    config_ms: list[float] = []
-    move_ms: list[float] = []
+    quiet: dict[str, list[float]] = {"config": [], "move": []}  # before the import starts
+    busy: dict[str, list[float]] = {"config": [], "move": []}  # while it runs
 
     async def probe() -> None:
         rng = random.Random(8)
@@ -354,11 +354,12 @@ def test_a_30000_ply_import_does_not_freeze_the_server(server: ServerProcess) ->
         ):
             state = json.loads(await ws.recv())
             await http.get("/api/config")  # the connection is open before timing
-            threading.Thread(target=import_it, daemon=True).start()
-            while not done.is_set() and not state["result"]:
+
+            async def one_round(times: dict[str, list[float]]) -> None:
+                nonlocal state
                 started = time.perf_counter()
                 assert (await http.get("/api/config")).status_code == 200
-                config_ms.append(1000 * (time.perf_counter() - started))
+                times["config"].append(1000 * (time.perf_counter() - started))
                 move = rng.choice(state["legal"])["move"]
                 started = time.perf_counter()
                 await ws.send(json.dumps({"type": "move", "move": move, "ply": state["ply"]}))
@@ -366,25 +367,34 @@ def test_a_30000_ply_import_does_not_freeze_the_server(server: ServerProcess) ->
                 while state.get("ply") != ply:
                     state = json.loads(await ws.recv())
                     assert state["type"] == "state", state
-                move_ms.append(1000 * (time.perf_counter() - started))
+                times["move"].append(1000 * (time.perf_counter() - started))
                 await asyncio.sleep(0.05)
+
+            for _ in range(20):
+                await one_round(quiet)
+            threading.Thread(target=import_it, daemon=True).start()
+            while not done.is_set() and not state["result"]:
+                await one_round(busy)
         done.wait(120)
 
     asyncio.run(probe())
     response = outcome["response"]
     assert response.status_code == 201, response.text
     assert response.json()["plies"] == 30_000
-    assert len(config_ms) >= 10 and len(move_ms) >= 10  # the import took a while: many probes
-    summary = (
-        f"config worst {max(config_ms):.0f} ms (median {statistics.median(config_ms):.0f}), "
-        f"move worst {max(move_ms):.0f} ms (median {statistics.median(move_ms):.0f}), "
-        f"{len(config_ms)} probes"
-    )
-    # Every probe under 100 ms, but one: on a loaded 2-core machine the operating system may
-    # hold any process for a moment. The freeze this guards against lasted seconds.
-    for probes in (config_ms, move_ms):
-        ordered = sorted(probes)
-        assert ordered[-2] < 100 and ordered[-1] < 1000, summary
+    assert len(busy["config"]) >= 10 and len(busy["move"]) >= 10  # the import took a while
+    for kind in ("config", "move"):
+        ordered = sorted(busy[kind])
+        # 100 ms, the bound, on a quiet machine; on a loaded one (other jobs on its two
+        # cores) three times the slowest tenth of the same probes just before the import. One
+        # probe may stall longer (the import's worker takes a core), but never for the seconds
+        # that the freeze this guards against lasted.
+        allowance = max(100.0, 3 * statistics.quantiles(quiet[kind], n=10)[-1])
+        summary = (
+            f"{kind}: worst {ordered[-1]:.0f} ms, median {statistics.median(ordered):.0f} ms "
+            f"over {len(ordered)} probes; before the import, 90th percentile "
+            f"{statistics.quantiles(quiet[kind], n=10)[-1]:.0f} ms"
+        )
+        assert ordered[-2] < allowance and ordered[-1] < 2000, summary
 
     # Reading the imported game again does not replay it: its state is kept.
     started = time.perf_counter()
