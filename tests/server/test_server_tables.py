@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
 
-from panal.enjambre import Options
+from panal.enjambre import EndTurn, Options
+from panal.enjambre.actions import action_to_dict
 from panal.enjambre.views import observation_data
 from panal.server.app import create_app
 from panal.server.store import Store
@@ -36,6 +38,7 @@ from tests.server.tables_helpers import (
 )
 
 HANG_REPORT = Path(__file__).resolve().parents[2] / "test-artifacts" / "server-hang.txt"
+END = action_to_dict(EndTurn())
 QUICK = TableLimits(bot_pause=0.0, heartbeat_seconds=0.2, sweep_seconds=3600, min_replace_after=1.0)
 
 
@@ -663,6 +666,41 @@ def test_two_processes_serve_one_table(backend: Backend) -> None:
             assert final[0] == final[1]
         finally:
             Seat.close_all()
+
+
+def test_a_table_is_read_from_one_snapshot(tables_client: TestClient, backend: Backend) -> None:
+    """Another process's change that lands while a process reads a table (its row, seats,
+    games and log, in several statements) is either wholly in what it reads or not at all: a
+    version paired with a later log would offer moves the stored game has already made."""
+    if backend.name == "sqlite":
+        pytest.skip("one process serves a SQLite database; its hub changes a table at a time")
+    table = new_table(tables_client, players=2, seats=[PERSON, PERSON])["id"]
+    store = Store(backend.db_url, migrate=False)
+    tables = TableStore(store)
+    try:
+        before = tables.load(table)
+        assert before is not None
+        version, game, ply = before.row.version, before.games[-1].number, len(before.actions)
+        armed = [True]
+
+        def change_midway(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
+            if armed[0] and statement.lstrip().upper().startswith("SELECT"):
+                armed[0] = False  # right after the table's row is read
+                tables.change(table, version, game=game, first_ply=ply, actions=[(0, END)])
+
+        event.listen(store.engine, "after_cursor_execute", change_midway)
+        try:
+            loaded = tables.load(table)
+        finally:
+            event.remove(store.engine, "after_cursor_execute", change_midway)
+        assert not armed[0]  # the change landed during the read
+        assert loaded is not None
+        assert (loaded.row.version, len(loaded.actions)) == (version, ply)
+        after = tables.load(table)
+        assert after is not None
+        assert (after.row.version, len(after.actions)) == (version + 1, ply + 1)
+    finally:
+        store.close()
 
 
 def test_a_combat_shows_both_numbers_to_everyone_until_the_end_of_the_turn(
