@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -33,7 +34,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -71,13 +72,13 @@ from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.store import Store
 from panal.server.tables import TableHub, TableLimits
 from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
+from panal.server.websocket_session import pump_then_close, serve_requests
 
 __all__ = ["create_app"]
 
 log = logging.getLogger("panal.server")
 
 MAX_BODY_BYTES = 1_000_000
-MAX_WS_MESSAGE_CHARS = 4096
 WEB_DIR = Path(str(files("panal").joinpath("web")))
 
 Look = Literal["classic", "football"]
@@ -470,11 +471,19 @@ def create_app(
         deltas = websocket.query_params.get("deltas") == "1"
         connection = Connection(send=websocket.send_text, seats=seats, deltas=deltas)
         hub.attach(live, connection)
-        pump = asyncio.get_running_loop().create_task(_pump(websocket, connection))
+        pump = asyncio.get_running_loop().create_task(
+            pump_then_close(websocket, connection, connection.pump())
+        )
         if seats:
             await hub.schedule_ai(live)  # retries a failed AI move when a player comes back
         try:
-            await _receive_loop(websocket, hub, live, connection, pump)
+            await serve_requests(
+                websocket,
+                connection,
+                functools.partial(hub.handle, live, connection),
+                pump,
+                f"game {live.row.id}",
+            )
         finally:
             hub.detach(live, connection)
             with contextlib.suppress(Exception):
@@ -525,59 +534,6 @@ def create_app(
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return app
-
-
-async def _receive_loop(
-    websocket: WebSocket,
-    hub: GameHub,
-    live: LiveGame,
-    connection: Connection,
-    pump: asyncio.Task[None],
-) -> None:
-    while not connection.closed:
-        try:
-            message = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            connection.post(_error("bad_request", "send JSON text messages, not binary"))
-            continue
-        if len(text) > MAX_WS_MESSAGE_CHARS:
-            connection.post(_error("too_large", f"messages are limited to {MAX_WS_MESSAGE_CHARS}"))
-            continue
-        try:
-            request = json.loads(text)
-        except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
-            connection.post(_error("bad_json", "that message is not valid JSON"))
-            continue
-        try:
-            await hub.handle(live, connection, request)
-        except RequestError as exc:
-            body = exc.to_json()
-            if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
-                body["id"] = request["id"]
-            connection.post(json.dumps(body, ensure_ascii=False))
-        except Exception:  # a bug must not close the game for everyone: report and go on
-            log.exception("request %r in game %s", text[:200], live.row.id)
-            connection.post(_error("server_error", "the server could not handle that request"))
-        if pump.done():
-            return
-
-
-async def _pump(websocket: WebSocket, connection: Connection) -> None:
-    """Send the connection's queue; a connection dropped for falling behind is closed (1013:
-    try again later), and the browser reconnects and resumes."""
-    await connection.pump()
-    if connection.too_slow:
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1013, reason="too slow: reconnect")
-
-
-def _error(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message})
 
 
 def _seats(live: LiveGame, authorization: str | None) -> frozenset[int]:

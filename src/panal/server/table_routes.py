@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from typing import Annotated, Any, Literal
@@ -43,12 +44,12 @@ from panal.server.hub import RequestError
 from panal.server.players import PlayerStore
 from panal.server.table_bots import BOT_LEVELS
 from panal.server.tables import MAX_GAMES, MODES, TableConnection, TableHub
+from panal.server.websocket_session import pump_then_close, serve_requests
 
 __all__ = ["table_router"]
 
 log = logging.getLogger("panal.server")
 
-MAX_WS_MESSAGE_CHARS = 4096
 HELLO_SECONDS = 10.0
 
 
@@ -183,10 +184,18 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         connection = TableConnection(websocket.send_text, seats, live.is_host(token))
         await tables.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(
-            _pump(websocket, connection, lambda c: tables.state_for(live, c))
+            pump_then_close(
+                websocket, connection, connection.pump(lambda c: tables.state_for(live, c))
+            )
         )
         try:
-            await _receive_loop(websocket, tables, live, connection, pump)
+            await serve_requests(
+                websocket,
+                connection,
+                functools.partial(tables.handle, live, connection),
+                pump,
+                f"table {live.id}",
+            )
         finally:
             await tables.detach(live, connection)
             with contextlib.suppress(Exception):
@@ -222,54 +231,3 @@ async def _hello(websocket: WebSocket) -> str | Literal[False] | None:
         await websocket.close(code=4400, reason=error.message)
         return False
     return token or None
-
-
-async def _receive_loop(
-    websocket: WebSocket,
-    tables: TableHub,
-    live: Any,
-    connection: TableConnection,
-    pump: asyncio.Task[None],
-) -> None:
-    while not connection.closed:
-        try:
-            message = await websocket.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            connection.post(_error("bad_request", "send JSON text messages, not binary"))
-            continue
-        if len(text) > MAX_WS_MESSAGE_CHARS:
-            connection.post(_error("too_large", f"messages are limited to {MAX_WS_MESSAGE_CHARS}"))
-            continue
-        try:
-            request = json.loads(text)
-        except (ValueError, RecursionError):
-            connection.post(_error("bad_json", "that message is not valid JSON"))
-            continue
-        try:
-            await tables.handle(live, connection, request)
-        except RequestError as exc:
-            body = exc.to_json()
-            if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
-                body["id"] = request["id"]
-            connection.post(json.dumps(body, ensure_ascii=False))
-        except Exception:
-            log.exception("request %r in table %s", text[:200], live.id)
-            connection.post(_error("server_error", "the server could not handle that request"))
-        if pump.done():
-            return
-
-
-async def _pump(websocket: WebSocket, connection: TableConnection, build: Any) -> None:
-    await connection.pump(build)
-    if connection.too_slow:
-        with contextlib.suppress(Exception):
-            await websocket.close(code=1013, reason="too slow: reconnect")
-
-
-def _error(code: str, message: str) -> str:
-    return json.dumps({"type": "error", "code": code, "message": message})
