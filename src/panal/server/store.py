@@ -418,8 +418,20 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
 
+    def snapshot(self) -> Connection:
+        """A connection whose reads all see one snapshot of the database. A game or a table is
+        read in several statements (its row, then its moves or its seats, games and actions);
+        under PostgreSQL's default isolation each statement sees the changes committed before
+        it, so another process's change landing between two of them would pair the row's
+        version with a later line. SQLite serves one process, whose changes to a game are made
+        one at a time."""
+        conn = self.engine.connect()
+        if self.is_sqlite:
+            return conn
+        return conn.execution_options(isolation_level="REPEATABLE READ")
+
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
-        with self.engine.connect() as conn:
+        with self.snapshot() as conn:
             found = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if found is None:
                 return None

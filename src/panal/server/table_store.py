@@ -44,7 +44,6 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.players import TABLE_CATEGORY, rate_table_game
@@ -233,18 +232,7 @@ class TableStore:
 
     def __init__(self, store: Store) -> None:
         self.engine = store.engine
-        self.is_sqlite = store.is_sqlite
-
-    def _snapshot(self) -> Connection:
-        """A connection whose reads all see one snapshot of the database. A table is read in
-        several statements (row, seats, games, actions); under PostgreSQL's default isolation
-        each statement sees the changes committed before it, so another process's change landing
-        between two of them would pair the row's version with a later log. SQLite serves one
-        process, whose changes to a table are made one at a time."""
-        conn = self.engine.connect()
-        if self.is_sqlite:
-            return conn
-        return conn.execution_options(isolation_level="REPEATABLE READ")
+        self.snapshot = store.snapshot
 
     # --- creating and loading --------------------------------------------------------------
 
@@ -262,7 +250,7 @@ class TableStore:
             )
 
     def load(self, table_id: str) -> LoadedTable | None:
-        with self._snapshot() as conn:
+        with self.snapshot() as conn:
             found = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
             if found is None:
                 return None
@@ -288,7 +276,7 @@ class TableStore:
 
     def game_log(self, table_id: str, number: int) -> tuple[GameHeader, list[Any]] | None:
         """One game's header and actions (for replays)."""
-        with self._snapshot() as conn:
+        with self.snapshot() as conn:
             found = conn.execute(
                 select(games_table).where(
                     games_table.c.table_id == table_id, games_table.c.number == number
