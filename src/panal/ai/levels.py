@@ -13,7 +13,7 @@ beginner   1      -       0.2     90     15%      between a random mover and a g
 easy       1      -       0.3     60     10%      a one-ply greedy player, nokamute depth 1
 medium     2      400     1.0     15     0%       hivegame.com's easy bot (nokamute depth 2)
 hard       -      2,000   3.0     0      0%       nokamute depth 3
-expert     -      4,000   5.0     0      0%       between nokamute depth 3 and 4
+expert     -      8,000   5.0     0      0%       hivegame.com's medium bot (depth 4)
 strongest  -      -       10.0    0      0%       beyond hivegame.com's medium bot (depth 4)
 =========  =====  ======  ======  =====  =======  ==========================================
 
@@ -43,7 +43,7 @@ _LEVELS = (
     Level("easy", 1, 0.3, 60, 0.10, "a casual player; sees one move ahead"),
     Level("medium", 2, 1.0, 15, 0.0, "a club player; sees the reply to each move", 400),
     Level("hard", None, 3.0, 0, 0.0, "a strong player; 2,000 positions a move", 2_000),
-    Level("expert", None, 5.0, 0, 0.0, "a very strong player; 4,000 positions a move", 4_000),
+    Level("expert", None, 5.0, 0, 0.0, "a very strong player; 8,000 positions a move", 8_000),
     Level("strongest", None, 10.0, 0, 0.0, "as deep as the whole time budget allows"),
 )
 LEVELS: tuple[str, ...] = tuple(level.name for level in _LEVELS)
