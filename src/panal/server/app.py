@@ -268,7 +268,7 @@ def create_app(
             yield
         finally:
             await dispatch.close()
-            store.close()
+            await store.close_async()
 
     app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.hub = hub

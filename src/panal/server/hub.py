@@ -35,7 +35,6 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -481,9 +480,6 @@ class GameHub:
         self._stale: set[str] = set()
         #: Receives the bus's ``lobby`` messages (set by :class:`panal.server.lobby.Lobby`).
         self.on_lobby_message: Callable[[dict[str, Any]], None] | None = None
-        self._db_threads = ThreadPoolExecutor(
-            1 if store.is_sqlite else 8, thread_name_prefix="panal-db"
-        )
 
     # --- running ---------------------------------------------------------------------------
 
@@ -511,7 +507,6 @@ class GameHub:
         await self.jobs.close()
         await self.bus.close()
         await self.heavy.close()
-        self._db_threads.shutdown(wait=True)
 
     def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
         """A background task the hub keeps a reference to (and cancels on close)."""
@@ -586,15 +581,8 @@ class GameHub:
             log.error("background task failed", exc_info=task.exception())
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in a thread: the event loop never waits for the database.
-
-        SQLite gets one thread: it has one writer, and two commits from two threads make one
-        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
-        of the move latency). PostgreSQL gets a pool as large as the connection pool."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._db_threads, functools.partial(function, *args, **kwargs)
-        )
+        """Run a store call in the store's threads (see :meth:`Store.call`)."""
+        return await self.store.call(function, *args, **kwargs)
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -1128,8 +1116,7 @@ class GameHub:
         if finishes and live.row.rated:
             also = _both(also, functools.partial(settle_ratings, game_id=live.id))
         try:
-            version = await self.db(
-                self.store.change,
+            version = await self.store.change_async(
                 live.id,
                 live.version,
                 change.values,

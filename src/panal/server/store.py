@@ -18,19 +18,30 @@ SQLite (the default, one file) runs in WAL mode with ``synchronous=NORMAL``: a c
 process being killed, and costs no fsync. PostgreSQL works through a ``postgresql://`` URL with
 psycopg (``pip install -e ".[scale]"``).
 
-Every method is synchronous and short; the server calls them from a thread, off the event loop.
+**Off the event loop, or on it.** Every method is synchronous and short; the server runs them in
+the store's threads (:meth:`Store.call`): one for SQLite, which has one writer and no round trips.
+The writes made on every move have ``_async`` variants (:meth:`Store.change_async`, and the
+tables' ``change_async``) which, on PostgreSQL, wait for the database on the event loop itself,
+through SQLAlchemy's asyncio engine running the same statement code (``run_sync``): a thread
+would hand the GIL to and from the loop at every round trip, which cost more CPU than the
+statements and, under load, up to the interpreter's switch interval per hand-off. On PostgreSQL
+a move is one statement in autocommit (one round trip): a CTE that bumps the version with the
+compare-and-set and inserts the moves from its ``RETURNING`` row, atomic by itself.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import importlib.util
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -56,10 +67,13 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    union_all,
     update,
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.sql import Executable
 
 from panal.hive import OPTION_SPECS, Options
 from panal.server.clock import ClockState, TimeControl
@@ -81,6 +95,9 @@ MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while mi
 IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
+
+
+T = TypeVar("T")
 
 
 class DatabaseError(RuntimeError):
@@ -337,6 +354,31 @@ def _change_statement(columns: frozenset[str]) -> Update:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _move_statement(columns: frozenset[str], moves: int) -> Executable:
+    """:meth:`Store.change` setting ``columns`` and adding ``moves`` moves as one statement
+    (PostgreSQL): the moves are inserted from the compare-and-set's ``RETURNING`` row, so a
+    stale version inserts nothing, and a ply already stored fails the whole statement, version
+    bump included; it returns the plies inserted. Parameters: those of :func:`_change_statement`, ``played_at``, and
+    ``ply_<i>``/``move_<i>`` for each move."""
+    bumped = _change_statement(columns).returning(games_table.c.id).cte("bumped")
+    rows = [
+        select(
+            bumped.c.id,
+            bindparam(f"ply_{i}", type_=moves_table.c.ply.type),
+            bindparam(f"move_{i}", type_=moves_table.c.move.type),
+            bindparam("played_at", type_=moves_table.c.played_at.type),
+        )
+        for i in range(moves)
+    ]
+    source = rows[0] if moves == 1 else union_all(*rows)
+    return (
+        insert(moves_table)
+        .from_select(["game_id", "ply", "move", "played_at"], source)
+        .returning(moves_table.c.ply)  # what it inserted (its row count is not reported)
+    )
+
+
 _TAKE_BACK = delete(moves_table).where(
     moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
 )
@@ -344,9 +386,14 @@ _INSERT_MOVES = insert(moves_table)
 
 
 class Store:
-    """Short synchronous transactions (the server runs them in a thread pool)."""
+    """Short synchronous transactions, run by the server in the store's threads; on PostgreSQL
+    the per-move writes also run on the event loop (the ``_async`` methods)."""
 
     def __init__(self, url: str, *, migrate: bool = True, pool_size: int = 8) -> None:
+        self.pool_size = pool_size
+        self._threads: ThreadPoolExecutor | None = None
+        # The asyncio engine of the event loop that uses it (its connections belong to that loop).
+        self._async: tuple[asyncio.AbstractEventLoop, AsyncEngine] | None = None
         try:
             parsed = make_url(url)
             self.is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -367,6 +414,9 @@ class Store:
             raise DatabaseError(f"cannot open the database {url!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            if importlib.util.find_spec("greenlet") is None:  # for the asyncio engine
+                raise DatabaseError('PostgreSQL needs greenlet (pip install -e ".[web,scale]")')
         if migrate:
             try:
                 self.migrate()
@@ -374,7 +424,73 @@ class Store:
                 raise DatabaseError(f"cannot open the database: {exc}") from None
 
     def close(self) -> None:
+        """Close the store's threads and connections (it opens them again if used later)."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+            self._threads = None
+        self._async = None  # its loop is gone or closing: its connections go with it
         self.engine.dispose()
+
+    async def close_async(self) -> None:
+        """:meth:`close`, closing the running event loop's connections properly first."""
+        if self._async is not None and self._async[0] is asyncio.get_running_loop():
+            await self._async[1].dispose()
+        self.close()
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call in the store's threads: the event loop never waits for the database.
+
+        SQLite gets one thread: it has one writer, and two commits from two threads make one
+        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
+        of the move latency). PostgreSQL gets as many as the connection pool."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(
+                1 if self.is_sqlite else self.pool_size, thread_name_prefix="panal-db"
+            )
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._threads, functools.partial(function, *args, **kwargs)
+        )
+
+    def transact(self, work: Callable[[Connection], T], *, single_statement: bool = False) -> T:
+        """``work(connection)`` in one transaction. ``single_statement``: ``work`` makes one
+        statement, atomic by itself, run in autocommit (no BEGIN and COMMIT round trips)."""
+        if single_statement:
+            with self.engine.connect() as conn:
+                return work(conn.execution_options(isolation_level="AUTOCOMMIT"))
+        with self.engine.begin() as conn:
+            return work(conn)
+
+    async def transact_async(
+        self, work: Callable[[Connection], T], *, single_statement: bool = False
+    ) -> T:
+        """:meth:`transact` without blocking the event loop: on PostgreSQL on the loop itself
+        (the asyncio engine runs ``work`` through ``run_sync``), on SQLite in the store's
+        thread."""
+        if self.is_sqlite:
+            return await self.call(self.transact, work, single_statement=single_statement)
+        engine = self._async_engine()
+        if single_statement:
+            async with engine.connect() as conn:
+                await conn.execution_options(isolation_level="AUTOCOMMIT")
+                return await conn.run_sync(work)
+        async with engine.begin() as conn:
+            return await conn.run_sync(work)
+
+    def _async_engine(self) -> AsyncEngine:
+        """The asyncio engine of the running event loop (made on first use). Unlike the
+        threads' engine it does not ping a connection before each use, which would be a round
+        trip per move: a connection the server dropped fails its statement, and SQLAlchemy then
+        discards the whole pool (that change answers "try again")."""
+        loop = asyncio.get_running_loop()
+        if self._async is None or self._async[0] is not loop:
+            engine = create_async_engine(
+                self.engine.url, pool_size=self.pool_size, max_overflow=self.pool_size
+            )
+            self._async = (loop, engine)
+        return self._async[1]
 
     # --- schema ----------------------------------------------------------------------------
 
@@ -473,40 +589,88 @@ class Store:
         new game). Raises :class:`Conflict` (nothing written) when the stored version is not
         ``version`` any more.
         """
+        work, single = self._change_work(game_id, version, values, add_moves, keep_plies, also)
+        try:
+            return self.transact(work, single_statement=single)
+        except IntegrityError:
+            raise Conflict(game_id) from None  # that ply is already stored: the line moved on
+
+    async def change_async(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        *,
+        add_moves: tuple[str, ...] = (),
+        keep_plies: int | None = None,
+        also: Callable[[Connection], object] | None = None,
+    ) -> int:
+        """:meth:`change` without blocking the event loop (see :meth:`transact_async`)."""
+        work, single = self._change_work(game_id, version, values, add_moves, keep_plies, also)
+        try:
+            return await self.transact_async(work, single_statement=single)
+        except IntegrityError:
+            raise Conflict(game_id) from None
+
+    def _change_work(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        add_moves: tuple[str, ...],
+        keep_plies: int | None,
+        also: Callable[[Connection], object] | None,
+    ) -> tuple[Callable[[Connection], int], bool]:
+        """The writes of :meth:`change` and whether they are one statement. On PostgreSQL a
+        change that neither takes moves back nor writes more (``also``) is one statement: the
+        compare-and-set, with the moves it adds inserted from its ``RETURNING`` row."""
         unknown = set(values) - MUTABLE_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        try:
-            with self.engine.begin() as conn:
-                updated = conn.execute(
-                    _change_statement(frozenset(values)),
-                    {
-                        **values,
-                        "updated_at": now,
-                        "version": version + 1,
-                        "b_id": game_id,
-                        "b_version": version,
-                    },
-                )
-                if updated.rowcount != 1:
+        columns = frozenset(values)
+        params = {
+            **values,
+            "updated_at": now,
+            "version": version + 1,
+            "b_id": game_id,
+            "b_version": version,
+        }
+        first = int(values["plies"]) - len(add_moves) + 1 if add_moves else 0
+        single = not self.is_sqlite and keep_plies is None and also is None
+        if single and add_moves:
+            params["played_at"] = now
+            for i, move in enumerate(add_moves):
+                params[f"ply_{i}"] = first + i
+                params[f"move_{i}"] = move
+            statement = _move_statement(columns, len(add_moves))
+
+            def write_at_once(conn: Connection) -> int:
+                if len(conn.execute(statement, params).all()) != len(add_moves):
                     raise Conflict(game_id)
-                if keep_plies is not None:
-                    conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
-                if add_moves:
-                    first = int(values["plies"]) - len(add_moves) + 1
-                    conn.execute(
-                        _INSERT_MOVES,
-                        [
-                            {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
-                            for i, m in enumerate(add_moves)
-                        ],
-                    )
-                if also is not None:
-                    also(conn)
-        except IntegrityError:
-            raise Conflict(game_id) from None  # that ply is already stored: the line moved on
-        return version + 1
+                return version + 1
+
+            return write_at_once, True
+
+        def write(conn: Connection) -> int:
+            updated = conn.execute(_change_statement(columns), params)
+            if updated.rowcount != 1:
+                raise Conflict(game_id)
+            if keep_plies is not None:
+                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
+            if add_moves:
+                conn.execute(
+                    _INSERT_MOVES,
+                    [
+                        {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
+                        for i, m in enumerate(add_moves)
+                    ],
+                )
+            if also is not None:
+                also(conn)
+            return version + 1
+
+        return write, single
 
     def claim_seat(
         self,

@@ -14,14 +14,16 @@ an action is accepted only if it extends the stored log. Taking a seat with an i
 conditional update on the seat: exactly one winner.
 
 Seat tokens, the host's token and invitation codes are stored as SHA-256 hashes. Every method is
-synchronous and short; the server calls them from a thread, off the event loop.
+synchronous and short; the server calls them from the store's threads, off the event loop, except
+:meth:`TableStore.change_async` (every action): on PostgreSQL it waits on the event loop (see
+:meth:`panal.server.store.Store.transact_async`).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +31,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     Float,
     ForeignKey,
     Index,
@@ -231,6 +234,7 @@ class TableStore:
     """The Enjambre tables of a :class:`panal.server.store.Store`'s database."""
 
     def __init__(self, store: Store) -> None:
+        self.database = store
         self.engine = store.engine
         self.snapshot = store.snapshot
 
@@ -328,74 +332,142 @@ class TableStore:
         writes it). Raises :class:`Conflict`, writing nothing, when the stored version is not
         ``version`` any more or a condition fails.
         """
+        work = self._change_work(
+            table_id,
+            version,
+            values,
+            seats,
+            game,
+            first_ply,
+            actions,
+            result,
+            next_game,
+            absent,
+            rated_places,
+        )
+        try:
+            return self.database.transact(work)
+        except IntegrityError:
+            raise Conflict(table_id) from None  # that ply is already stored: the log moved on
+
+    async def change_async(
+        self,
+        table_id: str,
+        version: int,
+        *,
+        values: dict[str, Any] | None = None,
+        seats: dict[int, dict[str, Any]] | None = None,
+        game: int = 0,
+        first_ply: int = 0,
+        actions: Sequence[tuple[int, dict[str, Any]]] = (),
+        result: dict[str, Any] | None = None,
+        next_game: GameHeader | None = None,
+        absent: tuple[int, float] | None = None,
+        rated_places: dict[int, int] | None = None,
+    ) -> int:
+        """:meth:`change` without blocking the event loop (see
+        :meth:`panal.server.store.Store.transact_async`)."""
+        work = self._change_work(
+            table_id,
+            version,
+            values,
+            seats,
+            game,
+            first_ply,
+            actions,
+            result,
+            next_game,
+            absent,
+            rated_places,
+        )
+        try:
+            return await self.database.transact_async(work)
+        except IntegrityError:
+            raise Conflict(table_id) from None
+
+    @staticmethod
+    def _change_work(
+        table_id: str,
+        version: int,
+        values: dict[str, Any] | None,
+        seats: dict[int, dict[str, Any]] | None,
+        game: int,
+        first_ply: int,
+        actions: Sequence[tuple[int, dict[str, Any]]],
+        result: dict[str, Any] | None,
+        next_game: GameHeader | None,
+        absent: tuple[int, float] | None,
+        rated_places: dict[int, int] | None,
+    ) -> Callable[[Connection], int]:
+        """The writes of :meth:`change`, made in one transaction."""
         unknown = set(values or ()) - TABLE_FIELDS
         for seat_values in (seats or {}).values():
             unknown |= set(seat_values) - SEAT_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        try:
-            with self.engine.begin() as conn:
-                updated = conn.execute(
-                    update(tables_table)
-                    .where(tables_table.c.id == table_id, tables_table.c.version == version)
-                    .values(**(values or {}), updated_at=now, version=version + 1)
+
+        def write(conn: Connection) -> int:
+            updated = conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.version == version)
+                .values(**(values or {}), updated_at=now, version=version + 1)
+            )
+            if updated.rowcount != 1:
+                raise Conflict(table_id)
+            if absent is not None:
+                seat, cutoff = absent
+                gone = conn.execute(
+                    select(func.count()).where(
+                        seats_table.c.table_id == table_id,
+                        seats_table.c.seat == seat,
+                        seats_table.c.kind == "person",
+                        or_(seats_table.c.seen_at.is_(None), seats_table.c.seen_at < cutoff),
+                    )
+                ).scalar_one()
+                if gone != 1:
+                    raise Conflict(table_id)  # they came back: nothing is written
+            for seat, seat_values in (seats or {}).items():
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
+                    .values(**seat_values)
                 )
-                if updated.rowcount != 1:
-                    raise Conflict(table_id)
-                if absent is not None:
-                    seat, cutoff = absent
-                    gone = conn.execute(
-                        select(func.count()).where(
-                            seats_table.c.table_id == table_id,
-                            seats_table.c.seat == seat,
-                            seats_table.c.kind == "person",
-                            or_(seats_table.c.seen_at.is_(None), seats_table.c.seen_at < cutoff),
-                        )
-                    ).scalar_one()
-                    if gone != 1:
-                        raise Conflict(table_id)  # they came back: nothing is written
-                for seat, seat_values in (seats or {}).items():
-                    conn.execute(
-                        update(seats_table)
-                        .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
-                        .values(**seat_values)
+            if actions:
+                conn.execute(
+                    insert(actions_table),
+                    [
+                        {
+                            "table_id": table_id,
+                            "game": game,
+                            "ply": first_ply + index,
+                            "player": player,
+                            "action": json.dumps(action, separators=(",", ":")),
+                            "played_at": now,
+                        }
+                        for index, (player, action) in enumerate(actions)
+                    ],
+                )
+            if result is not None:
+                conn.execute(
+                    update(games_table)
+                    .where(games_table.c.table_id == table_id, games_table.c.number == game)
+                    .values(result=json.dumps(result))
+                )
+                if rated_places:
+                    rate_table_game(conn, f"{table_id}/{game}", TABLE_CATEGORY, rated_places)
+            if next_game is not None:
+                conn.execute(
+                    insert(games_table).values(
+                        table_id=table_id,
+                        number=next_game.number,
+                        seed=next_game.seed,
+                        first_player=next_game.first_player,
                     )
-                if actions:
-                    conn.execute(
-                        insert(actions_table),
-                        [
-                            {
-                                "table_id": table_id,
-                                "game": game,
-                                "ply": first_ply + index,
-                                "player": player,
-                                "action": json.dumps(action, separators=(",", ":")),
-                                "played_at": now,
-                            }
-                            for index, (player, action) in enumerate(actions)
-                        ],
-                    )
-                if result is not None:
-                    conn.execute(
-                        update(games_table)
-                        .where(games_table.c.table_id == table_id, games_table.c.number == game)
-                        .values(result=json.dumps(result))
-                    )
-                    if rated_places:
-                        rate_table_game(conn, f"{table_id}/{game}", TABLE_CATEGORY, rated_places)
-                if next_game is not None:
-                    conn.execute(
-                        insert(games_table).values(
-                            table_id=table_id,
-                            number=next_game.number,
-                            seed=next_game.seed,
-                            first_player=next_game.first_player,
-                        )
-                    )
-        except IntegrityError:
-            raise Conflict(table_id) from None  # that ply is already stored: the log moved on
-        return version + 1
+                )
+            return version + 1
+
+        return write
 
     def claim_seat(
         self,
