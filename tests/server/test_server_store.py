@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine, event, insert
+from sqlalchemy import event, insert
 
 from panal.server.store import Conflict, GameRow, Store, moves_table
 from tests.server.conftest import Backend
@@ -81,12 +81,19 @@ def test_two_moves_from_one_version_on_the_event_loop_one_is_written(backend: Ba
         winner = outcomes.index(1)
         version, plies, moves = _stored(store, "race")
         assert (version, plies, moves) == (1, 1, [("wS1", "wA1")[winner]])
+
+        async def stale(values: dict[str, Any], add: tuple[str, ...]) -> None:
+            try:
+                await store.change_async("race", 0, values, add_moves=add)
+            finally:
+                await store.close_async()
+
         # A change from the version now gone is refused too, with or without moves.
         for values, add in (({"plies": 2}, ("bS1 -wS1",)), ({"draw_offer": 1}, ())):
             with pytest.raises(Conflict):
                 store.change("race", 0, values, add_moves=add)
             with pytest.raises(Conflict):
-                asyncio.run(store.change_async("race", 0, values, add_moves=add))
+                asyncio.run(stale(values, add))
         assert _stored(store, "race") == (1, 1, moves)
     finally:
         store.close()
@@ -106,9 +113,16 @@ def test_a_move_whose_ply_is_stored_rolls_back_the_version_bump(
                 insert(moves_table).values(game_id="planted", ply=1, move="wA1", played_at=0.0)
             )
         change = {"plies": 1, "draw_offer": 0}
+
+        async def play() -> None:
+            try:
+                await store.change_async("planted", 0, change, add_moves=("wS1",))
+            finally:
+                await store.close_async()
+
         with pytest.raises(Conflict):
             if on_loop:
-                asyncio.run(store.change_async("planted", 0, change, add_moves=("wS1",)))
+                asyncio.run(play())
             else:
                 store.change("planted", 0, change, add_moves=("wS1",))
         loaded = store.load_game("planted")
@@ -119,40 +133,97 @@ def test_a_move_whose_ply_is_stored_rolls_back_the_version_bump(
         store.close()
 
 
-def test_a_move_on_postgres_is_one_statement_on_the_event_loop(backend: Backend) -> None:
+def test_a_move_on_postgres_is_one_statement_on_the_event_loop(
+    backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """On PostgreSQL a move is written by one statement in autocommit (one round trip: no
     BEGIN, no COMMIT), sent from the event loop's own thread (no hand-off to a DB thread)."""
     if backend.name == "sqlite":
         pytest.skip("SQLite writes in-process, in its one DB thread")
+    import psycopg
+
     store = Store(backend.db_url)
     seen: list[tuple[str, bool, int]] = []
 
-    def record(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
-        autocommit = bool(conn.connection.driver_connection.autocommit)
-        seen.append((statement, autocommit, threading.get_ident()))
+    def recording(execute: Any) -> Any:
+        def run(cursor: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+            seen.append((str(query), cursor.connection.autocommit, threading.get_ident()))
+            return execute(cursor, query, *args, **kwargs)
+
+        return run
 
     try:
         _new_game(store, "onestep")
-        event.listen(Engine, "before_cursor_execute", record)
-        try:
+        for cursor_class in (psycopg.Cursor, psycopg.AsyncCursor):
+            monkeypatch.setattr(cursor_class, "execute", recording(cursor_class.execute))
 
-            async def play() -> int:
-                try:
-                    return await store.change_async(
-                        "onestep", 0, {"plies": 1}, add_moves=("wS1",)
-                    )
-                finally:
-                    await store.close_async()
+        async def play() -> int:
+            try:
+                return await store.change_async("onestep", 0, {"plies": 1}, add_moves=("wS1",))
+            finally:
+                await store.close_async()
 
-            assert asyncio.run(play()) == 1
-        finally:
-            event.remove(Engine, "before_cursor_execute", record)
-        writes = [s for s in seen if "moves" in s[0] or "games" in s[0]]
-        assert len(writes) == 1, writes
-        statement, autocommit, thread = writes[0]
+        assert asyncio.run(play()) == 1
+        monkeypatch.undo()
+        assert len(seen) == 1, seen
+        statement, autocommit, thread = seen[0]
         assert statement.lstrip().upper().startswith("WITH") and "INSERT INTO moves" in statement
         assert autocommit
         assert thread == threading.get_ident()  # asyncio.run runs the loop in this thread
         assert _stored(store, "onestep") == (1, 1, ["wS1"])
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("on_loop", [False, True], ids=["thread", "loop"])
+def test_a_table_action_from_a_stale_version_or_at_a_stored_ply_writes_nothing(
+    backend: Backend, on_loop: bool
+) -> None:
+    """An Enjambre table's action goes through the same compare-and-set (one statement on
+    PostgreSQL): from a version gone, or at a ply already in the log, it raises Conflict and
+    changes nothing, the version and the table's fields included."""
+    from panal.server.table_store import GameHeader, SeatRow, TableRow, TableStore
+
+    store = Store(backend.db_url)
+    tables = TableStore(store)
+    row = TableRow(
+        id="tbl", players=2, mode="play", options={}, games=1, status="playing", host_token="h"
+    )
+    tables.create(row, [SeatRow(0, "person"), SeatRow(1, "person")], GameHeader(0, 7, 0))
+
+    def change(version: int, ply: int, waiting: str) -> int:
+        action = (ply % 2, {"type": "pass", "n": ply})
+        arguments: dict[str, Any] = {
+            "values": {"waiting_for": waiting},
+            "game": 0,
+            "first_ply": ply,
+            "actions": [action],
+        }
+        if not on_loop:
+            return tables.change("tbl", version, **arguments)
+
+        async def act() -> int:
+            try:
+                return await tables.change_async("tbl", version, **arguments)
+            finally:
+                await store.close_async()
+
+        return asyncio.run(act())
+
+    def stored() -> tuple[int, str | None, list[Any]]:
+        loaded = tables.load("tbl")
+        assert loaded is not None
+        return loaded.row.version, loaded.row.waiting_for, loaded.actions
+
+    try:
+        assert change(0, 0, "1") == 1
+        assert change(1, 1, "0") == 2
+        before = stored()
+        assert before[0] == 2 and [a["n"] for _, a in before[2]] == [0, 1]
+        with pytest.raises(Conflict):
+            change(1, 2, "1")  # from a version gone
+        with pytest.raises(Conflict):
+            change(2, 1, "1")  # the right version, but that ply is stored
+        assert stored() == before
     finally:
         store.close()

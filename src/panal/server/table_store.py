@@ -21,9 +21,10 @@ synchronous and short; the server calls them from the store's threads, off the e
 
 from __future__ import annotations
 
+import functools
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,18 +40,20 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     delete,
     exists,
     func,
     insert,
     or_,
     select,
+    union_all,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import UpdateBase
 
 from panal.server.players import TABLE_CATEGORY, rate_table_game
-from panal.server.store import Conflict, Store, metadata
+from panal.server.store import ChangeWrite, Conflict, Store, metadata
 
 __all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore"]
 
@@ -332,23 +335,21 @@ class TableStore:
         writes it). Raises :class:`Conflict`, writing nothing, when the stored version is not
         ``version`` any more or a condition fails.
         """
-        work = self._change_work(
-            table_id,
-            version,
-            values,
-            seats,
-            game,
-            first_ply,
-            actions,
-            result,
-            next_game,
-            absent,
-            rated_places,
+        return self.database.write(
+            self._change_write(
+                table_id,
+                version,
+                values,
+                seats,
+                game,
+                first_ply,
+                actions,
+                result,
+                next_game,
+                absent,
+                rated_places,
+            )
         )
-        try:
-            return self.database.transact(work)
-        except IntegrityError:
-            raise Conflict(table_id) from None  # that ply is already stored: the log moved on
 
     async def change_async(
         self,
@@ -367,26 +368,24 @@ class TableStore:
     ) -> int:
         """:meth:`change` without blocking the event loop (see
         :meth:`panal.server.store.Store.transact_async`)."""
-        work = self._change_work(
-            table_id,
-            version,
-            values,
-            seats,
-            game,
-            first_ply,
-            actions,
-            result,
-            next_game,
-            absent,
-            rated_places,
+        return await self.database.write_async(
+            self._change_write(
+                table_id,
+                version,
+                values,
+                seats,
+                game,
+                first_ply,
+                actions,
+                result,
+                next_game,
+                absent,
+                rated_places,
+            )
         )
-        try:
-            return await self.database.transact_async(work)
-        except IntegrityError:
-            raise Conflict(table_id) from None
 
-    @staticmethod
-    def _change_work(
+    def _change_write(
+        self,
         table_id: str,
         version: int,
         values: dict[str, Any] | None,
@@ -398,14 +397,31 @@ class TableStore:
         next_game: GameHeader | None,
         absent: tuple[int, float] | None,
         rated_places: dict[int, int] | None,
-    ) -> Callable[[Connection], int]:
-        """The writes of :meth:`change`, made in one transaction."""
+    ) -> ChangeWrite:
+        """The writes of :meth:`change`. On PostgreSQL actions that change no seat and end no
+        game are one statement, as a Hive move is (:func:`_one_statement_change`)."""
         unknown = set(values or ()) - TABLE_FIELDS
         for seat_values in (seats or {}).values():
             unknown |= set(seat_values) - SEAT_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
+        if not (self.database.is_sqlite or seats or absent or result or next_game):
+            params: dict[str, Any] = {
+                **(values or {}),
+                "updated_at": now,
+                "version": version + 1,
+                "b_id": table_id,
+                "b_version": version,
+                "game": game,
+                "played_at": now,
+            }
+            for index, (player, action) in enumerate(actions):
+                params[f"ply_{index}"] = first_ply + index
+                params[f"player_{index}"] = player
+                params[f"action_{index}"] = json.dumps(action, separators=(",", ":"))
+            statement = _one_statement_change(frozenset(values or ()), len(actions))
+            return ChangeWrite(table_id, version, max(1, len(actions)), statement, params)
 
         def write(conn: Connection) -> int:
             updated = conn.execute(
@@ -467,7 +483,7 @@ class TableStore:
                 )
             return version + 1
 
-        return write
+        return ChangeWrite(table_id, version, work=write)
 
     def claim_seat(
         self,
@@ -578,6 +594,45 @@ class TableStore:
         with self.engine.begin() as conn:
             for table in (actions_table, games_table, seats_table, tables_table):
                 conn.execute(delete(table))
+
+
+@functools.lru_cache(maxsize=64)
+def _one_statement_change(columns: frozenset[str], actions: int) -> UpdateBase:
+    """A table change setting ``columns`` and adding ``actions`` actions to a game's log as one
+    statement (PostgreSQL), returning a row per row it wrote: none when the version is stale.
+    The actions are inserted from the compare-and-set's ``RETURNING`` row; a ply already stored
+    fails the whole statement, version bump included. Parameters: ``b_id``, ``b_version``, the
+    columns, ``updated_at``, ``version``, ``game``, ``played_at``, and ``ply_<i>``,
+    ``player_<i>``, ``action_<i>`` for each action."""
+    bumped = (
+        update(tables_table)
+        .where(
+            tables_table.c.id == bindparam("b_id"),
+            tables_table.c.version == bindparam("b_version"),
+        )
+        .values({name: bindparam(name) for name in sorted(columns | {"updated_at", "version"})})
+        .returning(tables_table.c.id)
+    )
+    if not actions:
+        return bumped
+    written = bumped.cte("bumped")
+    rows = [
+        select(
+            written.c.id,
+            bindparam("game", type_=actions_table.c.game.type),
+            bindparam(f"ply_{i}", type_=actions_table.c.ply.type),
+            bindparam(f"player_{i}", type_=actions_table.c.player.type),
+            bindparam(f"action_{i}", type_=actions_table.c.action.type),
+            bindparam("played_at", type_=actions_table.c.played_at.type),
+        )
+        for i in range(actions)
+    ]
+    source = rows[0] if actions == 1 else union_all(*rows)
+    return (
+        insert(actions_table)
+        .from_select(["table_id", "game", "ply", "player", "action", "played_at"], source)
+        .returning(actions_table.c.ply)
+    )
 
 
 def _not_seated(table_id: str, user_id: int) -> Any:
