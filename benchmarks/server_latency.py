@@ -56,6 +56,16 @@ class Results:
     finished_games: int = 0
     bytes_received: int = 0  # by every simulated player while measuring
     server_cpu: float = 0.0  # CPU seconds the server's processes used while measuring
+    client_cpu: float = 0.0  # CPU seconds the simulated players (this process) used meanwhile
+    machine_busy: float = 0.0  # busy fraction of all the machine's cores meanwhile (/proc/stat)
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of all cores since boot, from /proc/stat (Linux): busy is all
+    but idle and I/O wait."""
+    fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    total = sum(fields[:8])  # guest time is already counted in user time
+    return total - fields[3] - fields[4], total
 
 
 def cpu_seconds(pid: int) -> float:
@@ -127,9 +137,9 @@ async def player(
         view: dict[str, Any] | None = None  # seq, ply, turn, result, legal, last mover
         while time.monotonic() < deadline[0]:
             try:
-                text = await asyncio.wait_for(
-                    ws.recv(), timeout=max(0.1, min(30.0, deadline[0] - time.monotonic()))
-                )
+                # A time-out scope, not wait_for: that wrapped every receive in a task of its own.
+                async with asyncio.timeout(max(0.1, min(30.0, deadline[0] - time.monotonic()))):
+                    text = await ws.recv()
             except TimeoutError:
                 break
             received = time.perf_counter()
@@ -252,8 +262,13 @@ async def run(
     gc.disable()
     measuring.set()
     cpu_before = cpu_seconds(server_pid)
+    client_before = time.process_time()
+    busy_before, total_before = machine_ticks()
     await asyncio.sleep(seconds)
     results.server_cpu = cpu_seconds(server_pid) - cpu_before
+    results.client_cpu = time.process_time() - client_before
+    busy_after, total_after = machine_ticks()
+    results.machine_busy = (busy_after - busy_before) / max(1, total_after - total_before)
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     gc.enable()
     gc.unfreeze()
@@ -393,7 +408,7 @@ def main() -> None:
     print(versions(args.postgres if scale else None, args.redis if scale else None), flush=True)
     header = (
         "backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  "
-        "cpu_ms/move  bytes/move  errors  load"
+        "cpu_ms/move  players_ms/move  machine_busy  bytes/move  errors  load"
     )
     print(header)
     rows = []
@@ -436,6 +451,8 @@ def main() -> None:
                 f"{1000 * (measured[-1] if measured else float('nan')):6.1f}  "
                 f"{1000 * percentile(results.opponent, 99):10.1f}  "
                 f"{1000 * results.server_cpu / max(1, len(measured)):11.2f}  "
+                f"{1000 * results.client_cpu / max(1, len(measured)):15.2f}  "
+                f"{100 * results.machine_busy:11.0f}%  "
                 f"{results.bytes_received / max(1, len(measured)):10.0f}  "
                 f"{results.errors + results.resyncs:6d}  {load}"
             )

@@ -180,6 +180,63 @@ def test_ai_worker_plays_for_a_web_process_without_ai(
         server.stop()
 
 
+def test_an_ai_move_whose_process_was_killed_comes_from_another_within_seconds(
+    tmp_path: Path, services: tuple[str, str, str]
+) -> None:
+    """Process A takes the AI's job (a ten-second search) and is killed with SIGKILL mid-search;
+    process B takes the job over once A's hold on it lapses (5 s, see RedisJobQueue) and the
+    game gets its AI move: a player connected to B sees it well before the job's time-out
+    (the reclaim waited 150 s before the holds were renewed)."""
+    pytest.importorskip("panal.ai")
+    import redis as redis_client
+
+    db, redis, prefix = services
+    prefix += "-ai-kill"  # a queue of its own
+    args = ("--redis", redis, "--redis-prefix", prefix, "--ai-workers", "1")
+    a = ServerProcess(db, tmp_path / "serve-a.log", args)
+    b = ServerProcess(db, tmp_path / "serve-b.log", args)
+    queue = redis_client.Redis.from_url(redis)
+    a.start()
+    try:
+        created = httpx.post(
+            f"{a.url}/api/games", json={"mode": "ai", "ai_level": "strongest", "color": "white"}
+        ).json()
+        game, token = created["id"], created["token"]
+        with connect(f"{a.ws_url}/ws/games/{game}?token={token}") as ws:
+            state = recv_state(ws)
+            ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": 0}))
+            recv_state(ws, lambda s: s["ply"] == 1 and s["ai_thinking"])
+        deadline = time.monotonic() + 10
+        while not queue.xpending(f"{prefix}:jobs", "workers")["pending"]:
+            assert time.monotonic() < deadline, "process A never took the AI's job"
+            time.sleep(0.05)
+        time.sleep(0.5)  # A is searching now (the strongest level searches for 10 s)
+        a.kill()
+        killed_at = time.monotonic()
+        store = Store(db)
+        try:
+            loaded = store.load_game(game)
+        finally:
+            store.close()
+        assert loaded is not None and len(loaded[1]) == 1, "the kill came after the AI's move"
+        b.start()
+        with connect(f"{b.ws_url}/ws/games/{game}?token={token}") as ws:
+            state = recv_state(ws)
+            while state["ply"] < 2:
+                assert time.monotonic() - killed_at < 45, "no AI move from the survivor"
+                message = json.loads(ws.recv(timeout=45))
+                if message["type"] == "state":
+                    state = message
+        assert state["history"][1]["color"] == 1 and not state["ai_thinking"]
+        # Taken over after 5 s without a renewal, then a 10 s search (150 s before).
+        assert time.monotonic() - killed_at < 45
+        assert "took over job" in b.log_path.read_text()
+    finally:
+        queue.close()
+        a.kill()
+        b.stop()
+
+
 def test_players_on_two_processes_play_on_after_one_is_killed(
     two_servers: list[ServerProcess], services: tuple[str, str, str]
 ) -> None:
