@@ -129,10 +129,9 @@ async def player(
     """One simulated browser: a full ``state`` on connect, then ``delta`` messages (a server that
     does not send deltas sends full states throughout: both are followed)."""
     async with connect(
-        f"{ws_url}/ws/games/{game_id}?token={token}&deltas=1",
-        max_size=2**22,
-        ping_interval=None,
+        f"{ws_url}/ws/games/{game_id}?deltas=1", max_size=2**22, ping_interval=None
     ) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))  # as the browser does
         pending: asyncio.Task[None] | None = None
         view: dict[str, Any] | None = None  # seq, ply, turn, result, legal, last mover
         while time.monotonic() < deadline[0]:

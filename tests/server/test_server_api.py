@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Backend
-from tests.server.helpers import FORCED_PASS, receive_state
+from tests.server.helpers import FORCED_PASS, game_socket, receive_state
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -173,7 +173,7 @@ def test_ai_game_needs_a_known_level(client: TestClient) -> None:
 def test_export_gamestring_and_pgn(client: TestClient) -> None:
     began = time.strftime("%Y.%m.%d", time.gmtime())
     created = new_game(client)
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         for move in ("wS1", "bG1 wS1-", "wQ -wS1"):
             ws.send_json({"type": "move", "move": move})
@@ -184,7 +184,7 @@ def test_export_gamestring_and_pgn(client: TestClient) -> None:
     assert pgn.status_code == 200
     assert '[GameType "Base"]' in pgn.text
     assert "3. wQ -wS1" in pgn.text
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_json({"type": "resign"})
         receive_state(ws, lambda s: s["result"] is not None)
@@ -271,7 +271,7 @@ def test_import_refuses_bad_records_with_the_reason(client: TestClient) -> None:
 
 def test_archive_lists_finished_games(client: TestClient) -> None:
     created = new_game(client)
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_json({"type": "resign"})
         receive_state(ws, lambda s: s["result"] == "BlackWins")

@@ -19,13 +19,10 @@ from typing import Any
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection
-from websockets.sync.client import connect as ws_connect
 
 from panal.server.store import Store
 from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess, alive, descendants
-
-_LEGACY = "legacy" in ws_connect.__code__.co_varnames
+from tests.server.helpers import ServerProcess, alive, connect_game, descendants
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +48,6 @@ def two_servers(
         server.stop()
 
 
-def connect(url: str) -> ClientConnection:
-    return ws_connect(url, legacy=True) if _LEGACY else ws_connect(url)
-
-
 def recv_state(ws: ClientConnection, until: Any = lambda s: True) -> dict[str, Any]:
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -75,8 +68,8 @@ def test_two_processes_never_fork_a_game(two_servers: list[ServerProcess]) -> No
     created = httpx.post(f"{a.url}/api/games", json={"mode": "hotseat"}).json()
     game, token = created["id"], created["token"]
     with (
-        connect(f"{a.ws_url}/ws/games/{game}?token={token}") as on_a,
-        connect(f"{b.ws_url}/ws/games/{game}?token={token}") as on_b,
+        connect_game(a.ws_url, game, token) as on_a,
+        connect_game(b.ws_url, game, token) as on_b,
     ):
         state = recv_state(on_a)
         recv_state(on_b)
@@ -160,7 +153,7 @@ def test_ai_worker_plays_for_a_web_process_without_ai(
         created = httpx.post(
             f"{server.url}/api/games", json={"mode": "ai", "ai_level": "beginner", "color": "black"}
         ).json()
-        with connect(f"{server.ws_url}/ws/games/{created['id']}?token={created['token']}") as ws:
+        with connect_game(server.ws_url, created["id"], created["token"]) as ws:
             state = recv_state(ws, lambda s: s["ply"] == 1)  # the worker's opening move
             assert state["history"][0]["color"] == 0
             ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"]}))
@@ -247,13 +240,9 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
     assert joined.status_code == 200, joined.text
     tokens = {0: created["token"], 1: joined.json()["token"]}
 
-    def url(server: ServerProcess, color: int | None) -> str:
-        query = f"?token={tokens[color]}" if color is not None else ""
-        return f"{server.ws_url}/ws/games/{game}{query}"
-
-    white = connect(url(a, 0))  # White through A
-    black = connect(url(b, 1))  # Black through B
-    spectator = connect(url(b, None))  # a spectator on B
+    white = connect_game(a.ws_url, game, tokens[0])  # White through A
+    black = connect_game(b.ws_url, game, tokens[1])  # Black through B
+    spectator = connect_game(b.ws_url, game, None)  # a spectator on B
     sockets = {0: white, 1: black}
     seen: dict[str, list[str]] = {}
     try:
@@ -263,7 +252,7 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
             if ply == 7:
                 a.kill()  # White's process dies mid-game: White reconnects to B
                 white.close()
-                white = sockets[0] = connect(url(b, 0))
+                white = sockets[0] = connect_game(b.ws_url, game, tokens[0])
                 current[0] = recv_state(white)
             color = (ply - 1) % 2
             state = current[color]

@@ -11,8 +11,9 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status)
 * ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
 * ``GET  /api/archive``                   finished games, newest first
 
-Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` on connect
-(so a reconnect resumes) and after every change, or with ``&deltas=1`` a ``delta`` after every
+Websocket ``/ws/games/{id}``: the first message is ``{"type": "hello", "token": "…"}`` (no
+token: a spectator), so the seat token never appears in a URL. The server then sends ``state``
+(so a reconnect resumes) and after every change, or with ``?deltas=1`` a ``delta`` after every
 change (what changed since the state before); ``error`` for a refused request, ``pong``.
 The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
 "to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
@@ -72,7 +73,12 @@ from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.store import Store
 from panal.server.tables import TableHub, TableLimits
 from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
-from panal.server.websocket_session import pump_then_close, serve_requests
+from panal.server.websocket_session import (
+    close_with_error,
+    greet,
+    pump_then_close,
+    serve_requests,
+)
 
 __all__ = ["create_app"]
 
@@ -447,19 +453,15 @@ def create_app(
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
-        token = websocket.query_params.get("token")
         try:
             live = await hub.get(game_id)
         except RequestError as exc:
-            await websocket.send_text(json.dumps(exc.to_json()))
-            await websocket.close(code=4404, reason=exc.message)
+            await close_with_error(websocket, exc, 4404)
             return
-        seats = live.seats_for(token[:200]) if token else frozenset()
-        if token and not seats:
-            error = RequestError("bad_token", "this seat token does not belong to this game", 403)
-            await websocket.send_text(json.dumps(error.to_json()))
-            await websocket.close(code=4403, reason=error.message)
+        greeted = await greet(websocket, live.seats_for, "game")
+        if greeted is None:
             return
+        _, seats = greeted
         # A signed-in player's seats come with the session cookie too, if this site opened the
         # socket (a page of another site must not play with the player's cookie).
         if same_origin(websocket.scope, required=True):

@@ -59,6 +59,7 @@ from panal.hex import Hex
 from panal.server.bus import Bus
 from panal.server.hub import RequestError, hash_token, new_token
 from panal.server.jobs import Job, JobQueue
+from panal.server.live_loader import LiveLoader
 from panal.server.players import Account
 from panal.server.store import Conflict, Store
 from panal.server.table_bots import BOT_LEVELS, bot_payload
@@ -265,9 +266,19 @@ class TableHub:
         self.shared = shared
         self.limits = limits or TableLimits()
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
-        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
+        self._loader = LiveLoader(
+            "table",
+            self.tables,
+            self._stale,
+            bus,
+            load=self._load,
+            keep=self._cache,
+            verify=self._verify,
+            spawn=self.spawn,
+            shared=shared,
+        )
         self._replays: OrderedDict[tuple[str, int], Game] = OrderedDict()
 
     # --- running ---------------------------------------------------------------------------
@@ -315,30 +326,7 @@ class TableHub:
     async def get(self, table_id: str) -> LiveTable:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
             raise RequestError("unknown_table", "there is no table with that id", 404)
-        live = self.tables.get(table_id)
-        if live is not None:
-            self.tables.move_to_end(table_id)
-            live.used_at = time.monotonic()
-            if self.shared or table_id in self._stale:
-                await self._verify(live)
-            return live
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = future
-        try:
-            live = await self._load(table_id)
-            self._cache(live)
-            await self.bus.subscribe(f"table:{table_id}")
-            future.set_result(live)
-            return live
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()
-            raise
-        finally:
-            del self._loading[table_id]
+        return await self._loader.get(table_id)
 
     async def _load(self, table_id: str) -> LiveTable:
         loaded = await self.db(self.store.load, table_id)

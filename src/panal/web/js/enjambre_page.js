@@ -65,17 +65,11 @@ export function describeTableError(error) {
   return describeError(error);
 }
 
-/** The websocket of a table: the seat token goes in the first message, never in the URL. */
+/** The websocket of a table: a game's, at the table's address. */
 class TableClient extends GameClient {
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.gameId)}`;
-  }
-
-  connect() {
-    super.connect();
-    const socket = this.socket;
-    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "hello", token: this.token || null })));
   }
 }
 
