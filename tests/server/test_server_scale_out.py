@@ -195,7 +195,7 @@ def test_an_ai_move_whose_process_was_killed_comes_from_another_within_seconds(
             f"{a.url}/api/games", json={"mode": "ai", "ai_level": "strongest", "color": "white"}
         ).json()
         game, token = created["id"], created["token"]
-        with connect(f"{a.ws_url}/ws/games/{game}?token={token}") as ws:
+        with connect_game(a.ws_url, game, token) as ws:
             state = recv_state(ws)
             ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": 0}))
             recv_state(ws, lambda s: s["ply"] == 1 and s["ai_thinking"])
@@ -213,7 +213,7 @@ def test_an_ai_move_whose_process_was_killed_comes_from_another_within_seconds(
             store.close()
         assert loaded is not None and len(loaded[1]) == 1, "the kill came after the AI's move"
         b.start()
-        with connect(f"{b.ws_url}/ws/games/{game}?token={token}") as ws:
+        with connect_game(b.ws_url, game, token) as ws:
             state = recv_state(ws)
             while state["ply"] < 2:
                 assert time.monotonic() - killed_at < 45, "no AI move from the survivor"
