@@ -1,8 +1,8 @@
 """The Enjambre pages' translation tables (``panal/web/js/enjambre_i18n.js``), read without a
 browser: every language has every key, and the Brazilian table, which takes the European one and
 changes only what Brazilians say differently, changes keys that exist and keeps none of the
-European forms that Brazilians do not use. (The browser tests check the merged tables of every
-page.)"""
+European forms that Brazilians do not use; a count's word forms ("{n|ficha|fichas}") are well
+made. (The browser tests check the merged tables of every page, and the forms chosen.)"""
 
 from __future__ import annotations
 
@@ -96,3 +96,18 @@ def test_brazilian_portuguese_has_no_european_forms(european: str) -> None:
         if re.search(european, text, re.IGNORECASE)
     ]
     assert found == []
+
+
+_PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_word_forms_follow_a_number_of_the_same_text(language: str) -> None:
+    forms = 0
+    for key, text in MERGED[language].items():
+        for name, one, other in _PLURAL.findall(text):
+            forms += 1
+            assert "{" + name + "}" in text, f"{language} {key}: no number {{{name}}}"
+            assert one.strip() and other.strip() and one != other, f"{language} {key}"
+        assert "|" not in _PLURAL.sub("", text), f"{language} {key}: a malformed word form"
+    assert forms >= 4  # the counts of tiles, steps, destinations, minutes
