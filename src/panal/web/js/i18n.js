@@ -144,7 +144,7 @@ const STRINGS = {
     "game.height": "stack of {n}",
     "game.moveTo": "Move {piece} here ({where})",
     "game.placeTo": "Place {piece} here ({where})",
-    "game.selected": "{piece} selected: {n} destinations",
+    "game.selected": "{piece} selected: {n} {n|destination|destinations}",
     "game.played": "{color}: {move}",
     "game.passed": "{color} passed",
     "game.cell": "cell {q}, {r}",
@@ -373,7 +373,7 @@ const STRINGS = {
     "game.height": "pila de {n}",
     "game.moveTo": "Mover {piece} aquí ({where})",
     "game.placeTo": "Poner {piece} aquí ({where})",
-    "game.selected": "{piece} elegida: {n} destinos",
+    "game.selected": "{piece} elegida: {n} {n|destino|destinos}",
     "game.played": "{color}: {move}",
     "game.passed": "{color} pasan",
     "game.cell": "casilla {q}, {r}",
@@ -602,7 +602,7 @@ const STRINGS = {
     "game.height": "pilha de {n}",
     "game.moveTo": "Mover {piece} para aqui ({where})",
     "game.placeTo": "Colocar {piece} aqui ({where})",
-    "game.selected": "{piece} escolhida: {n} destinos",
+    "game.selected": "{piece} escolhida: {n} {n|destino|destinos}",
     "game.played": "{color}: {move}",
     "game.passed": "{color} passam",
     "game.cell": "casa {q}, {r}",
@@ -831,7 +831,7 @@ const STRINGS = {
     "game.height": "pilha de {n}",
     "game.moveTo": "Mover {piece} para cá ({where})",
     "game.placeTo": "Colocar {piece} aqui ({where})",
-    "game.selected": "{piece} escolhida: {n} destinos",
+    "game.selected": "{piece} escolhida: {n} {n|destino|destinos}",
     "game.played": "{color}: {move}",
     "game.passed": "{color} passam",
     "game.cell": "casa {q}, {r}",
@@ -1014,8 +1014,13 @@ export function t(key, params = {}) {
   return fill(text, params);
 }
 
+// "{name}" is a parameter; "{name|one|other}" is the word that agrees with the number `name`:
+// "{n} {n|ficha|fichas}" reads "1 ficha", "3 fichas". Singular only for exactly 1, in every
+// language here: CLDR's Brazilian rule would also say "0 vitória", where players write
+// "0 vitórias".
 function fill(text, params) {
-  return text.replace(/\{(\w+)\}/g, (match, name) => {
+  return text.replace(/\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g, (match, name, one, other) => {
+    if (one !== undefined) return name in params ? (Number(params[name]) === 1 ? one : other) : match;
     if (name in params) return String(params[name]);
     if (name.length === 1 && BUG_LETTERS.includes(name)) return bugName(name);
     if (name === "white") return colorName(0);
