@@ -216,6 +216,46 @@ def test_pgn_names_the_ai_and_keeps_an_imported_records_tags(client: TestClient)
     assert '[Date "????.??.??"]' in pgn
 
 
+DRAGONFLY_RECORD = '[GameType "Base+D"]\n[DragonflyGaps "True"]\n\n1. wS1\n2. bD wS1-\n'
+
+
+def test_import_sets_rule_options_over_the_records_own(client: TestClient) -> None:
+    response = client.post(
+        "/api/import",
+        json={"text": DRAGONFLY_RECORD, "options": {"dragonfly_sidestep": "backward"}},
+    )
+    assert response.status_code == 201, response.text
+    game_id = response.json()["id"]
+    options = client.get(f"/api/games/{game_id}").json()["options"]
+    assert options["dragonfly_sidestep"] == "backward"  # set by the form
+    assert options["dragonfly_gaps"] is True  # the record's own tag, kept
+    assert options["dragonfly_contact"] is False
+    pgn = client.get(f"/api/games/{game_id}/export", params={"format": "pgn"}).text
+    assert '[DragonflySidestep "Backward"]' in pgn and '[DragonflyGaps "True"]' in pgn
+    # the archive lists the record with the options that differ from the defaults
+    listed = {game["id"]: game for game in client.get("/api/archive").json()["games"]}
+    assert listed[game_id]["options"] == {"dragonfly_sidestep": "backward", "dragonfly_gaps": True}
+
+    # a value given against the record's tag wins; an unset option keeps the record's
+    response = client.post(
+        "/api/import", json={"text": DRAGONFLY_RECORD, "options": {"dragonfly_gaps": False}}
+    )
+    assert (
+        client.get(f"/api/games/{response.json()['id']}").json()["options"]["dragonfly_gaps"]
+        is False
+    )
+
+
+@pytest.mark.parametrize(
+    "options", [{"dragonfly_sidestep": "sideways"}, {"no_such_rule": True}, {"dragonfly_gaps": "1"}]
+)
+def test_import_refuses_unknown_rule_options(client: TestClient, options: dict[str, Any]) -> None:
+    response = client.post("/api/import", json={"text": DRAGONFLY_RECORD, "options": options})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == "bad_options"
+    assert client.get("/api/archive").json()["total"] == 0  # nothing was created
+
+
 def test_import_gamestring_to_replay_and_to_continue(client: TestClient) -> None:
     response = client.post("/api/import", json={"text": FORCED_PASS, "tournament_opening": True})
     assert response.status_code == 201, response.text

@@ -116,6 +116,10 @@ class ImportRequest(StrictModel):
     format: Literal["auto", "gamestring", "pgn", "sgf"] = "auto"
     index: int = Field(1, ge=1, le=100_000)
     mode: Literal["review", "ai", "hotseat", "online"] = "review"
+    # Rule options by name, set over the record's own (a PGN's option tags): the rules the game
+    # was played with where the record does not say them. ``tournament_opening`` is one of them,
+    # kept as a field of its own for the clients that send it so.
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
     tournament_opening: bool | None = None
     look: Look = "classic"
     color: ColorChoice = "white"
@@ -389,13 +393,17 @@ def create_app(
     @app.post("/api/import", status_code=201)
     async def import_record(request: ImportRequest, http: Request) -> dict[str, Any]:
         playable = request.mode != "review"
+        rules = dict(request.options)
+        if request.tournament_opening is not None:
+            rules.setdefault("tournament_opening", request.tournament_opening)
+        _rule_options(rules)  # names and values checked before the record is read
         result = await hub.heavy_job(
             "records.import",
             {
                 "text": request.text,
                 "format": request.format,
                 "index": request.index,
-                "tournament_opening": request.tournament_opening,
+                "rules": rules,
                 "playable": playable,
                 "max_plies": hub.limits.playable_plies if playable else hub.limits.review_plies,
             },
@@ -442,6 +450,7 @@ def create_app(
                     "look": row.look,
                     "white": row.headers.get("White"),
                     "black": row.headers.get("Black"),
+                    "options": row.rules.changed(),
                     "updated_at": row.updated_at,
                 }
                 for row in rows
