@@ -432,6 +432,8 @@ class RedisJobQueue:
     ) -> None:
         import redis.asyncio as redis
 
+        from panal.server.bus import RedisPublisher
+
         self.redis = redis.Redis.from_url(url, health_check_interval=15)
         self.prefix = prefix
         self.stream = f"{prefix}:jobs"
@@ -440,6 +442,8 @@ class RedisJobQueue:
         self.consumers = consumers if executor is not None else 0
         self.timeout = timeout
         self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        # Cancellations are sent without waiting (one comes with every AI move).
+        self.cancels = RedisPublisher(url, f"panal-jobs-{self.name}")
         self._running: dict[str, Job] = {}
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -451,6 +455,7 @@ class RedisJobQueue:
 
         with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists already
             await self.redis.xgroup_create(self.stream, self.GROUP, id="0", mkstream=True)
+        self.cancels.start()
         if not self.consumers:
             return
         loop = asyncio.get_running_loop()
@@ -472,7 +477,7 @@ class RedisJobQueue:
         )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
-        await self.redis.publish(self.cancel_channel, json.dumps([key, keep]))
+        self.cancels.publish(self.cancel_channel, json.dumps([key, keep]))
 
     async def _consume(self, handler: JobHandler, consumer: str) -> None:
         while True:
@@ -583,6 +588,7 @@ class RedisJobQueue:
                 await asyncio.wait_for(self._hand_back(), 5)
         if self.executor is not None:
             await self.executor.close()
+        await self.cancels.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.aclose(), 2)
 
