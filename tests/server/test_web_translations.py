@@ -1,8 +1,9 @@
-"""The Enjambre pages' translation tables (``panal/web/js/enjambre_i18n.js``), read without a
-browser: every language has every key, and the Brazilian table, which takes the European one and
-changes only what Brazilians say differently, changes keys that exist and keeps none of the
-European forms that Brazilians do not use; a count's word forms ("{n|ficha|fichas}") are well
-made. (The browser tests check the merged tables of every page, and the forms chosen.)"""
+"""The UI's translation tables, read without a browser: Hive's (``panal/web/js/i18n.js``), the
+players' pages' (``i18n_players.js``) and the Enjambre pages' (``enjambre_i18n.js``). In each,
+every language has every key, and the Brazilian table, which takes the European one and changes
+only what Brazilians say differently, changes keys that exist and keeps none of the European
+forms that Brazilians do not use; a count's word forms ("{n|ficha|fichas}") are well made. (The
+browser tests check the merged tables of every page, and the forms chosen.)"""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from importlib.resources import files
 
 import pytest
 
-TABLES = files("panal.web").joinpath("js/enjambre_i18n.js").read_text(encoding="utf-8")
+MODULES = ("i18n.js", "i18n_players.js", "enjambre_i18n.js")
 LANGUAGES = ("en", "es", "pt-PT", "pt-BR")
 
-_OPEN = re.compile(r'^(?:const (?P<const>[A-Z_]+) = \{|  "?(?P<lang>[a-zA-Z-]+)"?: \{)$')
+# A language's table as a constant (PT_PT), or as an entry of the module's table of languages.
+_OPEN = re.compile(r'^(?:const (?P<const>[A-Z]{2}_[A-Z]{2}) = \{|  "?(?P<lang>[a-zA-Z-]+)"?: \{)$')
 _ALIAS = re.compile(r'^  "?(?P<lang>[a-zA-Z-]+)"?: (?P<const>[A-Z_]+),$')
 _ENTRY = re.compile(r'^\s+"(?P<key>[a-zA-Z0-9_.]+)": (?P<text>".*"),$')
 _SPREAD = re.compile(r"^\s+\.\.\.(?P<const>[A-Z_]+),$")
@@ -64,25 +66,41 @@ def read_tables(source: str) -> tuple[dict[str, dict[str, str]], dict[str, dict[
     return merged, own
 
 
-MERGED, OWN = read_tables(TABLES)
+TABLES = {
+    module: read_tables(files("panal.web").joinpath(f"js/{module}").read_text(encoding="utf-8"))
+    for module in MODULES
+}
+# Every module's tables merged, as i18n.js merges them for the pages.
+MERGED: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
+for _merged, _own in TABLES.values():
+    for _language, _table in _merged.items():
+        MERGED[_language].update(_table)
 
 
-def test_the_reader_reads_every_table() -> None:
-    assert set(MERGED) == set(LANGUAGES)
-    assert len(MERGED["en"]) > 150  # the whole table, not a prefix
+@pytest.mark.parametrize(
+    ("module", "keys"), [("i18n.js", 200), ("i18n_players.js", 100), ("enjambre_i18n.js", 150)]
+)
+def test_the_reader_reads_every_table(module: str, keys: int) -> None:
+    merged, _ = TABLES[module]
+    assert set(merged) == set(LANGUAGES)
+    assert len(merged["en"]) > keys  # the whole table, not a prefix
 
 
+@pytest.mark.parametrize("module", MODULES)
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_language_has_every_key(language: str) -> None:
-    assert sorted(MERGED[language]) == sorted(MERGED["en"])
+def test_every_language_has_every_key(module: str, language: str) -> None:
+    merged, _ = TABLES[module]
+    assert sorted(merged[language]) == sorted(merged["en"])
 
 
-def test_brazilian_portuguese_changes_only_existing_words() -> None:
-    european, brazilian = MERGED["pt-PT"], OWN["pt-BR"]
+@pytest.mark.parametrize("module", MODULES)
+def test_brazilian_portuguese_changes_only_existing_words(module: str) -> None:
+    merged, own = TABLES[module]
+    european, brazilian = merged["pt-PT"], own["pt-BR"]
     assert brazilian, "pt-BR overrides some words"
     assert set(brazilian) <= set(european)  # an override of a key nobody uses is a typo
     assert all(brazilian[key] != european[key] for key in brazilian)  # no idle repeats
-    assert len(brazilian) < len(european) / 2  # it does not repeat the table
+    assert len(brazilian) < len(european)  # it does not repeat the table
 
 
 @pytest.mark.parametrize(

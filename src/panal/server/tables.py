@@ -166,6 +166,12 @@ class LiveTable:
     bot_error: str | None = None
     bots_playing: bool = False  # this process is storing a bot's turn, a moment at a time
     used_at: float = field(default_factory=time.monotonic)
+    # The seated accounts' Enjambre ratings as players read them ({user_id: "1523"}), read with
+    # the table and again when a rated game's result changes them.
+    ratings: dict[int, str] = field(default_factory=dict)
+
+    def seated_accounts(self) -> list[int]:
+        return [seat.user_id for seat in self.seats if seat.user_id is not None]
 
     @property
     def id(self) -> str:
@@ -359,11 +365,12 @@ class TableHub:
     async def _reload(self, live: LiveTable) -> None:
         """Under the table's lock: take the stored table and tell this process's connections."""
         fresh = await self._load(live.id)
-        live.row, live.seats, live.games, live.game = (
+        live.row, live.seats, live.games, live.game, live.ratings = (
             fresh.row,
             fresh.seats,
             fresh.games,
             fresh.game,
+            fresh.ratings,
         )
         live.bot_error = None
         self._changed(live)
@@ -447,6 +454,8 @@ class TableHub:
         live = LiveTable(row, seats, [first], game)
         row.waiting_for = _waiting_text(live)
         await self.db(self.store.create, row, seats, first)
+        if live.seated_accounts():
+            live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
         self._cache(live)
         await self.bus.subscribe(f"table:{row.id}")
         await self._schedule_bots(live)
@@ -726,6 +735,8 @@ class TableHub:
             live.game = following
         _set_fields(live, values, seats, version)
         live.bot_error = None
+        if rated_places:
+            live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
         self._changed(live)
         await self.bus.publish(
             f"table:{live.id}",
@@ -969,6 +980,8 @@ class TableHub:
                     "joined": seat.kind == "bot" or seat.token is not None,
                     "replaced": seat.replaced,
                     "account": seat.user_id is not None,
+                    # the account's Enjambre rating, "1500?" while uncertain
+                    "rating": live.ratings.get(seat.user_id) if seat.user_id is not None else None,
                 }
                 for seat in live.seats
             ],
@@ -1060,6 +1073,8 @@ class TableHub:
                     log.exception("cannot apply a change of table %s: reloading", live.id)
                     await self._reload(live)
                     return
+                if live.row.rated and message.get("result") is not None:  # ratings changed
+                    live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
                 live.bot_error = None
                 self._changed(live)
                 return
@@ -1119,7 +1134,7 @@ def _rebuild(loaded: LoadedTable) -> LiveTable:
     """A live table from its stored rows: the current game replayed through the rules."""
     header = loaded.games[-1]
     game = Game.replay(_log(loaded.row, header, loaded.actions))
-    return LiveTable(loaded.row, loaded.seats, loaded.games, game)
+    return LiveTable(loaded.row, loaded.seats, loaded.games, game, ratings=dict(loaded.ratings))
 
 
 def _log(row: TableRow, header: GameHeader, actions: list[Any]) -> GameLog:
