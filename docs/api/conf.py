@@ -9,7 +9,7 @@ from __future__ import annotations
 
 project = "panal"
 author = "panal's developers"
-copyright = "panal's developers"  # noqa: A001 (Sphinx's name)
+copyright = "panal's developers"
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.doctest"]
 exclude_patterns = ["_build"]
 html_theme = "alabaster"

@@ -1,22 +1,31 @@
 """The third-party PyPI toolset ``uhp-utils`` against ``panal uhp``: no protocol error.
 
-Its tools launch an executable by name, so these tests need the ``panal`` console script on
-PATH (``pip install -e .``) and ``uhp-utils`` itself (the ``test`` extra); they skip otherwise.
+Its tools launch an executable by path, so these tests need the ``panal`` console script and
+``uhp-utils`` itself (the ``test`` extra) installed beside the Python that runs pytest, so that
+they test this checkout and not another ``panal`` on PATH; they skip otherwise.
 """
 
 from __future__ import annotations
 
-import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from tests.shared_data import read_lines, shared
 
+
+def _installed(name: str) -> str:
+    """The console script ``name`` of the environment running the tests."""
+    return str(Path(sys.executable).with_name(name))
+
+
+PANAL = _installed("panal")
+
 pytestmark = pytest.mark.skipif(
-    shutil.which("uhp-compare-validmoves") is None or shutil.which("panal") is None,
-    reason="uhp-utils or the panal console script is not installed",
+    not (Path(_installed("uhp-compare-validmoves")).exists() and Path(PANAL).exists()),
+    reason="uhp-utils or the panal console script is not installed beside this Python",
 )
 
 
@@ -30,7 +39,7 @@ def test_compare_validmoves_on_real_positions(tmp_path: Path) -> None:
     listing = tmp_path / "positions.txt"
     listing.write_text("\n".join(positions[::8]) + "\n")
     result = _run(
-        "uhp-compare-validmoves", "panal", "panal", str(listing),
+        _installed("uhp-compare-validmoves"), PANAL, PANAL, str(listing),
         "--engine-a-arg", "uhp", "--engine-b-arg", "uhp", "-t", "60",
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -39,7 +48,7 @@ def test_compare_validmoves_on_real_positions(tmp_path: Path) -> None:
 
 def test_compare_perft() -> None:
     result = _run(
-        "uhp-compare-perft", "panal", "panal", "Base+MLP;NotStarted;White[1]", "3",
+        _installed("uhp-compare-perft"), PANAL, PANAL, "Base+MLP;NotStarted;White[1]", "3",
         "--engine-a-arg", "uhp", "--engine-b-arg", "uhp",
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
@@ -49,7 +58,7 @@ def test_compare_perft() -> None:
 
 def test_arena_plays_a_game_to_the_end(tmp_path: Path) -> None:
     result = _run(
-        "uhp-arena", "panal", "panal", "--white-arg", "uhp", "--black-arg", "uhp",
+        _installed("uhp-arena"), PANAL, PANAL, "--white-arg", "uhp", "--black-arg", "uhp",
         "-d", "1", "-g", "1", "-G", "Base+MLP", "-m", "120", "-r", str(tmp_path / "r.json"),
     )  # fmt: skip
     assert result.returncode in (0, 2), result.stdout + result.stderr
@@ -59,7 +68,7 @@ def test_arena_plays_a_game_to_the_end(tmp_path: Path) -> None:
 
 def test_wrapper_and_to_pgn() -> None:
     result = subprocess.run(
-        ["uhp-wrapper", "panal", "-a", "uhp", "-t", "60"],
+        [_installed("uhp-wrapper"), PANAL, "-a", "uhp", "-t", "60"],
         input="newgame Base\nbestmove depth 1\noptions\nexit\n",
         capture_output=True,
         text=True,
@@ -67,5 +76,7 @@ def test_wrapper_and_to_pgn() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "Level;enum;strongest" in result.stdout and "err" not in result.stdout
-    pgn = _run("uhp-to-pgn", "Base;InProgress;White[2];wS1;bS1 wS1-", "-w", "a", "-b", "b")
+    pgn = _run(
+        _installed("uhp-to-pgn"), "Base;InProgress;White[2];wS1;bS1 wS1-", "-w", "a", "-b", "b"
+    )
     assert pgn.returncode == 0 and "bS1 wS1-" in pgn.stdout

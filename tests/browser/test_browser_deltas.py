@@ -12,10 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
 from tests.browser.helpers import game_state, wait_for_ply
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import ServerProcess, connect_game
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +52,7 @@ def test_a_lost_delta_and_a_dropped_connection(open_page: Any, server: ServerPro
     page.goto(f"{server.url}/game/{game}?watch=1")
     page.wait_for_selector(".moves-panel")
 
-    with connect(f"{server.ws_url}/ws/games/{game}?token={token}") as player:
+    with connect_game(server.ws_url, game, token) as player:
 
         def play() -> int:
             """The player's first legal move; the ply it leads to."""
@@ -75,6 +74,7 @@ def test_a_lost_delta_and_a_dropped_connection(open_page: Any, server: ServerPro
         wait_for_ply(page, 3)
         assert lost and lost[0]["ply"] == 2
         assert {"type": "sync"} in from_page[0]
+        assert from_page[0][0] == {"type": "hello", "token": None}  # a spectator says hello
         assert page.locator(".move-list [data-ply]").count() == 3
 
         # The connection drops; the game goes on meanwhile; the page reconnects and resumes.

@@ -226,6 +226,27 @@ def test_pass_the_screen_hands_over_and_hides_the_previous_players_tiles(
     page.screenshot(path=str(artifacts / "enjambre-local-scoreboard.png"))
 
 
+def test_brazilian_portuguese_speaks_brazilian_and_shares_the_rest(open_page: Any) -> None:
+    """The pt-BR table takes the pt-PT one and changes only what Brazilians say differently."""
+    page = open_page("/enjambre", locale="pt-BR")
+    page.wait_for_selector("form.new-table")
+    assert "Você (anfitrião)" in page.inner_text(".enj-seat-choice")  # not "Tu"
+    assert page.inner_text("[data-action=open-table]") == "Abrir a mesa"  # shared with pt-PT
+    differ = page.evaluate(
+        """async () => {
+            const i18n = await import('/static/js/i18n.js');
+            const say = (lang, key) => { i18n.setLanguage(lang); return i18n.t(key); };
+            return ['enj.status.watching', 'enj.option.rounds', 'enj.board'].map(
+                (key) => [say('pt-PT', key), say('pt-BR', key)]);
+        }"""
+    )
+    assert differ == [
+        ["Estás a assistir", "Você está assistindo"],
+        ["Rondas", "Rodadas"],
+        ["O tabuleiro", "O tabuleiro"],
+    ]
+
+
 def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     page = open_page("/enjambre", locale="en-US", phone=True)
     page.wait_for_selector("form.new-table")

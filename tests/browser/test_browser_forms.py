@@ -99,6 +99,57 @@ def test_every_rule_option_and_choice_speaks_every_language(open_page: Any) -> N
             for spec in OPTION_SPECS
             for key in [f"option.{spec.name}"]
             + [f"option.{spec.name}.{choice}" for choice in spec.choices or ()]
+            # a yes/no option that is on by default is shown, when off, in words of its own
+            + ([f"option.{spec.name}.off"] if spec.default is True else [])
         ],
     )
     assert missing == []
+
+
+DRAGONFLY_PGN = '[GameType "Base+D"]\n[DragonflyGaps "True"]\n\n1. wS1\n2. bD wS1-\n'
+
+
+def test_imported_rules_are_set_on_the_form_and_shown_with_the_game(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    page = open_page("/import")
+    page.fill("textarea[name=text]", DRAGONFLY_PGN)
+    # "as the record says" unless chosen: the record's tag stays, the form's choice is set over
+    assert page.input_value("select[data-field=dragonfly_gaps]") == ""
+    page.select_option("select[data-field=dragonfly_sidestep]", "backward")
+    page.select_option("select[data-field=repetition_draw]", "false")
+    page.click("form.import-game button[type=submit]")
+    game = game_id(page)
+    options = game_state(server.url, game)["options"]
+    assert options == {
+        **Options().to_values(),
+        "dragonfly_sidestep": "backward",
+        "dragonfly_gaps": True,
+        "repetition_draw": False,
+    }
+
+    rules = "[data-rules] li"
+    page.wait_for_selector(rules)
+    assert page.locator(rules).all_inner_texts() == [
+        "Threefold repetition is not a draw",
+        "Dragonfly: the step after its jump turns: 120° (back-left or back-right)",
+        "Dragonfly: its step cannot pass through a gap too narrow to slide through",
+    ]
+    page.screenshot(path=str(artifacts / "game-rules.png"), full_page=True)
+    expected = {
+        "es": "La triple repetición no es tablas",
+        "pt-PT": "A tripla repetição não é empate",
+        "pt-BR": "A repetição tripla não é empate",
+    }
+    for language, first in expected.items():
+        page.evaluate(
+            "async (lang) => (await import('/static/js/i18n.js')).setLanguage(lang)", language
+        )
+        assert page.locator(rules).first.inner_text() == first
+        assert "120°" in page.locator(rules).nth(1).inner_text()
+
+    # The archive lists the record with its rules (a game with panal's rules lists none).
+    page = open_page("/archive")
+    row = page.locator(f"tr:has(a[href^='/game/{game}'])")
+    assert row.locator("[data-rules] li").count() == 3
+    assert "Threefold repetition is not a draw" in row.inner_text()

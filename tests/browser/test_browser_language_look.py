@@ -61,6 +61,63 @@ def test_english_has_no_untranslated_keys(open_page: Any) -> None:
     assert sorted(rule_keys) == sorted(rule.key for rule in Rule)
 
 
+def test_counts_agree_with_their_nouns(open_page: Any) -> None:
+    """One game won reads "1 partida: 1 ganada", never "1 ganadas"; zero and many are plural."""
+    page = open_page("/new")
+    said = page.evaluate(
+        """async () => {
+            const i18n = await import('/static/js/i18n.js');
+            const out = {};
+            for (const lang of i18n.LANGUAGES) {
+                i18n.setLanguage(lang);
+                out[lang] = [
+                    i18n.t('profile.results', { games: 1, wins: 1, losses: 0, draws: 0 }),
+                    i18n.t('profile.results', { games: 3, wins: 2, losses: 1, draws: 0 }),
+                    i18n.t('profile.games', { n: 1 }),
+                    i18n.t('enj.setup.left', { n: 1 }),
+                    i18n.t('enj.setup.left', { n: 2 }),
+                    i18n.t('enj.seat.eliminations', { n: 1 }),
+                ];
+            }
+            return out;
+        }"""
+    )
+    assert said == {
+        "en": [
+            "1 game: 1 won, 0 lost, 0 drawn",
+            "3 games: 2 won, 1 lost, 0 drawn",
+            "1 game",
+            "1 tile to place",
+            "2 tiles to place",
+            "1 eliminated",
+        ],
+        "es": [
+            "1 partida: 1 ganada, 0 perdidas, 0 en tablas",
+            "3 partidas: 2 ganadas, 1 perdida, 0 en tablas",
+            "1 partida",
+            "Falta 1 ficha",
+            "Faltan 2 fichas",
+            "1 eliminada",
+        ],
+        "pt-PT": [
+            "1 jogo: 1 ganho, 0 perdidos, 0 empatados",
+            "3 jogos: 2 ganhos, 1 perdido, 0 empatados",
+            "1 jogo",
+            "Falta 1 peça",
+            "Faltam 2 peças",
+            "1 eliminada",
+        ],
+        "pt-BR": [
+            "1 partida: 1 vitória, 0 derrotas, 0 empates",
+            "3 partidas: 2 vitórias, 1 derrota, 0 empates",
+            "1 partida",
+            "Falta 1 peça",
+            "Faltam 2 peças",
+            "1 eliminada",
+        ],
+    }
+
+
 def test_football_look_shows_its_names(open_page: Any, artifacts: Path) -> None:
     page = open_page("/new", locale="es-ES")
     page.select_option("select[name=look]", "football")

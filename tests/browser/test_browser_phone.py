@@ -147,6 +147,29 @@ def test_phone_pages_fit_and_a_game_fits_the_first_screen(
     assert page.evaluate("localStorage.getItem('panal.confirmMoves')") == "0"
 
 
+@pytest.mark.parametrize("locale", ["en-US", "es-ES", "pt-PT", "pt-BR"])
+def test_every_page_is_reachable_from_the_phone_header(
+    open_page: Any, artifacts: Path, locale: str
+) -> None:
+    page = open_page("/new", locale=locale, phone=True)
+    header = on_screen(page, ".site-header")
+    links = page.locator(".site-header nav a")
+    assert links.count() == 5
+    for index in range(links.count()):
+        box = links.nth(index).bounding_box()
+        assert box is not None, links.nth(index).inner_text()
+        # on screen, in the header, and big enough to tap
+        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH + 0.5, box
+        assert header["y"] <= box["y"] <= box["y"] + box["height"] <= header["y"] + header["height"]
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    assert page.evaluate(OVERFLOW, WIDTH) == []
+    page.screenshot(path=str(artifacts / f"phone-header-{locale}.png"))
+    page.tap("a[data-nav=enjambre]")
+    page.wait_for_selector("form.new-table")
+    assert page.url.endswith("/enjambre")
+    assert page.get_attribute("a[data-nav=enjambre]", "aria-current") == "page"
+
+
 def test_installable_with_a_service_worker(
     open_page: Any, server: ServerProcess, artifacts: Path
 ) -> None:

@@ -262,6 +262,10 @@ def test_a_rated_enjambre_table_between_two_accounts(
     assert "rated" in host.inner_text(".game-title")
     assert "puntuable" in guest.inner_text(".game-title")
     host.wait_for_selector(".enj-tray")
+    # each seat shows its account's Enjambre rating: a newcomer's, uncertain
+    for page in (host, guest):
+        page.wait_for_function("document.querySelectorAll('.enj-seat [data-rating]').length === 2")
+        assert page.locator(".enj-seat [data-rating]").all_inner_texts() == ["1500?", "1500?"]
     arrange(host)
     arrange(guest)
     deadline = time.monotonic() + GAME_SECONDS
@@ -281,7 +285,14 @@ def test_a_rated_enjambre_table_between_two_accounts(
         (rating,) = profile(server, name)["ratings"]
         assert rating["category"] == "enjambre" and rating["games"] == 1
         assert rating["rating"] == pytest.approx(expected[seat].mu, abs=0.05)
-        assert rating["shown"] == str(expected[seat].shown)
+        assert rating["shown"] == expected[seat].shown_text()
+    # the seats show the ratings the game gave (still uncertain after one game)
+    shown = [expected[seat].shown_text() for seat in (0, 1)]
+    host.wait_for_function(
+        "(shown) => [...document.querySelectorAll('.enj-seat [data-rating]')]"
+        ".map((e) => e.textContent).join() === shown.join()",
+        arg=shown,
+    )
     host.goto(f"{server.url}/@/dora")
     host.wait_for_selector(".profile-ratings")
     assert "Enjambre Tácticas" in host.inner_text(".profile-ratings")

@@ -2,22 +2,65 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+from websockets.sync.client import ClientConnection, connect
 
 # A real game (BoardGameArena) where Black has no legal move after 11 plies and must pass.
 FORCED_PASS = (
     "Base+MLP;InProgress;Black[6];wL;bB1 wL/;wQ wL\\;bQ \\bB1;wA1 -wL;bQ -bB1;wA1 bB1/;"
     "bQ -wL;wA2 wQ-;bQ -wQ;wA2 /bQ"
 )
+
+
+def hello(token: str | None) -> str:
+    """The first message of a game's or table's websocket: the seat token (None: a spectator)."""
+    return json.dumps({"type": "hello", "token": token})
+
+
+@contextlib.contextmanager
+def game_socket(
+    client: Any, game_id: str, token: str | None = None, *, deltas: bool = False, **kwargs: Any
+) -> Iterator[Any]:
+    """A test client's websocket on a game that has said hello with ``token``; ``deltas``: it
+    takes deltas after the first state."""
+    query = "?deltas=1" if deltas else ""
+    with client.websocket_connect(f"/ws/games/{game_id}{query}", **kwargs) as ws:
+        ws.send_text(hello(token))
+        yield ws
+
+
+# websockets 17 warns when a connection is opened outside ``with connect(…)`` unless asked to
+# by ``legacy=True`` (earlier versions have no such argument).
+_LEGACY = "legacy" in connect.__code__.co_varnames
+
+
+def open_websocket(url: str) -> ClientConnection:
+    """A websocket that may be used outside a ``with`` block (and closed by one)."""
+    return connect(url, legacy=True) if _LEGACY else connect(url)
+
+
+def connect_game(
+    ws_url: str,
+    game_id: str,
+    token: str | None = None,
+    opener: Callable[[str], ClientConnection] = open_websocket,
+) -> ClientConnection:
+    """A websocket on a real server's game (``ws_url``: ``ws://host:port``), opened by
+    ``opener``, that has said hello with ``token``; a ``with`` block closes it."""
+    ws = opener(f"{ws_url}/ws/games/{game_id}")
+    ws.send(hello(token))
+    return ws
 
 
 def receive_state(ws: Any, until: Callable[[dict[str, Any]], bool] = lambda s: True) -> dict:

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from panal.server.auth import SESSION_COOKIE
+from tests.server.helpers import game_socket
 
 ORIGIN = "http://testserver"  # the TestClient's own origin
 
@@ -49,5 +50,4 @@ class Person:
         return response.json()
 
     def websocket(self, game_id: str, token: str | None = None) -> Any:
-        query = f"?token={token}" if token else ""
-        return self.client.websocket_connect(f"/ws/games/{game_id}{query}", headers=self.headers())
+        return game_socket(self.client, game_id, token, headers=self.headers())

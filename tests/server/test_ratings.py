@@ -124,6 +124,10 @@ def test_a_table_ranks_its_players() -> None:
     assert [r.mu for r in after] == sorted((r.mu for r in after), reverse=True)
     assert all(r.sigma < TableRating().sigma for r in after)
     assert TableRating().shown == 1500 and after[0].shown > after[3].shown
+    # uncertain ("?") while 20σ, the uncertainty on the shown scale, is Glicko-2's threshold or more
+    assert TableRating().provisional and TableRating().shown_text() == "1500?"
+    assert TableRating(25, 4.75).provisional and not TableRating(25, 4.74).provisional
+    assert TableRating(30, 4).shown_text() == str(TableRating(30, 4).shown) == "1860"
     tied = rate_table([TableRating(), TableRating()], [1, 1])
     assert tied[0].mu == pytest.approx(tied[1].mu) == pytest.approx(25.0)
     # The same table, players listed in another order: the same ratings for the same places.

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from panal.server.app import create_app
 from tests.server.conftest import Backend
-from tests.server.helpers import receive_state
+from tests.server.helpers import game_socket, receive_state
 
 
 @pytest.fixture
@@ -28,8 +28,7 @@ def test_ai_replies_from_the_process_pool_and_plays_first_as_white(ai_client: Te
     created = ai_client.post(
         "/api/games", json={"mode": "ai", "ai_level": "beginner", "color": "black"}
     ).json()
-    url = f"/ws/games/{created['id']}?token={created['token']}"
-    with ai_client.websocket_connect(url) as ws:
+    with game_socket(ai_client, created["id"], created["token"]) as ws:
         state = receive_state(ws, lambda s: s["ply"] == 1)  # the AI opened
         assert state["history"][0]["color"] == 0
         assert state["you"] == ["black"]
@@ -48,8 +47,7 @@ def test_ai_plays_a_whole_game_to_its_end(ai_client: TestClient, tmp_path: Path)
     created = ai_client.post(
         "/api/games", json={"mode": "ai", "ai_level": "easy", "color": "white"}
     ).json()
-    url = f"/ws/games/{created['id']}?token={created['token']}"
-    with ai_client.websocket_connect(url) as ws:
+    with game_socket(ai_client, created["id"], created["token"]) as ws:
         state = receive_state(ws)
         for _ in range(80):
             if state["result"]:

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Backend
-from tests.server.helpers import FORCED_PASS, receive_state
+from tests.server.helpers import FORCED_PASS, game_socket, receive_state
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -173,7 +173,7 @@ def test_ai_game_needs_a_known_level(client: TestClient) -> None:
 def test_export_gamestring_and_pgn(client: TestClient) -> None:
     began = time.strftime("%Y.%m.%d", time.gmtime())
     created = new_game(client)
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         for move in ("wS1", "bG1 wS1-", "wQ -wS1"):
             ws.send_json({"type": "move", "move": move})
@@ -184,7 +184,7 @@ def test_export_gamestring_and_pgn(client: TestClient) -> None:
     assert pgn.status_code == 200
     assert '[GameType "Base"]' in pgn.text
     assert "3. wQ -wS1" in pgn.text
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_json({"type": "resign"})
         receive_state(ws, lambda s: s["result"] is not None)
@@ -214,6 +214,46 @@ def test_pgn_names_the_ai_and_keeps_an_imported_records_tags(client: TestClient)
     bare = client.post("/api/import", json={"text": "Base;InProgress;Black[1];wS1"}).json()
     pgn = client.get(f"/api/games/{bare['id']}/export", params={"format": "pgn"}).text
     assert '[Date "????.??.??"]' in pgn
+
+
+DRAGONFLY_RECORD = '[GameType "Base+D"]\n[DragonflyGaps "True"]\n\n1. wS1\n2. bD wS1-\n'
+
+
+def test_import_sets_rule_options_over_the_records_own(client: TestClient) -> None:
+    response = client.post(
+        "/api/import",
+        json={"text": DRAGONFLY_RECORD, "options": {"dragonfly_sidestep": "backward"}},
+    )
+    assert response.status_code == 201, response.text
+    game_id = response.json()["id"]
+    options = client.get(f"/api/games/{game_id}").json()["options"]
+    assert options["dragonfly_sidestep"] == "backward"  # set by the form
+    assert options["dragonfly_gaps"] is True  # the record's own tag, kept
+    assert options["dragonfly_contact"] is False
+    pgn = client.get(f"/api/games/{game_id}/export", params={"format": "pgn"}).text
+    assert '[DragonflySidestep "Backward"]' in pgn and '[DragonflyGaps "True"]' in pgn
+    # the archive lists the record with the options that differ from the defaults
+    listed = {game["id"]: game for game in client.get("/api/archive").json()["games"]}
+    assert listed[game_id]["options"] == {"dragonfly_sidestep": "backward", "dragonfly_gaps": True}
+
+    # a value given against the record's tag wins; an unset option keeps the record's
+    response = client.post(
+        "/api/import", json={"text": DRAGONFLY_RECORD, "options": {"dragonfly_gaps": False}}
+    )
+    assert (
+        client.get(f"/api/games/{response.json()['id']}").json()["options"]["dragonfly_gaps"]
+        is False
+    )
+
+
+@pytest.mark.parametrize(
+    "options", [{"dragonfly_sidestep": "sideways"}, {"no_such_rule": True}, {"dragonfly_gaps": "1"}]
+)
+def test_import_refuses_unknown_rule_options(client: TestClient, options: dict[str, Any]) -> None:
+    response = client.post("/api/import", json={"text": DRAGONFLY_RECORD, "options": options})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == "bad_options"
+    assert client.get("/api/archive").json()["total"] == 0  # nothing was created
 
 
 def test_import_gamestring_to_replay_and_to_continue(client: TestClient) -> None:
@@ -271,7 +311,7 @@ def test_import_refuses_bad_records_with_the_reason(client: TestClient) -> None:
 
 def test_archive_lists_finished_games(client: TestClient) -> None:
     created = new_game(client)
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_json({"type": "resign"})
         receive_state(ws, lambda s: s["result"] == "BlackWins")

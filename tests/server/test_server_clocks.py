@@ -15,7 +15,7 @@ from panal.server.app import create_app
 from panal.server.hub import Limits
 from panal.server.store import Store
 from tests.server.conftest import Backend, first_legal_move
-from tests.server.helpers import receive_error, receive_state
+from tests.server.helpers import game_socket, receive_error, receive_state
 
 START = 1_900_000_000.0
 
@@ -99,7 +99,7 @@ def test_each_move_is_timed_by_the_server_with_its_increment(timed: Timed) -> No
     state = timed.state(game["id"])
     assert state["clock"] == {**BLITZ, "speed": "blitz"}
     assert state["clocks"] == {"white": 60, "black": 60, "running": 0, "since": START}
-    with timed.client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}") as ws:
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
         timed.clock.advance(7)
         ws.send_json({"type": "move", "move": "wS1"})
@@ -121,7 +121,7 @@ def test_each_move_is_timed_by_the_server_with_its_increment(timed: Timed) -> No
 
 def test_the_flag_falls_when_nobody_moves(timed: Timed) -> None:
     game = timed.new_game({"kind": "realtime", "base": 15, "increment": 0}, mode="hotseat")
-    with timed.client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}") as ws:
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
         timed.clock.advance(2)
         ws.send_json({"type": "move", "move": "wS1"})
@@ -139,7 +139,7 @@ def test_the_flag_falls_when_nobody_moves(timed: Timed) -> None:
 def test_a_move_after_the_flag_fell_loses_on_time(timed_no_sweep: Timed) -> None:
     timed = timed_no_sweep
     game = timed.new_game(BLITZ, mode="hotseat")
-    with timed.client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}") as ws:
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
         timed.clock.advance(60.001)
         ws.send_json({"type": "move", "move": "wS1"})
@@ -162,7 +162,7 @@ def test_an_online_clock_starts_when_the_opponent_arrives(timed: Timed) -> None:
 
 def test_the_ai_thinks_on_its_own_clock(timed: Timed) -> None:
     game = timed.new_game(BLITZ, mode="ai", ai_level="beginner", color="white")
-    with timed.client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}") as ws:
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
         timed.clock.advance(10)
         ws.send_json({"type": "move", "move": "wS1"})
@@ -178,7 +178,7 @@ def test_correspondence_days_per_move(timed: Timed) -> None:
     game = timed.new_game({"kind": "correspondence", "days": 3}, mode="hotseat")
     state = timed.state(game["id"])
     assert state["clock"]["speed"] == "correspondence"
-    with timed.client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}") as ws:
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
         timed.clock.advance(2 * 86_400)
         ws.send_json({"type": "move", "move": "wS1"})

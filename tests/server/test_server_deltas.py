@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from panal.server.hub import Connection
-from tests.server.helpers import receive_error
+from tests.server.helpers import game_socket, receive_error
 
 
 def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
@@ -70,9 +70,9 @@ def online_game(client: TestClient) -> tuple[str, str, str]:
     return created["id"], created["token"], joined["token"]
 
 
-def fresh_state(client: TestClient, path: str) -> dict[str, Any]:
+def fresh_state(client: TestClient, game_id: str, token: str | None = None) -> dict[str, Any]:
     """What a new connection (without deltas) receives first."""
-    with client.websocket_connect(path) as ws:
+    with game_socket(client, game_id, token) as ws:
         message = ws.receive_json()
     assert message["type"] == "state"
     return message
@@ -90,11 +90,10 @@ def same_game(followed: dict[str, Any], fresh: dict[str, Any]) -> None:
 
 def test_deltas_carry_what_changed_and_build_the_same_state(client: TestClient) -> None:
     game_id, white_token, black_token = online_game(client)
-    base = f"/ws/games/{game_id}"
     with (
-        client.websocket_connect(f"{base}?token={white_token}&deltas=1") as white_ws,
-        client.websocket_connect(f"{base}?token={black_token}&deltas=1") as black_ws,
-        client.websocket_connect(f"{base}?deltas=1") as spectator_ws,
+        game_socket(client, game_id, white_token, deltas=True) as white_ws,
+        game_socket(client, game_id, black_token, deltas=True) as black_ws,
+        game_socket(client, game_id, deltas=True) as spectator_ws,
     ):
         white, black, spectator = Follower(white_ws), Follower(black_ws), Follower(spectator_ws)
         assert white.state["legal"] and "legal" not in black.state
@@ -120,9 +119,9 @@ def test_deltas_carry_what_changed_and_build_the_same_state(client: TestClient) 
             moved = deltas["w"] if ply % 2 else deltas["b"]
             assert to_move["legal"] and moved["legal"] is None
 
-        same_game(white.state, fresh_state(client, f"{base}?token={white_token}"))
-        same_game(black.state, fresh_state(client, f"{base}?token={black_token}"))
-        fresh_spectator = fresh_state(client, base)
+        same_game(white.state, fresh_state(client, game_id, white_token))
+        same_game(black.state, fresh_state(client, game_id, black_token))
+        fresh_spectator = fresh_state(client, game_id)
         same_game(spectator.state, fresh_spectator)
         assert [e["move"] for e in spectator.state["history"]] == moves
         # A delta is a fraction of the whole state.
@@ -131,10 +130,9 @@ def test_deltas_carry_what_changed_and_build_the_same_state(client: TestClient) 
 
 def test_a_lost_delta_is_repaired_by_sync(client: TestClient) -> None:
     game_id, white_token, black_token = online_game(client)
-    base = f"/ws/games/{game_id}"
     with (
-        client.websocket_connect(f"{base}?token={white_token}&deltas=1") as white_ws,
-        client.websocket_connect(f"{base}?token={black_token}&deltas=1") as black_ws,
+        game_socket(client, game_id, white_token, deltas=True) as white_ws,
+        game_socket(client, game_id, black_token, deltas=True) as black_ws,
     ):
         white, black = Follower(white_ws), Follower(black_ws)
         white.ws.send_json({"type": "move", "move": "wG1"})
@@ -156,15 +154,14 @@ def test_a_lost_delta_is_repaired_by_sync(client: TestClient) -> None:
         white.next()
         assert black.next()["type"] == "delta"  # deltas follow the whole state again
         assert black.state["legal"]
-        same_game(black.state, fresh_state(client, f"{base}?token={black_token}"))
+        same_game(black.state, fresh_state(client, game_id, black_token))
 
 
 def test_a_reconnect_mid_game_starts_from_a_whole_state(client: TestClient) -> None:
     game_id, white_token, black_token = online_game(client)
-    base = f"/ws/games/{game_id}"
-    with client.websocket_connect(f"{base}?token={white_token}&deltas=1") as white_ws:
+    with game_socket(client, game_id, white_token, deltas=True) as white_ws:
         white = Follower(white_ws)
-        with client.websocket_connect(f"{base}?token={black_token}&deltas=1") as black_ws:
+        with game_socket(client, game_id, black_token, deltas=True) as black_ws:
             black = Follower(black_ws)
             white.ws.send_json({"type": "move", "move": "wS1"})
             white.next()
@@ -176,7 +173,7 @@ def test_a_reconnect_mid_game_starts_from_a_whole_state(client: TestClient) -> N
         # Black's connection dropped; White plays on.
         white.ws.send_json({"type": "move", "move": "wQ -wS1"})
         white.next()
-        with client.websocket_connect(f"{base}?token={black_token}&deltas=1") as black_ws:
+        with game_socket(client, game_id, black_token, deltas=True) as black_ws:
             black = Follower(black_ws)  # a whole state, whatever Black held before
             assert black.state["seq"] > held["seq"]
             assert [e["move"] for e in black.state["history"]] == ["wS1", "bS1 wS1-", "wQ -wS1"]
@@ -184,14 +181,13 @@ def test_a_reconnect_mid_game_starts_from_a_whole_state(client: TestClient) -> N
             black.ws.send_json({"type": "move", "move": "bQ bS1-", "ply": 3})
             black.next()
             white.next()
-            same_game(white.state, fresh_state(client, f"{base}?token={white_token}"))
-            same_game(black.state, fresh_state(client, f"{base}?token={black_token}"))
+            same_game(white.state, fresh_state(client, game_id, white_token))
+            same_game(black.state, fresh_state(client, game_id, black_token))
 
 
 def test_an_undo_takes_moves_back_in_a_delta(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    path = f"/ws/games/{created['id']}?token={created['token']}"
-    with client.websocket_connect(f"{path}&deltas=1") as ws:
+    with game_socket(client, created["id"], created["token"], deltas=True) as ws:
         player = Follower(ws)
         for move in ("wG1", "bG1 wG1-", "wQ -wG1"):
             ws.send_json({"type": "move", "move": move})
@@ -206,12 +202,12 @@ def test_an_undo_takes_moves_back_in_a_delta(client: TestClient) -> None:
         assert delta["legal"] is None
         ws.send_json({"type": "undo"})
         assert receive_error(ws)["code"] == "game_over"
-        same_game(player.state, fresh_state(client, path))
+        same_game(player.state, fresh_state(client, created["id"], created["token"]))
 
 
 def test_a_page_without_deltas_still_gets_whole_states(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"type": "move", "move": "wG1"})
         state = ws.receive_json()

@@ -24,7 +24,15 @@ from fastapi.testclient import TestClient
 
 from panal.server.http_guard import steady_websocket_protocol
 from panal.server.jobs import ChildPool, Job, JobCancelled
-from tests.server.helpers import ServerProcess, alive, descendants, receive_error, receive_state
+from tests.server.helpers import (
+    ServerProcess,
+    alive,
+    descendants,
+    game_socket,
+    hello,
+    receive_error,
+    receive_state,
+)
 from tests.server.longgame import long_game_string
 
 try:
@@ -59,7 +67,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
 def test_deeply_nested_json_is_bad_json_not_a_crash(client: TestClient) -> None:
     """4,000 nested '[' raised an uncaught RecursionError and closed the socket."""
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_text("[" * 4000)
         assert receive_error(ws)["code"] == "bad_json"
@@ -155,12 +163,18 @@ def test_spectators_leaving_at_once_never_push_a_player_off(server: ServerProces
     created = httpx.post(f"{server.url}/api/games", json={"mode": "hotseat"}).json()
     base = f"{server.ws_url}/ws/games/{created['id']}"
 
+    async def spectate() -> Any:
+        ws = await async_connect(base)
+        await ws.send(hello(None))
+        return ws
+
     async def scenario() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        async with async_connect(f"{base}?token={created['token']}", max_size=2**22) as player:
-            spectators = [await async_connect(base) for _ in range(CAP - 5)]
+        async with async_connect(base, max_size=2**22) as player:
+            await player.send(hello(created["token"]))
+            spectators = [await spectate() for _ in range(CAP - 5)]
             for _ in range(4):  # come and go, four times over, while the player reads nothing
                 await asyncio.gather(*(ws.close() for ws in spectators))
-                spectators = [await async_connect(base) for _ in range(CAP - 5)]
+                spectators = [await spectate() for _ in range(CAP - 5)]
             await asyncio.gather(*(ws.close() for ws in spectators))
             await asyncio.sleep(1.0)
             received = []
@@ -189,10 +203,11 @@ def test_a_burst_of_messages_is_all_answered(server: ServerProcess) -> None:
     plays."""
     assert steady_websocket_protocol() is not None  # this uvicorn: the steady protocol serves
     created = httpx.post(f"{server.url}/api/games", json={"mode": "hotseat"}).json()
-    url = f"{server.ws_url}/ws/games/{created['id']}?token={created['token']}&deltas=1"
+    url = f"{server.ws_url}/ws/games/{created['id']}?deltas=1"
 
     async def scenario() -> tuple[list[str], dict[str, Any]]:
         async with async_connect(url) as ws:
+            await ws.send(hello(created["token"]))
             assert json.loads(await ws.recv())["type"] == "state"
             for index in range(60):
                 await ws.send(json.dumps({"type": "ping", "id": index}))
@@ -239,14 +254,14 @@ def test_resigned_games_drop_their_queued_ai_jobs(tmp_path: Path) -> None:
         ]
         assert hub.jobs.queued == 3  # one running, three waiting
         for game in games:
-            with client.websocket_connect(f"/ws/games/{game['id']}?token={game['token']}") as ws:
+            with game_socket(client, game["id"], game["token"]) as ws:
                 receive_state(ws)
                 ws.send_json({"type": "resign"})
                 receive_state(ws, lambda s: s["result"] is not None)
         assert hub.jobs.queued == 0
         fresh = client.post("/api/games", json={"mode": "ai", "color": "black"}).json()
         release.set()
-        with client.websocket_connect(f"/ws/games/{fresh['id']}?token={fresh['token']}") as ws:
+        with game_socket(client, fresh["id"], fresh["token"]) as ws:
             assert receive_state(ws, lambda s: s["ply"] == 1)["history"][0]["color"] == 0
         for game in games:  # the search that was running when its game was resigned: dropped
             assert client.get(f"/api/games/{game['id']}").json()["ply"] == 0
@@ -260,7 +275,7 @@ def test_ai_games_per_client_are_limited(client: TestClient) -> None:
     assert refused.json()["error"] == "too_many_ai_games"
     assert client.post("/api/games", json={"mode": "hotseat"}).status_code == 201
     first = created[0].json()
-    with client.websocket_connect(f"/ws/games/{first['id']}?token={first['token']}") as ws:
+    with game_socket(client, first["id"], first["token"]) as ws:
         receive_state(ws)
         ws.send_json({"type": "resign"})
         receive_state(ws, lambda s: s["result"] is not None)
@@ -347,11 +362,12 @@ def test_a_30000_ply_import_does_not_freeze_the_server(server: ServerProcess) ->
 
     async def probe() -> None:
         rng = random.Random(8)
-        ws_url = f"{server.ws_url}/ws/games/{game['id']}?token={game['token']}"
+        ws_url = f"{server.ws_url}/ws/games/{game['id']}"
         async with (
             httpx.AsyncClient(base_url=server.url) as http,
             async_connect(ws_url, max_size=2**22) as ws,
         ):
+            await ws.send(hello(game["token"]))
             state = json.loads(await ws.recv())
             await http.get("/api/config")  # the connection is open before timing
 

@@ -14,7 +14,7 @@ from panal.hive import Options
 from panal.server.app import create_app
 from panal.server.store import HEAD_REVISION, Store, database_url
 from tests.server.conftest import Backend, first_legal_move, scale_out_services
-from tests.server.helpers import receive_state
+from tests.server.helpers import game_socket, receive_state
 
 # The schema of the first release (commit 51a68b4, src/panal/server/store.py), as it created it.
 FIRST_SCHEMA = [
@@ -107,7 +107,7 @@ def test_an_earlier_release_database_upgrades_and_plays_on(
         state = client.get("/api/games/oldgame").json()
         assert [e["move"] for e in state["history"]] == ["wS1", "bM wS1-"]
         assert state["options"] == Options().to_values()  # the defaults: nothing was chosen
-        with client.websocket_connect(f"/ws/games/oldgame?token={token}") as ws:
+        with game_socket(client, "oldgame", token) as ws:
             receive_state(ws)
             ws.send_json({"type": "move", "move": "wQ -wS1"})
             assert receive_state(ws, lambda s: s["ply"] == 3)["turn"] == 1

@@ -14,7 +14,7 @@ from panal.server.account_api import FREE_SIGN_UPS_PER_ADDRESS, Language, Look
 from panal.server.accounts import FREE_FAILURES_PER_ADDRESS, FREE_FAILURES_PER_NAME
 from panal.server.ratings import Glicko2, rate_game
 from panal.server.store import Store
-from tests.server.helpers import receive_state
+from tests.server.helpers import game_socket, receive_state
 from tests.server.players_helpers import ORIGIN, Person
 
 BLITZ = {"kind": "realtime", "base": 180, "increment": 2}
@@ -414,7 +414,7 @@ def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
     assert state["players"]["black"]["name"] == "rematch_a"
     assert state["rated"] and state["clock"]["base"] == 180 and state["clocks"]["running"] == 0
     # A guest's seat token of the first game holds the swapped seat of the rematch.
-    with client.websocket_connect(f"/ws/games/{second}?token={first['token']}") as ws:
+    with game_socket(client, second, first["token"]) as ws:
         assert receive_state(ws)["you"] == ["white"]
 
 

@@ -22,7 +22,7 @@ from websockets.sync.client import connect as ws_connect
 from panal.server.auth import SESSION_COOKIE
 from panal.server.store import Store
 from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import ServerProcess, connect_game
 
 _LEGACY = "legacy" in ws_connect.__code__.co_varnames
 
@@ -69,7 +69,13 @@ class Browser:
         return response
 
     def websocket(self, path: str) -> ClientConnection:
-        url = f"{self.server.ws_url}{path}"
+        return self.open(f"{self.server.ws_url}{path}")
+
+    def game_socket(self, game: str, token: str | None = None) -> ClientConnection:
+        """A game's websocket that has said hello with ``token`` (None: the cookie's seats)."""
+        return connect_game(self.server.ws_url, game, token, opener=self.open)
+
+    def open(self, url: str) -> ClientConnection:
         headers = self.headers()
         if _LEGACY:
             return ws_connect(url, legacy=True, additional_headers=headers)
@@ -108,7 +114,7 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
             game = accepted.json()["id"]
             told = receive(lobby_on_a, lambda m: m["type"] == "accepted")
             assert told["game"] == game  # Ana's page, on the other process, goes to the game
-    with ana.websocket(f"/ws/games/{game}") as white, bruno.websocket(f"/ws/games/{game}") as black:
+    with ana.game_socket(game) as white, bruno.game_socket(game) as black:
         assert receive(white, lambda m: m["type"] == "state")["you"] == ["white"]
         assert receive(black, lambda m: m["type"] == "state")["you"] == ["black"]
         white.send(json.dumps({"type": "move", "move": "wS1"}))
@@ -142,7 +148,7 @@ def test_a_game_claimed_on_one_process_is_reloaded_on_the_other(
     created = guest.post("/api/games", {"mode": "online", "color": "white"})
     assert created.status_code == 201, created.text
     game, token = created.json()["id"], created.json()["token"]
-    with watcher.websocket(f"/ws/games/{game}") as watching_on_a:
+    with watcher.game_socket(game) as watching_on_a:
         before = receive(watching_on_a, lambda m: m["type"] == "state")
         assert before["players"] is None  # nobody has an account yet
         # The same person, now on the other process, signs up and claims the seat.
@@ -173,13 +179,13 @@ def test_a_flag_falls_on_the_surviving_process_when_the_games_process_dies(
     assert created.status_code == 201, created.text
     game, token = created.json()["id"], created.json()["token"]
     try:
-        with player.websocket(f"/ws/games/{game}?token={token}") as ws:
+        with player.game_socket(game, token) as ws:
             receive(ws, lambda m: m["type"] == "state")
             ws.send(json.dumps({"type": "move", "move": "wS1"}))
             moved = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 1)
         assert moved["clocks"]["running"] == 1
         a.kill()
-        with Browser(b).websocket(f"/ws/games/{game}") as watching_on_b:
+        with Browser(b).game_socket(game) as watching_on_b:
             over = receive(watching_on_b, lambda m: m["type"] == "state" and m["result"])
     finally:
         a.start()

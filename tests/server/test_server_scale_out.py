@@ -19,13 +19,10 @@ from typing import Any
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection
-from websockets.sync.client import connect as ws_connect
 
 from panal.server.store import Store
 from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess, alive, descendants
-
-_LEGACY = "legacy" in ws_connect.__code__.co_varnames
+from tests.server.helpers import ServerProcess, alive, connect_game, descendants
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +48,6 @@ def two_servers(
         server.stop()
 
 
-def connect(url: str) -> ClientConnection:
-    return ws_connect(url, legacy=True) if _LEGACY else ws_connect(url)
-
-
 def recv_state(ws: ClientConnection, until: Any = lambda s: True) -> dict[str, Any]:
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
@@ -75,8 +68,8 @@ def test_two_processes_never_fork_a_game(two_servers: list[ServerProcess]) -> No
     created = httpx.post(f"{a.url}/api/games", json={"mode": "hotseat"}).json()
     game, token = created["id"], created["token"]
     with (
-        connect(f"{a.ws_url}/ws/games/{game}?token={token}") as on_a,
-        connect(f"{b.ws_url}/ws/games/{game}?token={token}") as on_b,
+        connect_game(a.ws_url, game, token) as on_a,
+        connect_game(b.ws_url, game, token) as on_b,
     ):
         state = recv_state(on_a)
         recv_state(on_b)
@@ -160,7 +153,7 @@ def test_ai_worker_plays_for_a_web_process_without_ai(
         created = httpx.post(
             f"{server.url}/api/games", json={"mode": "ai", "ai_level": "beginner", "color": "black"}
         ).json()
-        with connect(f"{server.ws_url}/ws/games/{created['id']}?token={created['token']}") as ws:
+        with connect_game(server.ws_url, created["id"], created["token"]) as ws:
             state = recv_state(ws, lambda s: s["ply"] == 1)  # the worker's opening move
             assert state["history"][0]["color"] == 0
             ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"]}))
@@ -180,6 +173,63 @@ def test_ai_worker_plays_for_a_web_process_without_ai(
         server.stop()
 
 
+def test_an_ai_move_whose_process_was_killed_comes_from_another_within_seconds(
+    tmp_path: Path, services: tuple[str, str, str]
+) -> None:
+    """Process A takes the AI's job (a ten-second search) and is killed with SIGKILL mid-search;
+    process B takes the job over once A's hold on it lapses (5 s, see RedisJobQueue) and the
+    game gets its AI move: a player connected to B sees it well before the job's time-out
+    (the reclaim waited 150 s before the holds were renewed)."""
+    pytest.importorskip("panal.ai")
+    import redis as redis_client
+
+    db, redis, prefix = services
+    prefix += "-ai-kill"  # a queue of its own
+    args = ("--redis", redis, "--redis-prefix", prefix, "--ai-workers", "1")
+    a = ServerProcess(db, tmp_path / "serve-a.log", args)
+    b = ServerProcess(db, tmp_path / "serve-b.log", args)
+    queue = redis_client.Redis.from_url(redis)
+    a.start()
+    try:
+        created = httpx.post(
+            f"{a.url}/api/games", json={"mode": "ai", "ai_level": "strongest", "color": "white"}
+        ).json()
+        game, token = created["id"], created["token"]
+        with connect_game(a.ws_url, game, token) as ws:
+            state = recv_state(ws)
+            ws.send(json.dumps({"type": "move", "move": state["legal"][0]["move"], "ply": 0}))
+            recv_state(ws, lambda s: s["ply"] == 1 and s["ai_thinking"])
+        deadline = time.monotonic() + 10
+        while not queue.xpending(f"{prefix}:jobs", "workers")["pending"]:
+            assert time.monotonic() < deadline, "process A never took the AI's job"
+            time.sleep(0.05)
+        time.sleep(0.5)  # A is searching now (the strongest level searches for 10 s)
+        a.kill()
+        killed_at = time.monotonic()
+        store = Store(db)
+        try:
+            loaded = store.load_game(game)
+        finally:
+            store.close()
+        assert loaded is not None and len(loaded[1]) == 1, "the kill came after the AI's move"
+        b.start()
+        with connect_game(b.ws_url, game, token) as ws:
+            state = recv_state(ws)
+            while state["ply"] < 2:
+                assert time.monotonic() - killed_at < 45, "no AI move from the survivor"
+                message = json.loads(ws.recv(timeout=45))
+                if message["type"] == "state":
+                    state = message
+        assert state["history"][1]["color"] == 1 and not state["ai_thinking"]
+        # Taken over after 5 s without a renewal, then a 10 s search (150 s before).
+        assert time.monotonic() - killed_at < 45
+        assert "took over job" in b.log_path.read_text()
+    finally:
+        queue.close()
+        a.kill()
+        b.stop()
+
+
 def test_players_on_two_processes_play_on_after_one_is_killed(
     two_servers: list[ServerProcess], services: tuple[str, str, str]
 ) -> None:
@@ -190,13 +240,9 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
     assert joined.status_code == 200, joined.text
     tokens = {0: created["token"], 1: joined.json()["token"]}
 
-    def url(server: ServerProcess, color: int | None) -> str:
-        query = f"?token={tokens[color]}" if color is not None else ""
-        return f"{server.ws_url}/ws/games/{game}{query}"
-
-    white = connect(url(a, 0))  # White through A
-    black = connect(url(b, 1))  # Black through B
-    spectator = connect(url(b, None))  # a spectator on B
+    white = connect_game(a.ws_url, game, tokens[0])  # White through A
+    black = connect_game(b.ws_url, game, tokens[1])  # Black through B
+    spectator = connect_game(b.ws_url, game, None)  # a spectator on B
     sockets = {0: white, 1: black}
     seen: dict[str, list[str]] = {}
     try:
@@ -206,7 +252,7 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
             if ply == 7:
                 a.kill()  # White's process dies mid-game: White reconnects to B
                 white.close()
-                white = sockets[0] = connect(url(b, 0))
+                white = sockets[0] = connect_game(b.ws_url, game, tokens[0])
                 current[0] = recv_state(white)
             color = (ply - 1) % 2
             state = current[color]

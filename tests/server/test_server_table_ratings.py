@@ -35,7 +35,8 @@ def test_a_table_result_rates_every_account_once(backend: Backend) -> None:
             assert stored.category == "enjambre" and stored.games == 1
             assert stored.rating == pytest.approx(rating.mu)
             shown = stored.to_json()
-            assert shown["shown"] == str(rating.shown) and not shown["provisional"]
+            # one game leaves an OpenSkill rating uncertain: shown with its "?", as Glicko-2's
+            assert shown["shown"] == f"{rating.shown}?" and shown["provisional"]
         assert after[ids[1]].mu > after[ids[0]].mu > after[ids[2]].mu
         assert after[ids[2]].mu == pytest.approx(after[ids[3]].mu)
         # A second table starts from the stored ratings.
@@ -89,13 +90,14 @@ def test_a_rated_table_between_accounts_changes_their_ratings(backend: Backend) 
                 tokens[seat] = joined.json()["token"]
             state = client.get(f"/api/enjambre/tables/{table}").json()["table"]
             assert state["rated"] and state["status"] == "playing"
-            assert [(s["name"], s["account"]) for s in state["seats"]] == [
-                ("ana", True),
-                ("bruno", True),
-                ("carla", True),
+            assert [(s["name"], s["account"], s["rating"]) for s in state["seats"]] == [
+                ("ana", True, "1500?"),  # newcomers: uncertain
+                ("bruno", True, "1500?"),
+                ("carla", True, "1500?"),
             ]
             seats = play_table(client, created.json(), tokens, seed=11)
             (result,) = seats[0].state["table"]["results"]
+            final = client.get(f"/api/enjambre/tables/{table}").json()["table"]["seats"]
         finally:
             Seat.close_all()
         expected = rate_table([TableRating()] * 3, result["places"])
@@ -104,6 +106,7 @@ def test_a_rated_table_between_accounts_changes_their_ratings(backend: Backend) 
             (rating,) = profile["ratings"]
             assert rating["category"] == "enjambre" and rating["games"] == 1
             assert rating["rating"] == pytest.approx(expected[seat].mu, abs=0.05)
-            assert rating["shown"] == str(expected[seat].shown)
+            assert rating["shown"] == expected[seat].shown_text() == f"{expected[seat].shown}?"
+            assert final[seat]["rating"] == rating["shown"]  # the seat shows the new rating
             (line,) = profile["history"]
             assert line["game"] == f"{table}/0" and line["rating"] == expected[seat].shown

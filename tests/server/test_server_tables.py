@@ -567,6 +567,7 @@ def test_a_player_who_left_is_replaced_by_a_bot_exactly_once(backend: Backend) -
             "joined": True,
             "replaced": True,
             "account": False,
+            "rating": None,
         }
         # The sweep finds nothing more to do; the bots finish the game (read from the
         # database: without Redis the two processes do not tell each other).

@@ -9,7 +9,8 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from panal.hive.rules import Rule
-from tests.server.helpers import FORCED_PASS, receive_error, receive_state
+from panal.server import websocket_session
+from tests.server.helpers import FORCED_PASS, game_socket, receive_error, receive_state
 
 
 def online_game(client: TestClient) -> tuple[str, str, str]:
@@ -36,9 +37,9 @@ def stored_moves(client: TestClient, game_id: str) -> list[str]:
 def test_two_players_and_a_spectator(client: TestClient) -> None:
     game_id, white_token, black_token = online_game(client)
     with (
-        client.websocket_connect(f"/ws/games/{game_id}?token={white_token}") as white,
-        client.websocket_connect(f"/ws/games/{game_id}?token={black_token}") as black,
-        client.websocket_connect(f"/ws/games/{game_id}") as spectator,
+        game_socket(client, game_id, white_token) as white,
+        game_socket(client, game_id, black_token) as black,
+        game_socket(client, game_id) as spectator,
     ):
         first = receive_state(white)
         assert first["you"] == ["white"]
@@ -76,7 +77,7 @@ def test_two_players_and_a_spectator(client: TestClient) -> None:
 
 def test_illegal_moves_name_the_rule_and_change_nothing(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         play(ws, "wS1")
         play(ws, "bS1 wS1-")
@@ -110,7 +111,7 @@ def test_illegal_moves_name_the_rule_and_change_nothing(client: TestClient) -> N
 
 def test_queen_must_be_placed_by_the_fourth_turn(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         for move in ("wS1", "bS1 wS1-", "wS2 -wS1", "bS2 bS1-", "wB1 -wS2", "bB1 bS2-"):
             state = play(ws, move)
@@ -123,15 +124,15 @@ def test_queen_must_be_placed_by_the_fourth_turn(client: TestClient) -> None:
 
 def test_reconnect_resumes_where_the_game_is(client: TestClient) -> None:
     game_id, white_token, black_token = online_game(client)
-    with client.websocket_connect(f"/ws/games/{game_id}?token={white_token}") as white:
+    with game_socket(client, game_id, white_token) as white:
         receive_state(white)
-        with client.websocket_connect(f"/ws/games/{game_id}?token={black_token}") as black:
+        with game_socket(client, game_id, black_token) as black:
             receive_state(black)
             play(white, "wS1")
             play(black, "bS1 wS1-")
         # Black's connection dropped; White plays on.
         play(white, "wQ -wS1")
-        with client.websocket_connect(f"/ws/games/{game_id}?token={black_token}") as black:
+        with game_socket(client, game_id, black_token) as black:
             state = receive_state(black)
             assert [e["move"] for e in state["history"]] == ["wS1", "bS1 wS1-", "wQ -wS1"]
             assert state["legal"]
@@ -142,7 +143,7 @@ def test_reconnect_resumes_where_the_game_is(client: TestClient) -> None:
 def test_wrong_token_and_unknown_game_close_the_socket(client: TestClient) -> None:
     game_id, _, _ = online_game(client)
     other = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{game_id}?token={other['token']}") as ws:
+    with game_socket(client, game_id, other["token"]) as ws:
         assert ws.receive_json()["code"] == "bad_token"
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
@@ -152,6 +153,66 @@ def test_wrong_token_and_unknown_game_close_the_socket(client: TestClient) -> No
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4404
+
+
+def test_the_seat_token_in_the_url_is_not_honoured(client: TestClient) -> None:
+    """The token goes in the first message ("hello"); one in the URL, where proxies and access
+    logs would record it, holds no seat."""
+    game_id, white_token, _ = online_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}?token={white_token}") as ws:
+        ws.send_json({"type": "hello"})
+        watching = receive_state(ws)
+        assert watching["you"] == [] and "legal" not in watching
+        ws.send_json({"type": "move", "move": "wS1"})
+        assert receive_error(ws)["code"] == "spectator"
+    with client.websocket_connect(f"/ws/games/{game_id}?token={white_token}") as ws:
+        ws.send_json({"type": "move", "move": "wS1"})  # no hello: refused, not played
+        assert ws.receive_json()["code"] == "bad_request"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+    assert stored_moves(client, game_id) == []
+    with game_socket(client, game_id, white_token) as ws:
+        assert receive_state(ws)["you"] == ["white"]  # the same token, said hello, holds White
+
+
+@pytest.mark.parametrize(
+    "first",
+    [
+        '{"type": "move", "move": "wS1"}',
+        '{"type": "move", "move": "wS1", "token": "TOKEN"}',
+        '{"type": "hello", "token": 42}',
+        '{"type": "hello", "token": "' + "x" * 201 + '"}',
+        '{"token": "TOKEN"}',
+        '["hello", "TOKEN"]',
+        "not json",
+        "[" * 5000,
+    ],
+)
+def test_a_bad_hello_closes_the_socket_and_changes_nothing(client: TestClient, first: str) -> None:
+    game_id, white_token, _ = online_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+        ws.send_text(first.replace("TOKEN", white_token))
+        error = ws.receive_json()
+        assert error["code"] == "bad_request" and "hello" in error["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4400
+    assert stored_moves(client, game_id) == []
+
+
+def test_a_late_hello_closes_the_socket(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(websocket_session, "HELLO_SECONDS", 0.2)
+    game_id, white_token, _ = online_game(client)
+    with client.websocket_connect(f"/ws/games/{game_id}?token={white_token}") as ws:
+        error = ws.receive_json()  # nothing sent: the server gives up waiting
+        assert error["code"] == "no_hello" and error["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4408
+    assert stored_moves(client, game_id) == []
 
 
 @pytest.mark.parametrize(
@@ -186,7 +247,7 @@ def test_malformed_messages_get_an_error_and_change_nothing(
     client: TestClient, message: str, code: str
 ) -> None:
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_text(message)
         error = receive_error(ws)
@@ -203,7 +264,7 @@ def test_malformed_messages_get_an_error_and_change_nothing(
 
 def test_hotseat_undo_resign(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "hotseat"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         ws.send_json({"type": "undo"})
         assert receive_error(ws)["code"] == "nothing_to_undo"
@@ -225,8 +286,8 @@ def test_hotseat_undo_resign(client: TestClient) -> None:
 def test_draw_offer_and_acceptance_online(client: TestClient) -> None:
     game_id, white_token, black_token = online_game(client)
     with (
-        client.websocket_connect(f"/ws/games/{game_id}?token={white_token}") as white,
-        client.websocket_connect(f"/ws/games/{game_id}?token={black_token}") as black,
+        game_socket(client, game_id, white_token) as white,
+        game_socket(client, game_id, black_token) as black,
     ):
         receive_state(white)
         receive_state(black)
@@ -249,7 +310,7 @@ def test_forced_pass_is_offered_and_recorded(client: TestClient) -> None:
     created = client.post(
         "/api/import", json={"text": FORCED_PASS, "mode": "hotseat", "tournament_opening": True}
     ).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         state = receive_state(ws)
         assert state["must_pass"] is True
         state = play(ws, "pass")
@@ -265,7 +326,7 @@ def test_forced_pass_is_offered_and_recorded(client: TestClient) -> None:
 
 def test_ai_game_with_a_stand_in_ai_answers_and_undoes_in_pairs(client: TestClient) -> None:
     created = client.post("/api/games", json={"mode": "ai", "ai_level": "beginner"}).json()
-    with client.websocket_connect(f"/ws/games/{created['id']}?token={created['token']}") as ws:
+    with game_socket(client, created["id"], created["token"]) as ws:
         receive_state(ws)
         play(ws, "wS1")
         state = receive_state(ws, lambda s: s["ply"] == 2)

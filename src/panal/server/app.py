@@ -11,8 +11,9 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status)
 * ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
 * ``GET  /api/archive``                   finished games, newest first
 
-Websocket ``/ws/games/{id}?token=…`` (no token: spectator). The server sends ``state`` on connect
-(so a reconnect resumes) and after every change, or with ``&deltas=1`` a ``delta`` after every
+Websocket ``/ws/games/{id}``: the first message is ``{"type": "hello", "token": "…"}`` (no
+token: a spectator), so the seat token never appears in a URL. The server then sends ``state``
+(so a reconnect resumes) and after every change, or with ``?deltas=1`` a ``delta`` after every
 change (what changed since the state before); ``error`` for a refused request, ``pong``.
 The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
 "to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
@@ -72,7 +73,12 @@ from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.store import Store
 from panal.server.tables import TableHub, TableLimits
 from panal.server.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
-from panal.server.websocket_session import pump_then_close, serve_requests
+from panal.server.websocket_session import (
+    close_with_error,
+    greet,
+    pump_then_close,
+    serve_requests,
+)
 
 __all__ = ["create_app"]
 
@@ -110,6 +116,10 @@ class ImportRequest(StrictModel):
     format: Literal["auto", "gamestring", "pgn", "sgf"] = "auto"
     index: int = Field(1, ge=1, le=100_000)
     mode: Literal["review", "ai", "hotseat", "online"] = "review"
+    # Rule options by name, set over the record's own (a PGN's option tags): the rules the game
+    # was played with where the record does not say them. ``tournament_opening`` is one of them,
+    # kept as a field of its own for the clients that send it so.
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
     tournament_opening: bool | None = None
     look: Look = "classic"
     color: ColorChoice = "white"
@@ -383,13 +393,17 @@ def create_app(
     @app.post("/api/import", status_code=201)
     async def import_record(request: ImportRequest, http: Request) -> dict[str, Any]:
         playable = request.mode != "review"
+        rules = dict(request.options)
+        if request.tournament_opening is not None:
+            rules.setdefault("tournament_opening", request.tournament_opening)
+        _rule_options(rules)  # names and values checked before the record is read
         result = await hub.heavy_job(
             "records.import",
             {
                 "text": request.text,
                 "format": request.format,
                 "index": request.index,
-                "tournament_opening": request.tournament_opening,
+                "rules": rules,
                 "playable": playable,
                 "max_plies": hub.limits.playable_plies if playable else hub.limits.review_plies,
             },
@@ -436,6 +450,7 @@ def create_app(
                     "look": row.look,
                     "white": row.headers.get("White"),
                     "black": row.headers.get("Black"),
+                    "options": row.rules.changed(),
                     "updated_at": row.updated_at,
                 }
                 for row in rows
@@ -447,19 +462,15 @@ def create_app(
     @app.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
-        token = websocket.query_params.get("token")
         try:
             live = await hub.get(game_id)
         except RequestError as exc:
-            await websocket.send_text(json.dumps(exc.to_json()))
-            await websocket.close(code=4404, reason=exc.message)
+            await close_with_error(websocket, exc, 4404)
             return
-        seats = live.seats_for(token[:200]) if token else frozenset()
-        if token and not seats:
-            error = RequestError("bad_token", "this seat token does not belong to this game", 403)
-            await websocket.send_text(json.dumps(error.to_json()))
-            await websocket.close(code=4403, reason=error.message)
+        greeted = await greet(websocket, live.seats_for, "game")
+        if greeted is None:
             return
+        _, seats = greeted
         # A signed-in player's seats come with the session cookie too, if this site opened the
         # socket (a page of another site must not play with the player's cookie).
         if same_origin(websocket.scope, required=True):

@@ -55,6 +55,7 @@ from panal.server.ai_pool import ai_payload
 from panal.server.bus import Bus
 from panal.server.clock import ClockState, TimeControl
 from panal.server.jobs import Executor, Job, JobError, JobHandler, JobQueue, ai_job_id
+from panal.server.live_loader import LiveLoader
 from panal.server.players import PlayerStore, settle_ratings
 from panal.server.records_io import replay_with_history
 from panal.server.snapshot import (
@@ -475,9 +476,19 @@ class GameHub:
         self.shared = shared
         self.limits = limits or Limits()
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._loading: dict[str, asyncio.Future[LiveGame]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
+        self._loader = LiveLoader(
+            "game",
+            self.games,
+            self._stale,
+            bus,
+            load=self._load,
+            keep=self._cache,
+            verify=self._verify,
+            spawn=self.spawn,
+            shared=shared,
+        )
         #: Receives the bus's ``lobby`` messages (set by :class:`panal.server.lobby.Lobby`).
         self.on_lobby_message: Callable[[dict[str, Any]], None] | None = None
 
@@ -590,36 +601,7 @@ class GameHub:
         """The game, from memory when the copy is current, else from the database."""
         if not isinstance(game_id, str) or not 1 <= len(game_id) <= 16:
             raise RequestError("unknown_game", "there is no game with that id", 404)
-        live = self.games.get(game_id)
-        if live is not None:
-            self.games.move_to_end(game_id)
-            live.used_at = time.monotonic()
-            if self.shared or game_id in self._stale:
-                await self._verify(live)
-            return live
-        pending = self._loading.get(game_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[LiveGame] = asyncio.get_running_loop().create_future()
-        self._loading[game_id] = future
-        try:
-            # Subscribe first, then read: a change made meanwhile elsewhere is either in what
-            # is read or announced after; the check after caching covers the moment between.
-            await self.bus.subscribe(f"game:{game_id}")
-            live = await self._load(game_id)
-            self._cache(live)
-            if self.shared:
-                await self._verify(live)
-            future.set_result(live)
-            return live
-        except BaseException as exc:
-            if game_id not in self.games:
-                self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
-            future.set_exception(exc)
-            future.exception()  # retrieved: waiters get it through shield
-            raise
-        finally:
-            del self._loading[game_id]
+        return await self._loader.get(game_id)
 
     async def _load(self, game_id: str) -> LiveGame:
         loaded = await self.db(self.store.load_game, game_id)

@@ -405,9 +405,22 @@ class RedisJobQueue:
     ``consumers`` = 0 only submits (a web process that leaves the AI to ``panal ai-worker``).
     Cancellations travel on the pub/sub channel ``<prefix>:jobs:cancel``; queued jobs of a
     cancelled game are dropped when a consumer finds them stale.
+
+    A consumer renews its hold on the job it has taken every ``HEARTBEAT`` seconds (``XCLAIM``
+    of the entry to itself, which resets the entry's idle time), from the moment it takes the
+    job until it acknowledges it; every ``HEARTBEAT`` seconds each process takes over the jobs
+    whose hold was not renewed for ``CLAIM_IDLE`` seconds (``XAUTOCLAIM``): their holder died,
+    or its event loop stalled that long. A game whose AI move was being computed by a process
+    that was killed thus gets its move from another within seconds, not after the job's whole
+    time-out. A job taken over from a holder that was only slow is computed twice at worst:
+    the result is applied through the game's compare-and-set, once.
     """
 
     GROUP = "workers"
+    #: Seconds between two renewals of a hold on a job, and between two sweeps for abandoned jobs.
+    HEARTBEAT = 1.0
+    #: Seconds without a renewal after which another consumer takes a job over.
+    CLAIM_IDLE = 5.0
 
     def __init__(
         self,
@@ -419,6 +432,8 @@ class RedisJobQueue:
     ) -> None:
         import redis.asyncio as redis
 
+        from panal.server.bus import RedisPublisher
+
         self.redis = redis.Redis.from_url(url, health_check_interval=15)
         self.prefix = prefix
         self.stream = f"{prefix}:jobs"
@@ -427,6 +442,8 @@ class RedisJobQueue:
         self.consumers = consumers if executor is not None else 0
         self.timeout = timeout
         self.name = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        # Cancellations are sent without waiting (one comes with every AI move).
+        self.cancels = RedisPublisher(url, f"panal-jobs-{self.name}")
         self._running: dict[str, Job] = {}
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -438,6 +455,7 @@ class RedisJobQueue:
 
         with contextlib.suppress(ResponseError):  # BUSYGROUP: it exists already
             await self.redis.xgroup_create(self.stream, self.GROUP, id="0", mkstream=True)
+        self.cancels.start()
         if not self.consumers:
             return
         loop = asyncio.get_running_loop()
@@ -459,7 +477,7 @@ class RedisJobQueue:
         )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
-        await self.redis.publish(self.cancel_channel, json.dumps([key, keep]))
+        self.cancels.publish(self.cancel_channel, json.dumps([key, keep]))
 
     async def _consume(self, handler: JobHandler, consumer: str) -> None:
         while True:
@@ -475,25 +493,45 @@ class RedisJobQueue:
                 continue
             for _stream, entries in found or ():
                 for entry_id, fields in entries:
-                    await self._handle(handler, entry_id, fields)
+                    await self._handle(handler, entry_id, fields, consumer)
 
     async def _handle(
-        self, handler: JobHandler, entry_id: bytes, fields: dict[bytes, bytes]
+        self, handler: JobHandler, entry_id: bytes, fields: dict[bytes, bytes], consumer: str
     ) -> None:
         assert self.executor is not None
+        heartbeat = asyncio.ensure_future(self._hold(entry_id, consumer))
         try:
-            job = Job.from_json(fields[b"job"])
-        except (KeyError, ValueError, TypeError):
-            log.warning("job queue: dropped a malformed entry %r", entry_id)
-        else:
-            self._running[job.id] = job
             try:
-                await _process(job, self.executor, handler, self.timeout)
-            finally:
-                self._running.pop(job.id, None)
-                await self.redis.delete(self._dedupe_key(job.id))
+                job = Job.from_json(fields[b"job"])
+            except (KeyError, ValueError, TypeError):
+                log.warning("job queue: dropped a malformed entry %r", entry_id)
+            else:
+                self._running[job.id] = job
+                try:
+                    await _process(job, self.executor, handler, self.timeout)
+                finally:
+                    self._running.pop(job.id, None)
+                    await self.redis.delete(self._dedupe_key(job.id))
+        finally:
+            heartbeat.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await heartbeat
         await self.redis.xack(self.stream, self.GROUP, entry_id)
         await self.redis.xdel(self.stream, entry_id)
+
+    async def _hold(self, entry_id: bytes, consumer: str) -> None:
+        """Renew this consumer's hold on a job it has taken, until cancelled (see the class
+        docstring)."""
+        while True:
+            await asyncio.sleep(self.HEARTBEAT)
+            try:
+                await self.redis.xclaim(
+                    self.stream, self.GROUP, consumer, 0, [entry_id], justid=True
+                )
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # Redis away: the next renewal may get through
+                log.warning("job queue: cannot renew a job's hold: %s", exc)
 
     async def _listen_for_cancels(self) -> None:
         assert self.executor is not None
@@ -520,13 +558,16 @@ class RedisJobQueue:
                 await asyncio.sleep(1)
 
     async def _reclaim(self, handler: JobHandler) -> None:
-        """Take over jobs whose consumer died (taken but not finished within the time-out)."""
-        idle_ms = int((self.timeout + 30) * 1000)
+        """Take over jobs whose holder stopped renewing its hold (see the class docstring)."""
+        idle_ms = int(self.CLAIM_IDLE * 1000)
+        consumer = f"{self.name}:reclaim"
         while True:
-            await asyncio.sleep(min(30.0, self.timeout))
+            await asyncio.sleep(self.HEARTBEAT)
             try:
+                # One at a time: an entry taken here is held (renewed) only while it is
+                # handled, so others left waiting would look abandoned again.
                 _next, entries, *_ = await self.redis.xautoclaim(
-                    self.stream, self.GROUP, f"{self.name}:reclaim", idle_ms, "0-0", count=10
+                    self.stream, self.GROUP, consumer, idle_ms, "0-0", count=1
                 )
             except asyncio.CancelledError:
                 raise
@@ -535,7 +576,8 @@ class RedisJobQueue:
                 continue
             for entry_id, fields in entries:
                 if fields:
-                    await self._handle(handler, entry_id, fields)
+                    log.warning("job queue: took over job entry %r from a silent holder", entry_id)
+                    await self._handle(handler, entry_id, fields, consumer)
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -548,6 +590,7 @@ class RedisJobQueue:
                 await asyncio.wait_for(self._hand_back(), 5)
         if self.executor is not None:
             await self.executor.close()
+        await self.cancels.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.redis.aclose(), 2)
 

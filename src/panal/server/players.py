@@ -56,6 +56,7 @@ __all__ = [
     "RatingRow",
     "rate_table_game",
     "settle_ratings",
+    "shown_table_ratings",
 ]
 
 users_table = Table(
@@ -174,7 +175,7 @@ class RatingRow:
     def to_json(self) -> dict[str, Any]:
         if self.volatility is None:  # a table's OpenSkill rating (see rate_table_game)
             table = TableRating(self.rating, self.deviation)
-            shown, provisional = str(table.shown), False
+            shown, provisional = table.shown_text(), table.provisional
         else:
             shown, provisional = self.glicko2.shown(), self.glicko2.provisional
         return {
@@ -742,6 +743,21 @@ class PlayerStore:
                 .limit(limit)
             ).all()
         return [GameRow.from_columns(r._mapping) for r in rows]
+
+
+def shown_table_ratings(conn: Connection, user_ids: Iterable[int], category: str) -> dict[int, str]:
+    """Each account's table rating in ``category`` as players read it (a newcomer: "1500?")."""
+    ids = sorted({u for u in user_ids if u is not None})
+    shown = {u: TableRating().shown_text() for u in ids}
+    if ids:
+        rows = conn.execute(
+            select(
+                ratings_table.c.user_id, ratings_table.c.rating, ratings_table.c.deviation
+            ).where(ratings_table.c.user_id.in_(ids), ratings_table.c.category == category)
+        )
+        for r in rows:
+            shown[r.user_id] = TableRating(r.rating, r.deviation).shown_text()
+    return shown
 
 
 def rate_table_game(

@@ -14,7 +14,8 @@ while its deviation is 95 or more.
 
 **OpenSkill** (Weng and Lin's Bayesian approximation, the ``openskill`` package, Plackett-Luce
 model) rates a table of two to six players from the order they finished in:
-:func:`rate_table`.
+:func:`rate_table`. Its rating is shown on the same scale (20 points to OpenSkill's unit), and
+with the same "?" while its uncertainty on that scale, 20σ, is 95 or more (a newcomer's is 167).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ PROVISIONAL_DEVIATION = 95.0
 MIN_DEVIATION = 45.0
 MAX_DEVIATION = DEFAULT_DEVIATION
 MAX_VOLATILITY = 0.1
+#: Points of the shown scale to one unit of OpenSkill's μ and σ (a newcomer's μ − 3σ = 0 is 1500).
+TABLE_SCALE = 20.0
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,17 @@ class TableRating:
     @property
     def shown(self) -> int:
         """The ordinal on a scale players know: a newcomer shows 1500, as in Glicko-2."""
-        return round(DEFAULT_RATING + 20.0 * self.ordinal)
+        return round(DEFAULT_RATING + TABLE_SCALE * self.ordinal)
+
+    @property
+    def provisional(self) -> bool:
+        """Whether the rating is still uncertain: σ on the shown scale is at least Glicko-2's
+        threshold (:data:`PROVISIONAL_DEVIATION`), so both kinds of rating get their "?" alike."""
+        return TABLE_SCALE * self.sigma >= PROVISIONAL_DEVIATION
+
+    def shown_text(self) -> str:
+        """The rating as players read it: "1523", or "1500?" while provisional."""
+        return f"{self.shown}{'?' if self.provisional else ''}"
 
 
 def rate_table(players: Sequence[TableRating], places: Sequence[int]) -> list[TableRating]:

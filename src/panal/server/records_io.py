@@ -7,10 +7,10 @@ replayed by the rules engine before a game is created from it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from panal.hive import Game, Options
+from panal.hive import Game, Options, OptionsError
 
 __all__ = ["ImportedGame", "detect_format", "export_pgn", "parse_record"]
 
@@ -47,9 +47,14 @@ def detect_format(text: str) -> str:
 
 
 def parse_record(
-    text: str, fmt: str = "auto", index: int = 1, tournament_opening: bool | None = None
+    text: str, fmt: str = "auto", index: int = 1, rules: dict[str, bool | str] | None = None
 ) -> ImportedGame:
-    """Read game number ``index`` (1-based) of a record and replay it with full rules."""
+    """Read game number ``index`` (1-based) of a record and replay it with full rules.
+
+    The rule options are the record's own (a PGN's option tags, see
+    :data:`panal.hive.OPTION_SPECS`), with ``rules`` (``{name: value}``) set over them: the
+    options a record was played with when it does not say them itself.
+    """
     from panal.hive import records
 
     if fmt == "auto":
@@ -70,10 +75,11 @@ def parse_record(
     if not 1 <= index <= len(found):
         raise RecordImportError(f"there is no game {index}: the record holds {len(found)}")
     record = found[index - 1]
-    options = record.options
-    if tournament_opening is not None:
-        options = replace(options, tournament_opening=tournament_opening)
-        record.options = options
+    try:
+        options = record.options.with_values(**(rules or {}))
+    except OptionsError as exc:
+        raise RecordImportError(str(exc)) from None
+    record.options = options
     try:
         game = record.replay()
     except ValueError as exc:
@@ -169,9 +175,7 @@ def _rebuilt(game: Game, history: list[str], playable: bool) -> dict[str, Any]:
 
 def import_job(payload: dict[str, Any]) -> dict[str, Any]:
     """A record read and replayed (see ``parse_record``), with what ``rebuild_job`` gives."""
-    imported = parse_record(
-        payload["text"], payload["format"], payload["index"], payload["tournament_opening"]
-    )
+    imported = parse_record(payload["text"], payload["format"], payload["index"], payload["rules"])
     if len(imported.moves) > payload["max_plies"]:
         raise RecordImportError(
             f"the record has {len(imported.moves)} moves; at most {payload['max_plies']} "

@@ -32,7 +32,7 @@ import json
 import logging
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import Response
 from pydantic import Field
 
@@ -44,13 +44,16 @@ from panal.server.hub import RequestError
 from panal.server.players import PlayerStore
 from panal.server.table_bots import BOT_LEVELS
 from panal.server.tables import MAX_GAMES, MODES, TableConnection, TableHub
-from panal.server.websocket_session import pump_then_close, serve_requests
+from panal.server.websocket_session import (
+    close_with_error,
+    greet,
+    pump_then_close,
+    serve_requests,
+)
 
 __all__ = ["table_router"]
 
 log = logging.getLogger("panal.server")
-
-HELLO_SECONDS = 10.0
 
 
 class SeatRequest(StrictModel):
@@ -169,18 +172,12 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         try:
             live = await tables.get(table_id)
         except RequestError as exc:
-            await websocket.send_text(json.dumps(exc.to_json()))
-            await websocket.close(code=4404, reason=exc.message)
+            await close_with_error(websocket, exc, 4404)
             return
-        token = await _hello(websocket)
-        if token is False:
+        greeted = await greet(websocket, live.seats_for, "table")
+        if greeted is None:
             return
-        seats = live.seats_for(token) if token else frozenset()
-        if token and not seats:
-            error = RequestError("bad_token", "this seat token does not belong to this table", 403)
-            await websocket.send_text(json.dumps(error.to_json()))
-            await websocket.close(code=4403, reason=error.message)
-            return
+        token, seats = greeted
         connection = TableConnection(websocket.send_text, seats, live.is_host(token))
         await tables.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(
@@ -202,32 +199,3 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
                 await pump
 
     return router
-
-
-async def _hello(websocket: WebSocket) -> str | Literal[False] | None:
-    """The first message names the seat token (None: a spectator); False: the socket closed."""
-    try:
-        async with asyncio.timeout(HELLO_SECONDS):
-            message = await websocket.receive()
-    except TimeoutError:
-        await websocket.close(code=4408, reason="say hello first")
-        return False
-    except (WebSocketDisconnect, RuntimeError):
-        return False
-    if message["type"] == "websocket.disconnect":
-        return False
-    try:
-        hello = json.loads(message.get("text") or "")
-    except (ValueError, RecursionError):
-        hello = None
-    token = hello.get("token") if isinstance(hello, dict) else None
-    if (
-        not isinstance(hello, dict)
-        or hello.get("type") != "hello"
-        or (token is not None and (not isinstance(token, str) or len(token) > 200))
-    ):
-        error = RequestError("bad_request", 'the first message must be {"type": "hello"}')
-        await websocket.send_text(json.dumps(error.to_json()))
-        await websocket.close(code=4400, reason=error.message)
-        return False
-    return token or None

@@ -52,7 +52,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.dml import UpdateBase
 
-from panal.server.players import TABLE_CATEGORY, rate_table_game
+from panal.server.players import TABLE_CATEGORY, rate_table_game, shown_table_ratings
 from panal.server.store import ChangeWrite, Conflict, Store, metadata
 
 __all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore"]
@@ -231,6 +231,7 @@ class LoadedTable:
     seats: list[SeatRow]
     games: list[GameHeader]
     actions: list[tuple[int, dict[str, Any]]]  # the current (last) game's log
+    ratings: dict[int, str] = field(default_factory=dict)  # seated accounts' Enjambre ratings
 
 
 class TableStore:
@@ -274,12 +275,18 @@ class TableStore:
             headers = [_header(g._mapping) for g in games]
             current = headers[-1].number if headers else 0
             actions = self._actions(conn, table_id, current)
+            seat_rows = [SeatRow.from_columns(s._mapping) for s in seats]
+            ratings = shown_table_ratings(
+                conn, [s.user_id for s in seat_rows if s.user_id is not None], TABLE_CATEGORY
+            )
         return LoadedTable(
-            TableRow.from_columns(found._mapping),
-            [SeatRow.from_columns(s._mapping) for s in seats],
-            headers,
-            actions,
+            TableRow.from_columns(found._mapping), seat_rows, headers, actions, ratings
         )
+
+    def seat_ratings(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The accounts' Enjambre ratings as players read them ("1500?" while uncertain)."""
+        with self.engine.connect() as conn:
+            return shown_table_ratings(conn, user_ids, TABLE_CATEGORY)
 
     def game_log(self, table_id: str, number: int) -> tuple[GameHeader, list[Any]] | None:
         """One game's header and actions (for replays)."""

@@ -59,6 +59,7 @@ from panal.hex import Hex
 from panal.server.bus import Bus
 from panal.server.hub import RequestError, hash_token, new_token
 from panal.server.jobs import Job, JobQueue
+from panal.server.live_loader import LiveLoader
 from panal.server.players import Account
 from panal.server.store import Conflict, Store
 from panal.server.table_bots import BOT_LEVELS, bot_payload
@@ -165,6 +166,12 @@ class LiveTable:
     bot_error: str | None = None
     bots_playing: bool = False  # this process is storing a bot's turn, a moment at a time
     used_at: float = field(default_factory=time.monotonic)
+    # The seated accounts' Enjambre ratings as players read them ({user_id: "1523"}), read with
+    # the table and again when a rated game's result changes them.
+    ratings: dict[int, str] = field(default_factory=dict)
+
+    def seated_accounts(self) -> list[int]:
+        return [seat.user_id for seat in self.seats if seat.user_id is not None]
 
     @property
     def id(self) -> str:
@@ -265,9 +272,19 @@ class TableHub:
         self.shared = shared
         self.limits = limits or TableLimits()
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
-        self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
+        self._loader = LiveLoader(
+            "table",
+            self.tables,
+            self._stale,
+            bus,
+            load=self._load,
+            keep=self._cache,
+            verify=self._verify,
+            spawn=self.spawn,
+            shared=shared,
+        )
         self._replays: OrderedDict[tuple[str, int], Game] = OrderedDict()
 
     # --- running ---------------------------------------------------------------------------
@@ -315,30 +332,7 @@ class TableHub:
     async def get(self, table_id: str) -> LiveTable:
         if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
             raise RequestError("unknown_table", "there is no table with that id", 404)
-        live = self.tables.get(table_id)
-        if live is not None:
-            self.tables.move_to_end(table_id)
-            live.used_at = time.monotonic()
-            if self.shared or table_id in self._stale:
-                await self._verify(live)
-            return live
-        pending = self._loading.get(table_id)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[LiveTable] = asyncio.get_running_loop().create_future()
-        self._loading[table_id] = future
-        try:
-            live = await self._load(table_id)
-            self._cache(live)
-            await self.bus.subscribe(f"table:{table_id}")
-            future.set_result(live)
-            return live
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()
-            raise
-        finally:
-            del self._loading[table_id]
+        return await self._loader.get(table_id)
 
     async def _load(self, table_id: str) -> LiveTable:
         loaded = await self.db(self.store.load, table_id)
@@ -371,11 +365,12 @@ class TableHub:
     async def _reload(self, live: LiveTable) -> None:
         """Under the table's lock: take the stored table and tell this process's connections."""
         fresh = await self._load(live.id)
-        live.row, live.seats, live.games, live.game = (
+        live.row, live.seats, live.games, live.game, live.ratings = (
             fresh.row,
             fresh.seats,
             fresh.games,
             fresh.game,
+            fresh.ratings,
         )
         live.bot_error = None
         self._changed(live)
@@ -459,6 +454,8 @@ class TableHub:
         live = LiveTable(row, seats, [first], game)
         row.waiting_for = _waiting_text(live)
         await self.db(self.store.create, row, seats, first)
+        if live.seated_accounts():
+            live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
         self._cache(live)
         await self.bus.subscribe(f"table:{row.id}")
         await self._schedule_bots(live)
@@ -737,6 +734,8 @@ class TableHub:
             live.game = following
         _set_fields(live, values, seats, version)
         live.bot_error = None
+        if rated_places:
+            live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
         self._changed(live)
         await self.bus.publish(
             f"table:{live.id}",
@@ -980,6 +979,8 @@ class TableHub:
                     "joined": seat.kind == "bot" or seat.token is not None,
                     "replaced": seat.replaced,
                     "account": seat.user_id is not None,
+                    # the account's Enjambre rating, "1500?" while uncertain
+                    "rating": live.ratings.get(seat.user_id) if seat.user_id is not None else None,
                 }
                 for seat in live.seats
             ],
@@ -1071,6 +1072,8 @@ class TableHub:
                     log.exception("cannot apply a change of table %s: reloading", live.id)
                     await self._reload(live)
                     return
+                if live.row.rated and message.get("result") is not None:  # ratings changed
+                    live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
                 live.bot_error = None
                 self._changed(live)
                 return
@@ -1130,7 +1133,7 @@ def _rebuild(loaded: LoadedTable) -> LiveTable:
     """A live table from its stored rows: the current game replayed through the rules."""
     header = loaded.games[-1]
     game = Game.replay(_log(loaded.row, header, loaded.actions))
-    return LiveTable(loaded.row, loaded.seats, loaded.games, game)
+    return LiveTable(loaded.row, loaded.seats, loaded.games, game, ratings=dict(loaded.ratings))
 
 
 def _log(row: TableRow, header: GameHeader, actions: list[Any]) -> GameLog:

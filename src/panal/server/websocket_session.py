@@ -1,6 +1,7 @@
-"""What every websocket of the server does alike, for Hive games and Enjambre tables: read
-requests as bounded JSON text, hand each to its game's or table's handler, answer a refused or
-failed one with an error message, and close a socket that fell behind."""
+"""What every websocket of the server does alike, for Hive games and Enjambre tables: take the
+seat token from a first "hello" message (never from the URL, which proxies and access logs
+record), read requests as bounded JSON text, hand each to its game's or table's handler, answer a
+refused or failed one with an error message, and close a socket that fell behind."""
 
 from __future__ import annotations
 
@@ -15,11 +16,22 @@ from fastapi import WebSocket, WebSocketDisconnect
 
 from panal.server.hub import RequestError
 
-__all__ = ["MAX_WS_MESSAGE_CHARS", "Outbox", "error_message", "pump_then_close", "serve_requests"]
+__all__ = [
+    "HELLO_SECONDS",
+    "MAX_WS_MESSAGE_CHARS",
+    "Outbox",
+    "close_with_error",
+    "error_message",
+    "greet",
+    "pump_then_close",
+    "serve_requests",
+]
 
 log = logging.getLogger("panal.server")
 
 MAX_WS_MESSAGE_CHARS = 4096
+HELLO_SECONDS = 10.0  # a socket that has not said hello by then is closed (4408)
+MAX_TOKEN_CHARS = 200
 
 
 class Outbox(Protocol):
@@ -33,6 +45,56 @@ class Outbox(Protocol):
 
 def error_message(code: str, message: str) -> str:
     return json.dumps({"type": "error", "code": code, "message": message})
+
+
+async def close_with_error(websocket: WebSocket, error: RequestError, code: int) -> None:
+    """Send ``error`` and close the socket with ``code`` (4400 bad hello, 4403 wrong token, 4404
+    unknown game or table): the browser shows why and does not retry."""
+    with contextlib.suppress(Exception):  # the client may already be gone
+        await websocket.send_text(json.dumps(error.to_json()))
+        await websocket.close(code=code, reason=error.message)
+
+
+async def greet(
+    websocket: WebSocket, seats_for: Callable[[str | None], frozenset[int]], what: str
+) -> tuple[str | None, frozenset[int]] | None:
+    """Read the first message, ``{"type": "hello", "token": "…"}`` (no token or ``null``: a
+    spectator), and return its token with the seats ``seats_for`` gives it. A bad, missing or
+    late hello, or a token that holds no seat of this ``what`` ("game", "table"), closes the
+    socket with a clear error and returns None; so does a client that left."""
+    try:
+        async with asyncio.timeout(HELLO_SECONDS):
+            message = await websocket.receive()
+    except TimeoutError:
+        error = RequestError("no_hello", f"say hello within {HELLO_SECONDS:g} s", 408)
+        await close_with_error(websocket, error, 4408)
+        return None
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        hello = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
+        hello = None
+    token = hello.get("token") if isinstance(hello, dict) else None
+    if (
+        not isinstance(hello, dict)
+        or hello.get("type") != "hello"
+        or (token is not None and (not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS))
+    ):
+        error = RequestError(
+            "bad_request", 'the first message must be {"type": "hello", "token": <seat token>}'
+        )
+        await close_with_error(websocket, error, 4400)
+        return None
+    token = token or None
+    seats = seats_for(token) if token else frozenset()
+    if token and not seats:
+        error = RequestError("bad_token", f"this seat token does not belong to this {what}", 403)
+        await close_with_error(websocket, error, 4403)
+        return None
+    return token, seats
 
 
 async def serve_requests(

@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { describeError, getLanguage, onChange, t } from "./i18n.js";
 import { escapeHtml } from "./dom.js";
+import { ruleTexts } from "./rules.js";
 
 const PAGE_SIZE = 50;
 
@@ -26,6 +27,9 @@ export function showArchivePage(root) {
     const level = game.ai_level ? t(`level.${game.ai_level}`) : "";
     let text = `${game.game_type} · ${t(`mode.${game.mode}`, { level })}`;
     if (game.white || game.black) text += ` · ${escapeHtml(game.white || "?")} – ${escapeHtml(game.black || "?")}`;
+    // The rules where the game differs from panal's reading (docs/rules.md).
+    const rules = ruleTexts(game.options);
+    if (rules.length) text += `<ul class="game-rules" data-rules aria-label="${escapeHtml(t("archive.rules"))}">${rules.map((rule) => `<li>${escapeHtml(rule)}</li>`).join("")}</ul>`;
     return text;
   }
 

@@ -1,5 +1,6 @@
 // The live connection to one game: a websocket that reconnects by itself and resumes (the
-// server sends the whole state on every connect), with a keep-alive ping. After that first state
+// server sends the whole state on every connect), with a keep-alive ping. The seat token goes in
+// the first message ("hello"), never in the URL, which proxies and access logs record. After that first state
 // the server sends deltas (what changed, and the moves added); each applies to the state just
 // before it (its `seq` is one more). One that does not — a message missed — asks for the whole
 // state again (`sync`) and waits for it.
@@ -19,9 +20,7 @@ export class GameClient {
 
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const query = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
-    const deltas = `${query ? "&" : "?"}deltas=1`;
-    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}${query}${deltas}`;
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}?deltas=1`;
   }
 
   connect() {
@@ -29,6 +28,7 @@ export class GameClient {
     this.socket = socket;
     this.state = null; // the state the next delta applies to (null: waiting for a whole one)
     socket.addEventListener("open", () => {
+      socket.send(JSON.stringify({ type: "hello", token: this.token || null }));
       this.retries = 0;
       this.handlers.onStatus("open");
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);
@@ -49,8 +49,9 @@ export class GameClient {
     });
     socket.addEventListener("close", (event) => {
       clearInterval(this.pinger);
-      // 4403: wrong seat token, 4404: unknown game: retrying cannot help.
-      if (this.stopped || event.code === 4403 || event.code === 4404) {
+      // 4400: a hello the server refused, 4403: wrong seat token, 4404: unknown game: retrying
+      // cannot help.
+      if (this.stopped || event.code === 4400 || event.code === 4403 || event.code === 4404) {
         this.handlers.onStatus("closed", event.code);
         return;
       }

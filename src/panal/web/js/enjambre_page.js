@@ -65,17 +65,11 @@ export function describeTableError(error) {
   return describeError(error);
 }
 
-/** The websocket of a table: the seat token goes in the first message, never in the URL. */
+/** The websocket of a table: a game's, at the table's address. */
 class TableClient extends GameClient {
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.gameId)}`;
-  }
-
-  connect() {
-    super.connect();
-    const socket = this.socket;
-    socket.addEventListener("open", () => socket.send(JSON.stringify({ type: "hello", token: this.token || null })));
   }
 }
 
@@ -346,9 +340,11 @@ class TablePage {
         facts.push(t("enj.seat.tiles", { n: view.tiles_left[seat] }), t("enj.seat.eliminations", { n: view.eliminations[seat] }));
       }
       const toMove = view.phase === "play" && view.turn === seat;
+      // An account's Enjambre rating, "1500?" while uncertain (as on its profile).
+      const rating = row.rating ? ` <span class="player-rating" data-rating title="${escapeHtml(t("enj.seat.rating"))}">${escapeHtml(row.rating)}</span>` : "";
       return `<li class="enj-seat${toMove ? " to-move" : ""}" data-seat="${seat}">
           <span class="swatch" style="background:${colourFill(colour)}"></span>
-          <span class="enj-seat-name">${this.seatName(seat)}${who.length ? ` <span class="player-who">· ${who.join(" · ")}</span>` : ""}</span>
+          <span class="enj-seat-name">${this.seatName(seat)}${rating}${who.length ? ` <span class="player-who">· ${who.join(" · ")}</span>` : ""}</span>
           <span class="enj-seat-facts">${facts.join(" · ")}</span>
           <span class="enj-tiles-left" aria-hidden="true">${view.phase === "setup" ? "" : "●".repeat(view.tiles_left[seat])}</span>
           ${this.eliminatedMarkup(seat)}

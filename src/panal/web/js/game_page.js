@@ -16,20 +16,22 @@ import { bugName, colorName, describeError, getLook, onChange, pieceName, setLoo
 import { pieceSvg } from "./pieces.js";
 import { cellKey, handsAt, stacksAt, surroundedQueens } from "./position.js";
 import { confirmMoves, savedLook } from "./preferences.js";
+import { changedRules, ruleTexts } from "./rules.js";
 
 const COLORS = ["white", "black"];
 
-export async function showGamePage(root, gameId, navigate) {
-  const page = new GamePage(root, gameId, navigate);
+export async function showGamePage(root, gameId, navigate, config) {
+  const page = new GamePage(root, gameId, navigate, config);
   await page.start();
   return () => page.stop();
 }
 
 class GamePage {
-  constructor(root, gameId, navigate) {
+  constructor(root, gameId, navigate, config) {
     this.root = root;
     this.gameId = gameId;
     this.navigate = navigate;
+    this.config = config; // GET /api/config: the rule options' defaults
     this.state = null;
     this.viewPly = null; // null: follow the game; a number: looking back at that ply
     this.selected = null;
@@ -676,6 +678,11 @@ class GamePage {
     if (state.invite) links.push(linkRow("invite", t("game.invite"), `${origin}/game/${state.id}?invite=${state.invite}`));
     links.push(linkRow("watch", t("game.watch"), `${origin}/game/${state.id}?watch=1`));
     if (this.token && state.mode === "online") links.push(linkRow("private", t("game.private"), `${origin}/game/${state.id}#token=${this.token}`));
+    const rules = ruleTexts(changedRules(this.config, state.options));
+    const rulesPanel = rules.length
+      ? `<section class="rules-panel" data-rules><h2>${t("game.rules")}</h2>
+          <ul>${rules.map((text) => `<li>${escapeHtml(text)}</li>`).join("")}</ul></section>`
+      : "";
     const spectators = state.spectators ? `<p class="spectators">${t("game.spectators", { n: state.spectators })}</p>` : "";
     const typing = this.myTurn()
       ? `<form class="type-move"><label>${t("game.typeMove")}
@@ -698,6 +705,7 @@ class GamePage {
         </section>
         ${controls.length ? `<div class="controls">${controls.join("")}</div>` : ""}
         ${typing}
+        ${rulesPanel}
         ${spectators}
         <section class="export">
           <h2>${t("game.export")}</h2>

@@ -164,8 +164,31 @@ function showFormError(root, message) {
   element.hidden = false;
 }
 
+/**
+ * A rule option on the import form: "as the record says" (the record's own tag, or the default)
+ * or a value chosen here, which the server sets over the record's.
+ */
+function importRuleMarkup(option, value) {
+  const values = option.choices || [true, false];
+  const words = (choice) => (option.choices ? t(`${option.label}.${choice}`) : t(choice ? "game.yes" : "game.no"));
+  const choices = values
+    .map((choice) => `<option value="${choice}" ${String(choice) === value ? "selected" : ""}>${escapeHtml(words(choice))}</option>`)
+    .join("");
+  return `<label class="choice select-choice">${t(option.label)} <select name="rule" data-field="${option.field}">
+    <option value="" ${value === "" ? "selected" : ""}>${t("import.asRecord")}</option>${choices}</select></label>`;
+}
+
 export function showImportPage(root, config, navigate) {
-  const form = { text: "", format: "auto", index: 1, mode: "review", level: config.ai_levels.includes("medium") ? "medium" : config.ai_levels[0], color: "white" };
+  const options = ruleOptions(config);
+  const form = {
+    text: "",
+    format: "auto",
+    index: 1,
+    mode: "review",
+    level: config.ai_levels.includes("medium") ? "medium" : config.ai_levels[0],
+    color: "white",
+    rules: Object.fromEntries(options.map((option) => [option.field, ""])), // "": as the record says
+  };
   let busy = false;
 
   function render() {
@@ -187,6 +210,8 @@ export function showImportPage(root, config, navigate) {
             <label>${t("import.format")} <select name="format">${formats}</select></label>
             <label>${t("import.index")} <input type="number" name="index" min="1" value="${form.index}"></label>
           </div>
+          <fieldset class="rule-options"><legend>${t("import.rules")}</legend><p>${t("import.rulesHelp")}</p>
+            ${options.map((option) => importRuleMarkup(option, form.rules[option.field])).join("")}</fieldset>
           <fieldset><legend>${t("import.then")}</legend>${modes}</fieldset>
           <div class="row">
             <label data-modes="ai">${t("new.level")} <select name="level">${levelOptions(config, form.level)}</select></label>
@@ -212,6 +237,7 @@ export function showImportPage(root, config, navigate) {
     else if (input.name === "mode") form.mode = input.value;
     else if (input.name === "level") form.level = input.value;
     else if (input.name === "color") form.color = input.value;
+    else if (input.name === "rule") form.rules[input.dataset.field] = input.value;
     showApplicable(root, form.mode);
   });
   root.addEventListener("submit", async (event) => {
@@ -219,6 +245,11 @@ export function showImportPage(root, config, navigate) {
     if (busy) return;
     const body = { text: form.text, format: form.format, index: form.index, mode: form.mode, look: getLook(), color: form.color };
     if (form.mode === "ai") body.ai_level = form.level;
+    body.options = {};
+    for (const option of options) {
+      const chosen = form.rules[option.field];
+      if (chosen !== "") body.options[option.field] = option.choices ? chosen : chosen === "true";
+    }
     busy = true;
     await openCreatedGame("/api/import", body, navigate, (message) => showFormError(root, message));
     busy = false;

@@ -80,7 +80,7 @@ async function route() {
       : profileMatch
         ? "profile"
         : path.slice(1) || "new";
-  if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate);
+  if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate, config);
   else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
   else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));

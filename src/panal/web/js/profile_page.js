@@ -100,7 +100,7 @@ export function showProfilePage(root, name) {
     const ratings = [...profile.ratings].sort((a, b) => byCategory(a.category, b.category));
     const ratingRows = ratings
       .map((rating) => `<li class="rating" data-category="${rating.category}"><span class="speed">${escapeHtml(categoryName(rating.category))}</span>
-          <strong class="value">${rating.shown}</strong><span class="games">${t(rating.games === 1 ? "profile.games.one" : "profile.games", { n: rating.games })}</span></li>`)
+          <strong class="value">${rating.shown}</strong><span class="games">${t("profile.games", { n: rating.games })}</span></li>`)
       .join("");
     const results = profile.results;
     document.title = `${profile.name} · panal`;
@@ -108,7 +108,7 @@ export function showProfilePage(root, name) {
       <section class="profile-page">
         <h1 class="profile-name">${escapeHtml(profile.name)}</h1>
         <p class="hint">${t("profile.since", { date: date.format(new Date(profile.created_at * 1000)) })} ·
-          <span class="results">${t(results.games === 1 ? "profile.results.one" : "profile.results", results)}</span></p>
+          <span class="results">${t("profile.results", results)}</span></p>
         <section class="profile-ratings"><h2>${t("profile.ratings")}</h2>
           ${ratingRows ? `<ul class="ratings">${ratingRows}</ul>` : `<p class="hint">${t("profile.noRatings")}</p>`}</section>
         ${profile.history.length ? `<section class="profile-history"><h2>${t("profile.history")}</h2>${ratingChart(profile.history)}</section>` : ""}
