@@ -80,6 +80,7 @@ from panal.server.store import (
 )
 
 __all__ = [
+    "AiError",
     "Connection",
     "GameHub",
     "Limits",
@@ -100,6 +101,16 @@ AI_JOB = "hive.ai_move"
 LOBBY_CHANNEL = "lobby"
 # Endings an undo may take back: decided on the board, not by a player.
 ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
+
+
+@dataclass(frozen=True)
+class AiError:
+    """Why the AI did not move: ``code`` for the pages to say it in the reader's language
+    (``ai_failed``: its search failed; ``ai_illegal_move``: it chose a move the rules refuse),
+    ``message`` in English for the logs and for clients that do not know the code."""
+
+    code: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -255,7 +266,7 @@ class LiveGame:
     board: dict[str, Any]  # snapshot.board_fields of the current position
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    ai_error: str | None = None
+    ai_error: AiError | None = None
     players: dict[str, Any] | None = None  # names, ratings and rating changes of the accounts
     announced_spectators: int = 0
     published_spectators: int = 0
@@ -1291,7 +1302,8 @@ class GameHub:
                 change = self._play(live, str(result["move"]))
             except RequestError as exc:
                 log.error("AI played %r in game %s: %s", result, game_id, exc.message)
-                await self._ai_failed(live, f"the AI played an illegal move: {exc.message}")
+                illegal = f"the AI played an illegal move: {exc.message}"
+                await self._ai_failed(live, AiError("ai_illegal_move", illegal))
                 return
             with contextlib.suppress(RequestError):  # stale: a player got there first
                 await self._commit(live, change)
@@ -1305,13 +1317,14 @@ class GameHub:
             return
         async with live.lock:
             if live.version == job.payload["version"]:
-                await self._ai_failed(live, f"the AI failed: {message}")
+                await self._ai_failed(live, AiError("ai_failed", f"the AI failed: {message}"))
 
-    async def _ai_failed(self, live: LiveGame, message: str) -> None:
-        live.ai_error = message
+    async def _ai_failed(self, live: LiveGame, failure: AiError) -> None:
+        live.ai_error = failure
         live.changed()
         await self.bus.publish(
-            f"game:{live.id}", {"op": "ai_error", "v": live.version, "message": message}
+            f"game:{live.id}",
+            {"op": "ai_error", "v": live.version, "code": failure.code, "message": failure.message},
         )
 
     # --- the bus ---------------------------------------------------------------------------
@@ -1336,7 +1349,9 @@ class GameHub:
         async with live.lock:
             if op == "ai_error":
                 if version == live.version:
-                    live.ai_error = str(message.get("message"))
+                    live.ai_error = AiError(
+                        str(message.get("code") or "ai_failed"), str(message.get("message"))
+                    )
                     live.changed()
                 return
             if op == "presence":
