@@ -18,6 +18,17 @@ scale-out mode with ``--processes`` web processes (``panal serve --workers N``):
 of a game then often sit on different processes, and their moves cross through Redis. The
 server runs in its own processes and the simulated players in this one. A summary table ends the
 output, with the machine's load and the library versions.
+
+Besides the latencies, each line gives, over the measured window: ``cpu_ms/move``, the server
+processes' CPU time per move (PostgreSQL and Redis not included); ``players_ms/move``, this
+process's (the simulated players') CPU time per move; ``pg_redis_ms/move``, PostgreSQL's (all its
+processes) and Redis's, when they run on this machine and were given as URLs; and ``machine_busy``,
+the share of all the machine's cores that was busy (from /proc/stat: everything, other users' work
+included). When the players and the server share a machine, these say whether a target is within
+its reach: the servers need moves/s × cpu_ms/move of CPU, the players and the services moves/s ×
+their ms/move more. The players are kept cheap so as to disturb the measure little: a receive is
+bounded by a time-out scope rather than by ``asyncio.wait_for``, which made a task of its own for
+every message (about 7 µs of CPU per message on this machine).
 """
 
 from __future__ import annotations
@@ -57,6 +68,7 @@ class Results:
     bytes_received: int = 0  # by every simulated player while measuring
     server_cpu: float = 0.0  # CPU seconds the server's processes used while measuring
     client_cpu: float = 0.0  # CPU seconds the simulated players (this process) used meanwhile
+    services_cpu: float = float("nan")  # CPU seconds of PostgreSQL and Redis meanwhile
     machine_busy: float = 0.0  # busy fraction of all the machine's cores meanwhile (/proc/stat)
 
 
@@ -87,6 +99,26 @@ def cpu_seconds(pid: int) -> float:
         frontier = {child for child, parent in parents.items() if parent in frontier} - family
         family |= frontier
     return sum(times.get(member, 0.0) for member in family)
+
+
+def service_pids(postgres: str, redis: str) -> list[int]:
+    """The PostgreSQL postmaster's and the Redis server's process ids, when they run on this
+    machine and can be found (PostgreSQL's from its data directory's postmaster.pid); else
+    none."""
+    import redis as redis_client
+    from sqlalchemy import create_engine, text
+
+    from panal.server.store import database_url
+
+    pids = []
+    with contextlib.suppress(Exception):
+        pids.append(int(redis_client.Redis.from_url(redis).info("server")["process_id"]))
+    engine = create_engine(database_url(postgres)[0])
+    with contextlib.suppress(Exception), engine.connect() as conn:
+        folder = Path(conn.execute(text("SHOW data_directory")).scalar_one())
+        pids.append(int((folder / "postmaster.pid").read_text().split()[0]))
+    engine.dispose()
+    return [pid for pid in pids if Path(f"/proc/{pid}").exists()]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -214,7 +246,13 @@ async def send_after(
 
 
 async def run(
-    base_url: str, games: int, seconds: float, think: float, warmup: float, server_pid: int
+    base_url: str,
+    games: int,
+    seconds: float,
+    think: float,
+    warmup: float,
+    server_pid: int,
+    services: list[int],
 ) -> Results:
     gc.collect()
     ws_url = base_url.replace("http", "ws", 1)
@@ -261,10 +299,13 @@ async def run(
     gc.disable()
     measuring.set()
     cpu_before = cpu_seconds(server_pid)
+    services_before = sum(cpu_seconds(pid) for pid in services)
     client_before = time.process_time()
     busy_before, total_before = machine_ticks()
     await asyncio.sleep(seconds)
     results.server_cpu = cpu_seconds(server_pid) - cpu_before
+    if services:
+        results.services_cpu = sum(cpu_seconds(pid) for pid in services) - services_before
     results.client_cpu = time.process_time() - client_before
     busy_after, total_after = machine_ticks()
     results.machine_busy = (busy_after - busy_before) / max(1, total_after - total_before)
@@ -407,7 +448,7 @@ def main() -> None:
     print(versions(args.postgres if scale else None, args.redis if scale else None), flush=True)
     header = (
         "backend  processes  games  moves/s  p50_ms  p99_ms  max_ms  opp_p99_ms  "
-        "cpu_ms/move  players_ms/move  machine_busy  bytes/move  errors  load"
+        "cpu_ms/move  players_ms/move  pg_redis_ms/move  machine_busy  bytes/move  errors  load"
     )
     print(header)
     rows = []
@@ -433,6 +474,7 @@ def main() -> None:
                             args.think,
                             args.warmup,
                             server.pid,
+                            [] if redis is None else service_pids(args.postgres, redis),
                         )
                     )
                     load = load_average()
@@ -451,6 +493,7 @@ def main() -> None:
                 f"{1000 * percentile(results.opponent, 99):10.1f}  "
                 f"{1000 * results.server_cpu / max(1, len(measured)):11.2f}  "
                 f"{1000 * results.client_cpu / max(1, len(measured)):15.2f}  "
+                f"{1000 * results.services_cpu / max(1, len(measured)):16.2f}  "
                 f"{100 * results.machine_busy:11.0f}%  "
                 f"{results.bytes_received / max(1, len(measured)):10.0f}  "
                 f"{results.errors + results.resyncs:6d}  {load}"

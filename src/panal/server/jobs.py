@@ -564,8 +564,10 @@ class RedisJobQueue:
         while True:
             await asyncio.sleep(self.HEARTBEAT)
             try:
+                # One at a time: an entry taken here is held (renewed) only while it is
+                # handled, so others left waiting would look abandoned again.
                 _next, entries, *_ = await self.redis.xautoclaim(
-                    self.stream, self.GROUP, consumer, idle_ms, "0-0", count=10
+                    self.stream, self.GROUP, consumer, idle_ms, "0-0", count=1
                 )
             except asyncio.CancelledError:
                 raise
