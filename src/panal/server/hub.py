@@ -193,7 +193,8 @@ class Connection:
     """One websocket: who it seats, and its outbox (a newer state replaces an unsent one).
 
     ``deltas``: after the first full state, the client takes ``delta`` messages (each applies
-    to the state just before it)."""
+    to the state just before it). ``spectator``: counted among the game's spectators (default:
+    a connection without seats; a player watching, or a reader of a record, is not one)."""
 
     def __init__(
         self,
@@ -201,10 +202,12 @@ class Connection:
         seats: frozenset[int],
         *,
         deltas: bool = False,
+        spectator: bool | None = None,
     ) -> None:
         self.send = send
         self.seats = seats
         self.deltas = deltas
+        self.spectator = not seats if spectator is None else spectator
         self.closed = False
         self.too_slow = False
         self._outbox: deque[str] = deque()
@@ -315,7 +318,7 @@ class LiveGame:
 
     @property
     def local_spectators(self) -> int:
-        return sum(1 for connection in self.connections if not connection.seats)
+        return sum(1 for connection in self.connections if connection.spectator)
 
     @property
     def spectators(self) -> int:
@@ -1402,13 +1405,13 @@ class GameHub:
     def attach(self, live: LiveGame, connection: Connection) -> None:
         live.connections.add(connection)
         connection.post_state(live.state_text(connection.seats))
-        if not connection.seats:
+        if connection.spectator:
             self._presence_changed(live)
 
     def detach(self, live: LiveGame, connection: Connection) -> None:
         connection.close()
         live.connections.discard(connection)
-        if not connection.seats:
+        if connection.spectator:
             self._presence_changed(live)
         self._evict()
 

@@ -68,11 +68,19 @@ class GamePage {
     if (invite || fragment.get("token")) history.replaceState(null, "", `/game/${this.gameId}${params.has("watch") ? "?watch=1" : ""}`);
     this.token = token;
     this.renderFrame();
-    this.client = new GameClient(this.gameId, token, {
-      onState: (state) => this.receive(state),
-      onError: (error) => this.showError(error),
-      onStatus: (status, code) => this.connectionChanged(status, code),
-    });
+    // Watching (?watch=1), the page shows what spectators see; a seat token this browser holds
+    // still goes with it, so that a player watching their own game is not counted among them.
+    const watching = params.has("watch");
+    this.client = new GameClient(
+      this.gameId,
+      watching ? seatToken(this.gameId) : token,
+      {
+        onState: (state) => this.receive(state),
+        onError: (error) => this.showError(error),
+        onStatus: (status, code) => this.connectionChanged(status, code),
+      },
+      { watch: watching },
+    );
     this.unsubscribe = onChange(() => this.renderAll());
     // The running clock counts down between states; a tenth of a second is its finest unit.
     this.ticker = setInterval(() => this.tickClocks(), 100);
@@ -87,6 +95,7 @@ class GamePage {
 
   stop() {
     clearInterval(this.ticker);
+    this.board?.destroy();
     this.client?.close();
     this.unsubscribe?.();
     document.removeEventListener("keydown", this.keyHandler);
