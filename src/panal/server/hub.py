@@ -79,6 +79,7 @@ from panal.server.store import (
 )
 
 __all__ = [
+    "AiError",
     "Connection",
     "GameHub",
     "Limits",
@@ -99,6 +100,16 @@ AI_JOB = "hive.ai_move"
 LOBBY_CHANNEL = "lobby"
 # Endings an undo may take back: decided on the board, not by a player.
 ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
+
+
+@dataclass(frozen=True)
+class AiError:
+    """Why the AI did not move: ``code`` for the pages to say it in the reader's language
+    (``ai_failed``: its search failed; ``ai_illegal_move``: it chose a move the rules refuse),
+    ``message`` in English for the logs and for clients that do not know the code."""
+
+    code: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -181,7 +192,8 @@ class Connection:
     """One websocket: who it seats, and its outbox (a newer state replaces an unsent one).
 
     ``deltas``: after the first full state, the client takes ``delta`` messages (each applies
-    to the state just before it)."""
+    to the state just before it). ``spectator``: counted among the game's spectators (default:
+    a connection without seats; a player watching, or a reader of a record, is not one)."""
 
     def __init__(
         self,
@@ -189,10 +201,12 @@ class Connection:
         seats: frozenset[int],
         *,
         deltas: bool = False,
+        spectator: bool | None = None,
     ) -> None:
         self.send = send
         self.seats = seats
         self.deltas = deltas
+        self.spectator = not seats if spectator is None else spectator
         self.closed = False
         self.too_slow = False
         self._outbox: deque[str] = deque()
@@ -254,7 +268,7 @@ class LiveGame:
     board: dict[str, Any]  # snapshot.board_fields of the current position
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    ai_error: str | None = None
+    ai_error: AiError | None = None
     players: dict[str, Any] | None = None  # names, ratings and rating changes of the accounts
     announced_spectators: int = 0
     published_spectators: int = 0
@@ -303,7 +317,7 @@ class LiveGame:
 
     @property
     def local_spectators(self) -> int:
-        return sum(1 for connection in self.connections if not connection.seats)
+        return sum(1 for connection in self.connections if connection.spectator)
 
     @property
     def spectators(self) -> int:
@@ -1278,7 +1292,8 @@ class GameHub:
                 change = self._play(live, str(result["move"]))
             except RequestError as exc:
                 log.error("AI played %r in game %s: %s", result, game_id, exc.message)
-                await self._ai_failed(live, f"the AI played an illegal move: {exc.message}")
+                illegal = f"the AI played an illegal move: {exc.message}"
+                await self._ai_failed(live, AiError("ai_illegal_move", illegal))
                 return
             with contextlib.suppress(RequestError):  # stale: a player got there first
                 await self._commit(live, change)
@@ -1292,13 +1307,14 @@ class GameHub:
             return
         async with live.lock:
             if live.version == job.payload["version"]:
-                await self._ai_failed(live, f"the AI failed: {message}")
+                await self._ai_failed(live, AiError("ai_failed", f"the AI failed: {message}"))
 
-    async def _ai_failed(self, live: LiveGame, message: str) -> None:
-        live.ai_error = message
+    async def _ai_failed(self, live: LiveGame, failure: AiError) -> None:
+        live.ai_error = failure
         live.changed()
         await self.bus.publish(
-            f"game:{live.id}", {"op": "ai_error", "v": live.version, "message": message}
+            f"game:{live.id}",
+            {"op": "ai_error", "v": live.version, "code": failure.code, "message": failure.message},
         )
 
     # --- the bus ---------------------------------------------------------------------------
@@ -1323,7 +1339,9 @@ class GameHub:
         async with live.lock:
             if op == "ai_error":
                 if version == live.version:
-                    live.ai_error = str(message.get("message"))
+                    live.ai_error = AiError(
+                        str(message.get("code") or "ai_failed"), str(message.get("message"))
+                    )
                     live.changed()
                 return
             if op == "presence":
@@ -1374,13 +1392,13 @@ class GameHub:
     def attach(self, live: LiveGame, connection: Connection) -> None:
         live.connections.add(connection)
         connection.post_state(live.state_text(connection.seats))
-        if not connection.seats:
+        if connection.spectator:
             self._presence_changed(live)
 
     def detach(self, live: LiveGame, connection: Connection) -> None:
         connection.close()
         live.connections.discard(connection)
-        if not connection.seats:
+        if connection.spectator:
             self._presence_changed(live)
         self._evict()
 
