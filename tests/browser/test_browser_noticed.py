@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_id, wait_for_ply
+from tests.browser.helpers import game_id, wait_for_ply, window_listeners
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -201,17 +201,6 @@ def test_a_hand_tile_shows_one_number(open_page: Any, server: ServerProcess) -> 
     assert page.locator(".hand button[data-piece=wA2] .count").inner_text() == "2"
     state = httpx.get(f"{server.url}/api/games/{game_id(page)}").json()
     assert state["history"][0]["piece"] == "wA1"
-
-
-def window_listeners(page: Any, kind: str) -> int:
-    """How many ``kind`` listeners the page's window has (read through the DevTools protocol)."""
-    cdp = page.context.new_cdp_session(page)
-    try:
-        window = cdp.send("Runtime.evaluate", {"expression": "window"})["result"]["objectId"]
-        found = cdp.send("DOMDebugger.getEventListeners", {"objectId": window})["listeners"]
-    finally:
-        cdp.detach()
-    return sum(1 for listener in found if listener["type"] == kind)
 
 
 def test_a_board_left_behind_keeps_no_listeners(open_page: Any, server: ServerProcess) -> None:
