@@ -62,3 +62,14 @@ def drag_move(page: Any, move: dict[str, Any], hands: list[list[str]]) -> None:
     target = page.locator(f'.board [data-cell="{key}"][data-dest]').bounding_box()
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     page.mouse.up()
+
+
+def window_listeners(page: Any, kind: str) -> int:
+    """How many ``kind`` listeners the page's window has (read through the DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        window = cdp.send("Runtime.evaluate", {"expression": "window"})["result"]["objectId"]
+        found = cdp.send("DOMDebugger.getEventListeners", {"objectId": window})["listeners"]
+    finally:
+        cdp.detach()
+    return sum(1 for listener in found if listener["type"] == kind)

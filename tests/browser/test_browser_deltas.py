@@ -74,7 +74,8 @@ def test_a_lost_delta_and_a_dropped_connection(open_page: Any, server: ServerPro
         wait_for_ply(page, 3)
         assert lost and lost[0]["ply"] == 2
         assert {"type": "sync"} in from_page[0]
-        assert from_page[0][0] == {"type": "hello", "token": None}  # a spectator says hello
+        # a spectator says hello: watching, without a seat token (this browser holds none)
+        assert from_page[0][0] == {"type": "hello", "token": None, "watch": True}
         assert page.locator(".move-list [data-ply]").count() == 3
 
         # The connection drops; the game goes on meanwhile; the page reconnects and resumes.

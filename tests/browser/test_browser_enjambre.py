@@ -16,6 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from tests.browser.helpers import window_listeners
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
 from tests.server.helpers import ServerProcess
 from tests.server.tables_helpers import choose_move
@@ -363,3 +364,22 @@ def test_memory_play_hides_own_numbers_and_the_easy_version_shows_eliminated_til
     log = page.inner_text(".enj-side")
     for combat in combats:
         assert f"{combat['attacker_number']} against {combat['defender_number']}" in log
+
+
+def test_a_drag_under_way_when_the_page_is_left_leaves_nothing_behind(open_page: Any) -> None:
+    page = open_page("/enjambre", locale="en-US")
+    kinds = ("pointermove", "pointerup", "pointercancel")
+    before = {kind: window_listeners(page, kind) for kind in kinds}
+    new_table(page, 2, {1: "heuristic"})
+    page.wait_for_selector(".enj-tray [data-tray]")
+    x, y = centre(page, ".enj-tray [data-tray]")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x + 40, y - 40, steps=4)  # a tile on its way to the board
+    page.wait_for_selector(".drag-ghost")
+    assert window_listeners(page, "pointermove") == before["pointermove"] + 1
+    page.evaluate("async () => (await import('/static/js/main.js')).navigate('/archive')")
+    page.wait_for_selector(".archive-page")
+    assert {kind: window_listeners(page, kind) for kind in kinds} == before
+    assert page.locator(".drag-ghost").count() == 0
+    page.mouse.up()

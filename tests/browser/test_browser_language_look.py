@@ -150,3 +150,31 @@ def test_football_look_shows_its_names(open_page: Any, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "football-game.png"))
     page.select_option("select[name=language]", "en")
     assert page.inner_text("[data-banner=queen]") == "The Crest must be placed this turn."
+
+
+def test_the_ais_error_is_said_in_the_pages_language(open_page: Any) -> None:
+    """The server says why the AI did not move with a code (and English text): the game page
+    says it in the reader's language, and shows the English text for a code it does not know."""
+    page = open_page("/new")
+    said = page.evaluate(
+        """async () => {
+            const i18n = await import('/static/js/i18n.js');
+            const { aiErrorText } = await import('/static/js/game_page.js');
+            const out = {};
+            for (const lang of i18n.LANGUAGES) {
+                i18n.setLanguage(lang);
+                out[lang] = ['ai_failed', 'ai_illegal_move', 'ai_unheard_of'].map((code) =>
+                    aiErrorText({ ai_error: 'the AI failed: it broke', ai_error_code: code }));
+            }
+            return out;
+        }"""
+    )
+    assert said["en"][0].startswith("The computer could not move: its search failed")
+    assert said["es"][0].startswith("El ordenador no pudo mover: su búsqueda falló")
+    assert said["pt-PT"][1].startswith("O computador escolheu uma jogada que as regras não")
+    assert "Recarregue" in said["pt-BR"][1] and "Recarrega " in said["pt-PT"][1]
+    for language, (failed, illegal, unknown) in said.items():
+        assert "it broke" not in failed + illegal, language  # no English inside the translation
+        assert failed != illegal
+        assert unknown.endswith(": the AI failed: it broke"), (language, unknown)
+    assert said["es"][2] == "El ordenador no pudo mover: the AI failed: it broke"

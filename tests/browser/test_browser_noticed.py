@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_id, wait_for_ply
+from tests.browser.helpers import game_id, wait_for_ply, window_listeners
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -201,3 +201,38 @@ def test_a_hand_tile_shows_one_number(open_page: Any, server: ServerProcess) -> 
     assert page.locator(".hand button[data-piece=wA2] .count").inner_text() == "2"
     state = httpx.get(f"{server.url}/api/games/{game_id(page)}").json()
     assert state["history"][0]["piece"] == "wA1"
+
+
+def test_a_board_left_behind_keeps_no_listeners(open_page: Any, server: ServerProcess) -> None:
+    """Each game page's board listened to the window's pointer events for good: a player who
+    opened games one after another had every old board answering each move of the mouse."""
+    created = httpx.post(f"{server.url}/api/games", json={"mode": "hotseat"}).json()
+    page = open_page("/new")
+    kinds = ("pointermove", "pointerup", "pointercancel")
+    without_board = {kind: window_listeners(page, kind) for kind in kinds}
+    go = "async (path) => (await import('/static/js/main.js')).navigate(path)"
+    for _ in range(3):
+        page.evaluate(go, f"/game/{created['id']}")
+        page.wait_for_selector(".board [data-cell]")
+        with_board = {kind: window_listeners(page, kind) for kind in kinds}
+        assert with_board == {kind: without_board[kind] + 1 for kind in kinds}
+        page.evaluate(go, "/archive")
+        page.wait_for_selector(".archive-page")
+        assert {kind: window_listeners(page, kind) for kind in kinds} == without_board
+    assert page.locator("svg.board").count() == 0
+
+
+def test_a_player_watching_their_own_game_is_not_counted(
+    open_page: Any, server: ServerProcess
+) -> None:
+    page = open_page("/new")
+    page.check("input[name=mode][value=online]")
+    page.click("button[data-action=start]")
+    game = game_id(page)
+    watch = f"{server.url}/game/{game}?watch=1"
+    page.goto(watch)  # the player's own watch link, in the browser that holds the seat
+    page.wait_for_selector(".side-panel .move-nav")
+    stranger = open_page(f"/game/{game}?watch=1")  # another browser: a spectator
+    stranger.wait_for_selector(".spectators")
+    assert stranger.inner_text(".spectators") == "1 watching"
+    assert httpx.get(f"{server.url}/api/games/{game}").json()["spectators"] == 1

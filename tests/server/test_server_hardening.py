@@ -23,7 +23,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from panal.server.http_guard import steady_websocket_protocol
-from panal.server.jobs import ChildPool, Job, JobCancelled
+from panal.server.jobs import ChildPool, Job, JobCancelled, JobError
 from tests.server.helpers import (
     ServerProcess,
     alive,
@@ -265,6 +265,40 @@ def test_resigned_games_drop_their_queued_ai_jobs(tmp_path: Path) -> None:
             assert receive_state(ws, lambda s: s["ply"] == 1)["history"][0]["color"] == 0
         for game in games:  # the search that was running when its game was resigned: dropped
             assert client.get(f"/api/games/{game['id']}").json()["ply"] == 0
+
+
+@pytest.mark.parametrize(
+    ("answer", "code", "english"),
+    [
+        ("raise", "ai_failed", "the AI failed: the search broke"),
+        ("illegal", "ai_illegal_move", "the AI played an illegal move"),
+    ],
+)
+def test_an_ai_that_does_not_move_says_why_with_a_code(
+    tmp_path: Path, answer: str, code: str, english: str
+) -> None:
+    """The page translates the code; the English text stays for clients that do not know it."""
+    from panal.server.app import create_app
+
+    async def stand_in(payload: dict[str, Any]) -> dict[str, str]:
+        if answer == "raise":
+            raise JobError("the search broke")
+        return {"move": "wQ"}  # White's piece, on Black's turn
+
+    app = create_app(
+        f"sqlite:///{tmp_path / 'ai.sqlite3'}", ai_runner=stand_in, levels=("beginner",)
+    )
+    with TestClient(app) as client:
+        game = client.post("/api/games", json={"mode": "ai", "color": "white"}).json()
+        with game_socket(client, game["id"], game["token"]) as ws:
+            receive_state(ws)
+            ws.send_json({"type": "move", "move": "wS1"})
+            state = receive_state(ws, lambda s: s["ai_error"] is not None)
+        assert state["ai_error_code"] == code
+        assert state["ai_error"].startswith(english)
+        assert state["ply"] == 1 and not state["ai_thinking"]
+        public = client.get(f"/api/games/{game['id']}").json()
+        assert public["ai_error_code"] == code
 
 
 def test_ai_games_per_client_are_limited(client: TestClient) -> None:

@@ -340,3 +340,41 @@ def test_ai_game_with_a_stand_in_ai_answers_and_undoes_in_pairs(client: TestClie
         ws.send_json({"type": "move", "move": "bS1"})
         assert receive_error(ws)["code"] in ("illegal_move", "not_your_turn")
     assert stored_moves(client, created["id"]) == []
+
+
+def test_a_player_watching_their_own_game_is_not_a_spectator(client: TestClient) -> None:
+    game_id, white_token, black_token = online_game(client)
+    watch = {"type": "hello", "token": black_token, "watch": True}
+    with game_socket(client, game_id, white_token) as white:
+        receive_state(white)
+        with client.websocket_connect(f"/ws/games/{game_id}") as watcher:
+            watcher.send_json(watch)
+            seen = receive_state(watcher)
+            assert seen["you"] == [] and "legal" not in seen  # the spectators' view
+            watcher.send_json({"type": "move", "move": "wS1"})
+            assert receive_error(watcher)["code"] == "spectator"
+            with game_socket(client, game_id) as spectator:  # someone else: one spectator
+                receive_state(spectator)
+                assert receive_state(white, lambda s: s["spectators"] > 0)["spectators"] == 1
+                assert client.get(f"/api/games/{game_id}").json()["spectators"] == 1
+        # a token that holds no seat may still watch, as a spectator
+        with client.websocket_connect(f"/ws/games/{game_id}") as stranger:
+            stranger.send_json({**watch, "token": "not-a-seat-token"})
+            assert receive_state(stranger)["you"] == []
+            assert client.get(f"/api/games/{game_id}").json()["spectators"] == 1
+    # "watch" is true or false
+    with (
+        pytest.raises(WebSocketDisconnect),
+        client.websocket_connect(f"/ws/games/{game_id}") as bad,
+    ):
+        bad.send_json({**watch, "watch": "yes"})
+        assert receive_error(bad)["code"] == "bad_request"
+        bad.receive_json()
+
+
+def test_readers_of_a_record_are_not_spectators(client: TestClient) -> None:
+    record = client.post("/api/import", json={"text": FORCED_PASS}).json()
+    with game_socket(client, record["id"]) as reader, game_socket(client, record["id"]) as other:
+        assert receive_state(reader)["spectators"] == 0
+        receive_state(other)
+        assert client.get(f"/api/games/{record['id']}").json()["spectators"] == 0

@@ -278,7 +278,7 @@ def create_app(
             yield
         finally:
             await dispatch.close()
-            store.close()
+            await store.close_async()
 
     app = FastAPI(title="panal", docs_url="/api/docs", redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
@@ -470,17 +470,27 @@ def create_app(
         greeted = await greet(websocket, live.seats_for, "game")
         if greeted is None:
             return
-        _, seats = greeted
+        seats, player = greeted.seats, greeted.player
         # A signed-in player's seats come with the session cookie too, if this site opened the
-        # socket (a page of another site must not play with the player's cookie).
+        # socket (a page of another site must not play with the player's cookie); watching,
+        # they only say that the watcher is a player.
         if same_origin(websocket.scope, required=True):
             account = await session_account(websocket, hub.players)
             if account is not None:
-                seats = seats | live.seats_for(None, account.id)
+                held = live.seats_for(None, account.id)
+                if greeted.watch:
+                    player = player or bool(held)
+                else:
+                    seats = seats | held
+        # A spectator is someone watching a game that others play: not one of its players, and
+        # not a reader of a record (nobody plays it).
+        spectator = not seats and not player and live.row.mode != "review"
         # ``deltas=1``: the client takes deltas after the first state (a page from before them
         # gets whole states, as it always did).
         deltas = websocket.query_params.get("deltas") == "1"
-        connection = Connection(send=websocket.send_text, seats=seats, deltas=deltas)
+        connection = Connection(
+            send=websocket.send_text, seats=seats, deltas=deltas, spectator=spectator
+        )
         hub.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(
             pump_then_close(websocket, connection, connection.pump())

@@ -35,7 +35,6 @@ import secrets
 import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -80,6 +79,7 @@ from panal.server.store import (
 )
 
 __all__ = [
+    "AiError",
     "Connection",
     "GameHub",
     "Limits",
@@ -100,6 +100,16 @@ AI_JOB = "hive.ai_move"
 LOBBY_CHANNEL = "lobby"
 # Endings an undo may take back: decided on the board, not by a player.
 ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
+
+
+@dataclass(frozen=True)
+class AiError:
+    """Why the AI did not move: ``code`` for the pages to say it in the reader's language
+    (``ai_failed``: its search failed; ``ai_illegal_move``: it chose a move the rules refuse),
+    ``message`` in English for the logs and for clients that do not know the code."""
+
+    code: str
+    message: str
 
 
 @dataclass(frozen=True)
@@ -182,7 +192,8 @@ class Connection:
     """One websocket: who it seats, and its outbox (a newer state replaces an unsent one).
 
     ``deltas``: after the first full state, the client takes ``delta`` messages (each applies
-    to the state just before it)."""
+    to the state just before it). ``spectator``: counted among the game's spectators (default:
+    a connection without seats; a player watching, or a reader of a record, is not one)."""
 
     def __init__(
         self,
@@ -190,10 +201,12 @@ class Connection:
         seats: frozenset[int],
         *,
         deltas: bool = False,
+        spectator: bool | None = None,
     ) -> None:
         self.send = send
         self.seats = seats
         self.deltas = deltas
+        self.spectator = not seats if spectator is None else spectator
         self.closed = False
         self.too_slow = False
         self._outbox: deque[str] = deque()
@@ -255,7 +268,7 @@ class LiveGame:
     board: dict[str, Any]  # snapshot.board_fields of the current position
     connections: set[Connection] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    ai_error: str | None = None
+    ai_error: AiError | None = None
     players: dict[str, Any] | None = None  # names, ratings and rating changes of the accounts
     announced_spectators: int = 0
     published_spectators: int = 0
@@ -304,7 +317,7 @@ class LiveGame:
 
     @property
     def local_spectators(self) -> int:
-        return sum(1 for connection in self.connections if not connection.seats)
+        return sum(1 for connection in self.connections if connection.spectator)
 
     @property
     def spectators(self) -> int:
@@ -492,9 +505,6 @@ class GameHub:
         )
         #: Receives the bus's ``lobby`` messages (set by :class:`panal.server.lobby.Lobby`).
         self.on_lobby_message: Callable[[dict[str, Any]], None] | None = None
-        self._db_threads = ThreadPoolExecutor(
-            1 if store.is_sqlite else 8, thread_name_prefix="panal-db"
-        )
 
     # --- running ---------------------------------------------------------------------------
 
@@ -522,7 +532,6 @@ class GameHub:
         await self.jobs.close()
         await self.bus.close()
         await self.heavy.close()
-        self._db_threads.shutdown(wait=True)
 
     def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
         """A background task the hub keeps a reference to (and cancels on close)."""
@@ -597,15 +606,8 @@ class GameHub:
             log.error("background task failed", exc_info=task.exception())
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in a thread: the event loop never waits for the database.
-
-        SQLite gets one thread: it has one writer, and two commits from two threads make one
-        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
-        of the move latency). PostgreSQL gets a pool as large as the connection pool."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(
-            self._db_threads, functools.partial(function, *args, **kwargs)
-        )
+        """Run a store call in the store's threads (see :meth:`Store.call`)."""
+        return await self.store.call(function, *args, **kwargs)
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -1110,8 +1112,7 @@ class GameHub:
         if finishes and live.row.rated:
             also = _both(also, functools.partial(settle_ratings, game_id=live.id))
         try:
-            version = await self.db(
-                self.store.change,
+            version = await self.store.change_async(
                 live.id,
                 live.version,
                 change.values,
@@ -1291,7 +1292,8 @@ class GameHub:
                 change = self._play(live, str(result["move"]))
             except RequestError as exc:
                 log.error("AI played %r in game %s: %s", result, game_id, exc.message)
-                await self._ai_failed(live, f"the AI played an illegal move: {exc.message}")
+                illegal = f"the AI played an illegal move: {exc.message}"
+                await self._ai_failed(live, AiError("ai_illegal_move", illegal))
                 return
             with contextlib.suppress(RequestError):  # stale: a player got there first
                 await self._commit(live, change)
@@ -1305,13 +1307,14 @@ class GameHub:
             return
         async with live.lock:
             if live.version == job.payload["version"]:
-                await self._ai_failed(live, f"the AI failed: {message}")
+                await self._ai_failed(live, AiError("ai_failed", f"the AI failed: {message}"))
 
-    async def _ai_failed(self, live: LiveGame, message: str) -> None:
-        live.ai_error = message
+    async def _ai_failed(self, live: LiveGame, failure: AiError) -> None:
+        live.ai_error = failure
         live.changed()
         await self.bus.publish(
-            f"game:{live.id}", {"op": "ai_error", "v": live.version, "message": message}
+            f"game:{live.id}",
+            {"op": "ai_error", "v": live.version, "code": failure.code, "message": failure.message},
         )
 
     # --- the bus ---------------------------------------------------------------------------
@@ -1336,7 +1339,9 @@ class GameHub:
         async with live.lock:
             if op == "ai_error":
                 if version == live.version:
-                    live.ai_error = str(message.get("message"))
+                    live.ai_error = AiError(
+                        str(message.get("code") or "ai_failed"), str(message.get("message"))
+                    )
                     live.changed()
                 return
             if op == "presence":
@@ -1387,13 +1392,13 @@ class GameHub:
     def attach(self, live: LiveGame, connection: Connection) -> None:
         live.connections.add(connection)
         connection.post_state(live.state_text(connection.seats))
-        if not connection.seats:
+        if connection.spectator:
             self._presence_changed(live)
 
     def detach(self, live: LiveGame, connection: Connection) -> None:
         connection.close()
         live.connections.discard(connection)
-        if not connection.seats:
+        if connection.spectator:
             self._presence_changed(live)
         self._evict()
 

@@ -149,7 +149,9 @@ def public_fields(live: LiveGame) -> dict[str, Any]:
         "end_reason": row.end_reason,
         "draw_offer": row.draw_offer,
         "ai_thinking": live.ai_thinking,
-        "ai_error": live.ai_error,
+        # why the AI did not move: a code to translate, and the English text (the fallback)
+        "ai_error": live.ai_error.message if live.ai_error else None,
+        "ai_error_code": live.ai_error.code if live.ai_error else None,
         "spectators": live.spectators,
         "headers": row.headers,
         "players": live.players,

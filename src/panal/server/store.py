@@ -18,19 +18,30 @@ SQLite (the default, one file) runs in WAL mode with ``synchronous=NORMAL``: a c
 process being killed, and costs no fsync. PostgreSQL works through a ``postgresql://`` URL with
 psycopg (``pip install -e ".[scale]"``).
 
-Every method is synchronous and short; the server calls them from a thread, off the event loop.
+**Off the event loop, or on it.** Every method is synchronous and short; the server runs them in
+the store's threads (:meth:`Store.call`): one for SQLite, which has one writer and no round trips.
+The writes made on every move have ``_async`` variants (:meth:`Store.change_async`, and the
+tables' ``change_async``) which, on PostgreSQL, wait for the database on the event loop itself,
+through SQLAlchemy's asyncio engine running the same statement code (``run_sync``): a thread
+would hand the GIL to and from the loop at every round trip, which cost more CPU than the
+statements and, under load, up to the interpreter's switch interval per hand-off. On PostgreSQL
+a move is one statement in autocommit (one round trip): a CTE that bumps the version with the
+compare-and-set and inserts the moves from its ``RETURNING`` row, atomic by itself.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import importlib.util
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -56,15 +67,22 @@ from sqlalchemy import (
     or_,
     select,
     text,
+    union_all,
     update,
 )
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL, Dialect, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.sql.dml import UpdateBase
 
 from panal.hive import OPTION_SPECS, Options
 from panal.server.clock import ClockState, TimeControl
 
+if TYPE_CHECKING:
+    from psycopg_pool import AsyncConnectionPool
+
 __all__ = [
+    "ChangeWrite",
     "Conflict",
     "DatabaseError",
     "GameRow",
@@ -81,6 +99,9 @@ MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while mi
 IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
+
+
+T = TypeVar("T")
 
 
 class DatabaseError(RuntimeError):
@@ -337,6 +358,93 @@ def _change_statement(columns: frozenset[str]) -> Update:
     )
 
 
+@functools.lru_cache(maxsize=256)
+def _one_statement_change(columns: frozenset[str], moves: int) -> UpdateBase:
+    """:meth:`Store.change` setting ``columns`` and adding ``moves`` moves as one statement
+    (PostgreSQL), returning a row per row it wrote: none when the version is stale. The moves
+    are inserted from the compare-and-set's ``RETURNING`` row, so a stale version inserts
+    nothing, and a ply already stored fails the whole statement, version bump included.
+    Parameters: those of :func:`_change_statement`, and ``played_at`` and ``ply_<i>``,
+    ``move_<i>`` for each move."""
+    bumped = _change_statement(columns).returning(games_table.c.id)
+    if not moves:
+        return bumped
+    written = bumped.cte("bumped")
+    rows = [
+        select(
+            written.c.id,
+            bindparam(f"ply_{i}", type_=moves_table.c.ply.type),
+            bindparam(f"move_{i}", type_=moves_table.c.move.type),
+            bindparam("played_at", type_=moves_table.c.played_at.type),
+        )
+        for i in range(moves)
+    ]
+    source = rows[0] if moves == 1 else union_all(*rows)
+    return (
+        insert(moves_table)
+        .from_select(["game_id", "ply", "move", "played_at"], source)
+        .returning(moves_table.c.ply)
+    )
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled_sql(statement: UpdateBase, dialect: Dialect) -> str:
+    """A statement's SQL for ``dialect``, compiled once (the statements given are built once)."""
+    return str(statement.compile(dialect=dialect))
+
+
+@dataclass(frozen=True)
+class ChangeWrite:
+    """The writes of one compare-and-set change of a game or a table (``key``) computed from
+    ``version`` (see :meth:`Store.write`): one ``statement`` that returns ``rows`` rows when
+    it is written and none when the version is stale, or ``work`` in a transaction, which
+    raises :class:`Conflict` itself."""
+
+    key: str
+    version: int
+    rows: int = 0
+    statement: UpdateBase | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    work: Callable[[Connection], int] | None = None
+
+    def written(self, returned: list[Any]) -> int:
+        """The new version, once ``statement`` returned ``returned``."""
+        if len(returned) != self.rows:
+            raise Conflict(self.key)
+        return self.version + 1
+
+
+class _LoopConnections:
+    """What one event loop uses to reach PostgreSQL without leaving it: a psycopg pool in
+    autocommit for single statements, and SQLAlchemy's asyncio engine for transactions. Neither
+    pings a connection before each use, which would be a round trip per move: a connection the
+    server dropped fails its statement (that change answers "try again") and is discarded."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, url: URL, size: int) -> None:
+        from psycopg_pool import AsyncConnectionPool  # the scale extra: PostgreSQL only
+
+        self.loop = loop
+        self.engine: AsyncEngine = create_async_engine(url, pool_size=size, max_overflow=size)
+        conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self.pool = AsyncConnectionPool(
+            conninfo, min_size=1, max_size=size, kwargs={"autocommit": True}, open=False
+        )
+        self._opening: asyncio.Future[None] | None = None
+
+    async def open_pool(self) -> AsyncConnectionPool[Any]:
+        """The pool, opened on first use."""
+        if self._opening is None:
+            self._opening = asyncio.ensure_future(self.pool.open())
+        if not self._opening.done():
+            await asyncio.shield(self._opening)
+        return self.pool
+
+    async def close(self) -> None:
+        if self._opening is not None:
+            await self.pool.close()
+        await self.engine.dispose()
+
+
 _TAKE_BACK = delete(moves_table).where(
     moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
 )
@@ -344,9 +452,14 @@ _INSERT_MOVES = insert(moves_table)
 
 
 class Store:
-    """Short synchronous transactions (the server runs them in a thread pool)."""
+    """Short synchronous transactions, run by the server in the store's threads; on PostgreSQL
+    the per-move writes also run on the event loop (the ``_async`` methods)."""
 
     def __init__(self, url: str, *, migrate: bool = True, pool_size: int = 8) -> None:
+        self.pool_size = pool_size
+        self._threads: ThreadPoolExecutor | None = None
+        # What the event loop that uses the store holds (its connections belong to that loop).
+        self._on_loop: _LoopConnections | None = None
         try:
             parsed = make_url(url)
             self.is_sqlite = parsed.get_backend_name() == "sqlite"
@@ -367,6 +480,9 @@ class Store:
             raise DatabaseError(f"cannot open the database {url!r}: {exc}") from None
         if self.is_sqlite:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        else:
+            if importlib.util.find_spec("greenlet") is None:  # for the asyncio engine
+                raise DatabaseError('PostgreSQL needs greenlet (pip install -e ".[web,scale]")')
         if migrate:
             try:
                 self.migrate()
@@ -374,7 +490,84 @@ class Store:
                 raise DatabaseError(f"cannot open the database: {exc}") from None
 
     def close(self) -> None:
+        """Close the store's threads and connections (it opens them again if used later)."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+            self._threads = None
+        self._on_loop = None  # its loop is gone or closing: its connections go with it
         self.engine.dispose()
+
+    async def close_async(self) -> None:
+        """:meth:`close`, closing the running event loop's connections properly first."""
+        on_loop, self._on_loop = self._on_loop, None
+        if on_loop is not None and on_loop.loop is asyncio.get_running_loop():
+            await on_loop.close()
+        self.close()
+
+    # --- running ---------------------------------------------------------------------------
+
+    async def call(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call in the store's threads: the event loop never waits for the database.
+
+        SQLite gets one thread: it has one writer, and two commits from two threads make one
+        wait in SQLite's busy handler, which sleeps in steps of up to 100 ms (that was the tail
+        of the move latency). PostgreSQL gets as many as the connection pool."""
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(
+                1 if self.is_sqlite else self.pool_size, thread_name_prefix="panal-db"
+            )
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._threads, functools.partial(function, *args, **kwargs)
+        )
+
+    def transact(self, work: Callable[[Connection], T]) -> T:
+        """``work(connection)`` in one transaction."""
+        with self.engine.begin() as conn:
+            return work(conn)
+
+    async def transact_async(self, work: Callable[[Connection], T]) -> T:
+        """:meth:`transact` without blocking the event loop: on PostgreSQL on the loop itself
+        (SQLAlchemy's asyncio engine runs ``work`` through ``run_sync``), on SQLite in the
+        store's thread."""
+        if self.is_sqlite:
+            return await self.call(self.transact, work)
+        async with self._loop_connections().engine.begin() as conn:
+            return await conn.run_sync(work)
+
+    def execute_once(self, statement: UpdateBase, params: dict[str, Any]) -> list[Any]:
+        """One statement, atomic by itself, in autocommit (no BEGIN and COMMIT round trips);
+        the rows it returns."""
+        with self.engine.connect() as conn:
+            autocommit = conn.execution_options(isolation_level="AUTOCOMMIT")
+            return list(autocommit.execute(statement, params).all())
+
+    async def execute_once_async(self, statement: UpdateBase, params: dict[str, Any]) -> list[Any]:
+        """:meth:`execute_once` without blocking the event loop. On PostgreSQL the statement,
+        compiled once by SQLAlchemy, goes straight to a psycopg connection of a pool in
+        autocommit, on the loop: a third of the CPU of SQLAlchemy's asyncio engine, whose
+        connection checkout and result handling cost more than the round trip. Its rows come
+        as the driver gives them (plain parameters and results: no type conversions). A
+        violated constraint raises SQLAlchemy's :class:`IntegrityError`, as the others do."""
+        if self.is_sqlite:
+            return await self.call(self.execute_once, statement, params)
+        import psycopg
+
+        sql = _compiled_sql(statement, self.engine.dialect)
+        try:
+            pool = await self._loop_connections().open_pool()
+            async with pool.connection() as conn:
+                cursor = await conn.execute(sql, params)
+                return await cursor.fetchall() if cursor.description else []
+        except psycopg.IntegrityError as exc:
+            raise IntegrityError(sql, params, exc) from None
+
+    def _loop_connections(self) -> _LoopConnections:
+        """The connections of the running event loop (made on first use)."""
+        loop = asyncio.get_running_loop()
+        if self._on_loop is None or self._on_loop.loop is not loop:
+            self._on_loop = _LoopConnections(loop, self.engine.url, self.pool_size)
+        return self._on_loop
 
     # --- schema ----------------------------------------------------------------------------
 
@@ -473,40 +666,102 @@ class Store:
         new game). Raises :class:`Conflict` (nothing written) when the stored version is not
         ``version`` any more.
         """
+        return self.write(self._change_write(game_id, version, values, add_moves, keep_plies, also))
+
+    async def change_async(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        *,
+        add_moves: tuple[str, ...] = (),
+        keep_plies: int | None = None,
+        also: Callable[[Connection], object] | None = None,
+    ) -> int:
+        """:meth:`change` without blocking the event loop: on PostgreSQL on the loop itself
+        (one statement: :meth:`execute_once_async`; else :meth:`transact_async`), on SQLite in
+        the store's thread."""
+        return await self.write_async(
+            self._change_write(game_id, version, values, add_moves, keep_plies, also)
+        )
+
+    def write(self, change: ChangeWrite) -> int:
+        """Make a compare-and-set change's writes; its new version. Raises :class:`Conflict`,
+        nothing written, when its version is stale or a row it adds is already stored."""
+        try:
+            if change.statement is not None:
+                return change.written(self.execute_once(change.statement, change.params))
+            assert change.work is not None
+            return self.transact(change.work)
+        except IntegrityError:
+            raise Conflict(change.key) from None  # that ply is already stored: it moved on
+
+    async def write_async(self, change: ChangeWrite) -> int:
+        """:meth:`write` without blocking the event loop (on PostgreSQL, on the loop itself)."""
+        if self.is_sqlite:
+            return await self.call(self.write, change)
+        try:
+            if change.statement is not None:
+                return change.written(
+                    await self.execute_once_async(change.statement, change.params)
+                )
+            assert change.work is not None
+            return await self.transact_async(change.work)
+        except IntegrityError:
+            raise Conflict(change.key) from None
+
+    def _change_write(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        add_moves: tuple[str, ...],
+        keep_plies: int | None,
+        also: Callable[[Connection], object] | None,
+    ) -> ChangeWrite:
+        """The writes of :meth:`change`. On PostgreSQL a change that neither takes moves back
+        nor writes more (``also``) is one statement: the compare-and-set, with the moves it
+        adds inserted from its ``RETURNING`` row."""
         unknown = set(values) - MUTABLE_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        try:
-            with self.engine.begin() as conn:
-                updated = conn.execute(
-                    _change_statement(frozenset(values)),
-                    {
-                        **values,
-                        "updated_at": now,
-                        "version": version + 1,
-                        "b_id": game_id,
-                        "b_version": version,
-                    },
+        columns = frozenset(values)
+        params = {
+            **values,
+            "updated_at": now,
+            "version": version + 1,
+            "b_id": game_id,
+            "b_version": version,
+        }
+        first = int(values["plies"]) - len(add_moves) + 1 if add_moves else 0
+        if not self.is_sqlite and keep_plies is None and also is None:
+            params["played_at"] = now
+            for i, move in enumerate(add_moves):
+                params[f"ply_{i}"] = first + i
+                params[f"move_{i}"] = move
+            statement = _one_statement_change(columns, len(add_moves))
+            return ChangeWrite(game_id, version, max(1, len(add_moves)), statement, params)
+
+        def write(conn: Connection) -> int:
+            updated = conn.execute(_change_statement(columns), params)
+            if updated.rowcount != 1:
+                raise Conflict(game_id)
+            if keep_plies is not None:
+                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
+            if add_moves:
+                conn.execute(
+                    _INSERT_MOVES,
+                    [
+                        {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
+                        for i, m in enumerate(add_moves)
+                    ],
                 )
-                if updated.rowcount != 1:
-                    raise Conflict(game_id)
-                if keep_plies is not None:
-                    conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
-                if add_moves:
-                    first = int(values["plies"]) - len(add_moves) + 1
-                    conn.execute(
-                        _INSERT_MOVES,
-                        [
-                            {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
-                            for i, m in enumerate(add_moves)
-                        ],
-                    )
-                if also is not None:
-                    also(conn)
-        except IntegrityError:
-            raise Conflict(game_id) from None  # that ply is already stored: the line moved on
-        return version + 1
+            if also is not None:
+                also(conn)
+            return version + 1
+
+        return ChangeWrite(game_id, version, work=write)
 
     def claim_seat(
         self,

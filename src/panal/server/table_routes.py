@@ -177,8 +177,9 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         greeted = await greet(websocket, live.seats_for, "table")
         if greeted is None:
             return
-        token, seats = greeted
-        connection = TableConnection(websocket.send_text, seats, live.is_host(token))
+        connection = TableConnection(
+            websocket.send_text, greeted.seats, live.is_host(greeted.token)
+        )
         await tables.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(
             pump_then_close(

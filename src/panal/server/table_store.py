@@ -14,11 +14,14 @@ an action is accepted only if it extends the stored log. Taking a seat with an i
 conditional update on the seat: exactly one winner.
 
 Seat tokens, the host's token and invitation codes are stored as SHA-256 hashes. Every method is
-synchronous and short; the server calls them from a thread, off the event loop.
+synchronous and short; the server calls them from the store's threads, off the event loop, except
+:meth:`TableStore.change_async` (every action): on PostgreSQL it waits on the event loop (see
+:meth:`panal.server.store.Store.transact_async`).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Sequence
@@ -29,6 +32,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     Column,
+    Connection,
     Float,
     ForeignKey,
     Index,
@@ -36,18 +40,20 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     delete,
     exists,
     func,
     insert,
     or_,
     select,
+    union_all,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.dml import UpdateBase
 
 from panal.server.players import TABLE_CATEGORY, rate_table_game, shown_table_ratings
-from panal.server.store import Conflict, Store, metadata
+from panal.server.store import ChangeWrite, Conflict, Store, metadata
 
 __all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore"]
 
@@ -232,6 +238,7 @@ class TableStore:
     """The Enjambre tables of a :class:`panal.server.store.Store`'s database."""
 
     def __init__(self, store: Store) -> None:
+        self.database = store
         self.engine = store.engine
         self.snapshot = store.snapshot
 
@@ -335,74 +342,155 @@ class TableStore:
         writes it). Raises :class:`Conflict`, writing nothing, when the stored version is not
         ``version`` any more or a condition fails.
         """
+        return self.database.write(
+            self._change_write(
+                table_id,
+                version,
+                values,
+                seats,
+                game,
+                first_ply,
+                actions,
+                result,
+                next_game,
+                absent,
+                rated_places,
+            )
+        )
+
+    async def change_async(
+        self,
+        table_id: str,
+        version: int,
+        *,
+        values: dict[str, Any] | None = None,
+        seats: dict[int, dict[str, Any]] | None = None,
+        game: int = 0,
+        first_ply: int = 0,
+        actions: Sequence[tuple[int, dict[str, Any]]] = (),
+        result: dict[str, Any] | None = None,
+        next_game: GameHeader | None = None,
+        absent: tuple[int, float] | None = None,
+        rated_places: dict[int, int] | None = None,
+    ) -> int:
+        """:meth:`change` without blocking the event loop (see
+        :meth:`panal.server.store.Store.transact_async`)."""
+        return await self.database.write_async(
+            self._change_write(
+                table_id,
+                version,
+                values,
+                seats,
+                game,
+                first_ply,
+                actions,
+                result,
+                next_game,
+                absent,
+                rated_places,
+            )
+        )
+
+    def _change_write(
+        self,
+        table_id: str,
+        version: int,
+        values: dict[str, Any] | None,
+        seats: dict[int, dict[str, Any]] | None,
+        game: int,
+        first_ply: int,
+        actions: Sequence[tuple[int, dict[str, Any]]],
+        result: dict[str, Any] | None,
+        next_game: GameHeader | None,
+        absent: tuple[int, float] | None,
+        rated_places: dict[int, int] | None,
+    ) -> ChangeWrite:
+        """The writes of :meth:`change`. On PostgreSQL actions that change no seat and end no
+        game are one statement, as a Hive move is (:func:`_one_statement_change`)."""
         unknown = set(values or ()) - TABLE_FIELDS
         for seat_values in (seats or {}).values():
             unknown |= set(seat_values) - SEAT_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        try:
-            with self.engine.begin() as conn:
-                updated = conn.execute(
-                    update(tables_table)
-                    .where(tables_table.c.id == table_id, tables_table.c.version == version)
-                    .values(**(values or {}), updated_at=now, version=version + 1)
+        if not (self.database.is_sqlite or seats or absent or result or next_game):
+            params: dict[str, Any] = {
+                **(values or {}),
+                "updated_at": now,
+                "version": version + 1,
+                "b_id": table_id,
+                "b_version": version,
+                "game": game,
+                "played_at": now,
+            }
+            for index, (player, action) in enumerate(actions):
+                params[f"ply_{index}"] = first_ply + index
+                params[f"player_{index}"] = player
+                params[f"action_{index}"] = json.dumps(action, separators=(",", ":"))
+            statement = _one_statement_change(frozenset(values or ()), len(actions))
+            return ChangeWrite(table_id, version, max(1, len(actions)), statement, params)
+
+        def write(conn: Connection) -> int:
+            updated = conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id, tables_table.c.version == version)
+                .values(**(values or {}), updated_at=now, version=version + 1)
+            )
+            if updated.rowcount != 1:
+                raise Conflict(table_id)
+            if absent is not None:
+                seat, cutoff = absent
+                gone = conn.execute(
+                    select(func.count()).where(
+                        seats_table.c.table_id == table_id,
+                        seats_table.c.seat == seat,
+                        seats_table.c.kind == "person",
+                        or_(seats_table.c.seen_at.is_(None), seats_table.c.seen_at < cutoff),
+                    )
+                ).scalar_one()
+                if gone != 1:
+                    raise Conflict(table_id)  # they came back: nothing is written
+            for seat, seat_values in (seats or {}).items():
+                conn.execute(
+                    update(seats_table)
+                    .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
+                    .values(**seat_values)
                 )
-                if updated.rowcount != 1:
-                    raise Conflict(table_id)
-                if absent is not None:
-                    seat, cutoff = absent
-                    gone = conn.execute(
-                        select(func.count()).where(
-                            seats_table.c.table_id == table_id,
-                            seats_table.c.seat == seat,
-                            seats_table.c.kind == "person",
-                            or_(seats_table.c.seen_at.is_(None), seats_table.c.seen_at < cutoff),
-                        )
-                    ).scalar_one()
-                    if gone != 1:
-                        raise Conflict(table_id)  # they came back: nothing is written
-                for seat, seat_values in (seats or {}).items():
-                    conn.execute(
-                        update(seats_table)
-                        .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
-                        .values(**seat_values)
+            if actions:
+                conn.execute(
+                    insert(actions_table),
+                    [
+                        {
+                            "table_id": table_id,
+                            "game": game,
+                            "ply": first_ply + index,
+                            "player": player,
+                            "action": json.dumps(action, separators=(",", ":")),
+                            "played_at": now,
+                        }
+                        for index, (player, action) in enumerate(actions)
+                    ],
+                )
+            if result is not None:
+                conn.execute(
+                    update(games_table)
+                    .where(games_table.c.table_id == table_id, games_table.c.number == game)
+                    .values(result=json.dumps(result))
+                )
+                if rated_places:
+                    rate_table_game(conn, f"{table_id}/{game}", TABLE_CATEGORY, rated_places)
+            if next_game is not None:
+                conn.execute(
+                    insert(games_table).values(
+                        table_id=table_id,
+                        number=next_game.number,
+                        seed=next_game.seed,
+                        first_player=next_game.first_player,
                     )
-                if actions:
-                    conn.execute(
-                        insert(actions_table),
-                        [
-                            {
-                                "table_id": table_id,
-                                "game": game,
-                                "ply": first_ply + index,
-                                "player": player,
-                                "action": json.dumps(action, separators=(",", ":")),
-                                "played_at": now,
-                            }
-                            for index, (player, action) in enumerate(actions)
-                        ],
-                    )
-                if result is not None:
-                    conn.execute(
-                        update(games_table)
-                        .where(games_table.c.table_id == table_id, games_table.c.number == game)
-                        .values(result=json.dumps(result))
-                    )
-                    if rated_places:
-                        rate_table_game(conn, f"{table_id}/{game}", TABLE_CATEGORY, rated_places)
-                if next_game is not None:
-                    conn.execute(
-                        insert(games_table).values(
-                            table_id=table_id,
-                            number=next_game.number,
-                            seed=next_game.seed,
-                            first_player=next_game.first_player,
-                        )
-                    )
-        except IntegrityError:
-            raise Conflict(table_id) from None  # that ply is already stored: the log moved on
-        return version + 1
+                )
+            return version + 1
+
+        return ChangeWrite(table_id, version, work=write)
 
     def claim_seat(
         self,
@@ -513,6 +601,45 @@ class TableStore:
         with self.engine.begin() as conn:
             for table in (actions_table, games_table, seats_table, tables_table):
                 conn.execute(delete(table))
+
+
+@functools.lru_cache(maxsize=64)
+def _one_statement_change(columns: frozenset[str], actions: int) -> UpdateBase:
+    """A table change setting ``columns`` and adding ``actions`` actions to a game's log as one
+    statement (PostgreSQL), returning a row per row it wrote: none when the version is stale.
+    The actions are inserted from the compare-and-set's ``RETURNING`` row; a ply already stored
+    fails the whole statement, version bump included. Parameters: ``b_id``, ``b_version``, the
+    columns, ``updated_at``, ``version``, ``game``, ``played_at``, and ``ply_<i>``,
+    ``player_<i>``, ``action_<i>`` for each action."""
+    bumped = (
+        update(tables_table)
+        .where(
+            tables_table.c.id == bindparam("b_id"),
+            tables_table.c.version == bindparam("b_version"),
+        )
+        .values({name: bindparam(name) for name in sorted(columns | {"updated_at", "version"})})
+        .returning(tables_table.c.id)
+    )
+    if not actions:
+        return bumped
+    written = bumped.cte("bumped")
+    rows = [
+        select(
+            written.c.id,
+            bindparam("game", type_=actions_table.c.game.type),
+            bindparam(f"ply_{i}", type_=actions_table.c.ply.type),
+            bindparam(f"player_{i}", type_=actions_table.c.player.type),
+            bindparam(f"action_{i}", type_=actions_table.c.action.type),
+            bindparam("played_at", type_=actions_table.c.played_at.type),
+        )
+        for i in range(actions)
+    ]
+    source = rows[0] if actions == 1 else union_all(*rows)
+    return (
+        insert(actions_table)
+        .from_select(["table_id", "game", "ply", "player", "action", "played_at"], source)
+        .returning(actions_table.c.ply)
+    )
 
 
 def _not_seated(table_id: str, user_id: int) -> Any:

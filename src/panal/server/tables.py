@@ -705,8 +705,7 @@ class TableHub:
         )
         values["waiting_for"] = _waiting_text(shadow)
         try:
-            version = await self.db(
-                self.store.change,
+            version = await self.store.change_async(
                 live.id,
                 live.version,
                 values=values,

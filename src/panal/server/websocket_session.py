@@ -10,7 +10,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -19,6 +19,7 @@ from panal.server.hub import RequestError
 __all__ = [
     "HELLO_SECONDS",
     "MAX_WS_MESSAGE_CHARS",
+    "Greeting",
     "Outbox",
     "close_with_error",
     "error_message",
@@ -55,13 +56,27 @@ async def close_with_error(websocket: WebSocket, error: RequestError, code: int)
         await websocket.close(code=code, reason=error.message)
 
 
+class Greeting(NamedTuple):
+    """Who said hello: the seat token and the seats it plays; ``watch``: the spectators' view
+    was asked for (no seats), and ``player``: by one of the players (not a spectator to count)."""
+
+    token: str | None
+    seats: frozenset[int]
+    watch: bool = False
+    player: bool = False
+
+
 async def greet(
     websocket: WebSocket, seats_for: Callable[[str | None], frozenset[int]], what: str
-) -> tuple[str | None, frozenset[int]] | None:
+) -> Greeting | None:
     """Read the first message, ``{"type": "hello", "token": "…"}`` (no token or ``null``: a
     spectator), and return its token with the seats ``seats_for`` gives it. A bad, missing or
     late hello, or a token that holds no seat of this ``what`` ("game", "table"), closes the
-    socket with a clear error and returns None; so does a client that left."""
+    socket with a clear error and returns None; so does a client that left.
+
+    ``"watch": true`` asks for the spectators' view whatever the token: no seats; a token that
+    holds seats then only says that the watcher is one of the players (not counted as a
+    spectator), and one that holds none is no error (anyone may watch)."""
     try:
         async with asyncio.timeout(HELLO_SECONDS):
             message = await websocket.receive()
@@ -78,10 +93,12 @@ async def greet(
     except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
         hello = None
     token = hello.get("token") if isinstance(hello, dict) else None
+    watch = hello.get("watch", False) if isinstance(hello, dict) else False
     if (
         not isinstance(hello, dict)
         or hello.get("type") != "hello"
         or (token is not None and (not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS))
+        or not isinstance(watch, bool)
     ):
         error = RequestError(
             "bad_request", 'the first message must be {"type": "hello", "token": <seat token>}'
@@ -90,11 +107,13 @@ async def greet(
         return None
     token = token or None
     seats = seats_for(token) if token else frozenset()
+    if watch:
+        return Greeting(None, frozenset(), watch=True, player=bool(seats))
     if token and not seats:
         error = RequestError("bad_token", f"this seat token does not belong to this {what}", 403)
         await close_with_error(websocket, error, 4403)
         return None
-    return token, seats
+    return Greeting(token, seats)
 
 
 async def serve_requests(

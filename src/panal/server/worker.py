@@ -55,4 +55,4 @@ async def run_worker(
         await stop.wait()
     finally:
         await dispatch.close()
-        store.close()
+        await store.close_async()

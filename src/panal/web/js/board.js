@@ -24,7 +24,19 @@ export class Board {
     this.pointer = null;
     this.touches = new Map(); // fingers on the board (pointerId → client point), for pinch zoom
     this.ghost = null;
+    // Every listener is added with this signal: destroy() removes them all at once (the ones on
+    // the window would otherwise outlive the board and keep the page that made it alive).
+    this.listeners = new AbortController();
     this.bindEvents();
+  }
+
+  /** The board is replaced or its page left: its listeners go, its drawing and any drag too. */
+  destroy() {
+    this.listeners.abort();
+    this.removeGhost();
+    this.pointer = null;
+    this.touches.clear();
+    this.svg.remove();
   }
 
   setLabel(text) {
@@ -195,10 +207,11 @@ export class Board {
   // --- input: click-click, drag-and-drop, keys, wheel ----------------------------------------
 
   bindEvents() {
+    const signal = this.listeners.signal;
     this.svg.addEventListener("wheel", (event) => {
       event.preventDefault();
       this.zoom(event.deltaY < 0 ? 1.15 : 1 / 1.15, this.toBoardPoint(event.clientX, event.clientY));
-    }, { passive: false });
+    }, { passive: false, signal });
 
     this.svg.addEventListener("pointerdown", (event) => {
       if (event.pointerType === "touch") {
@@ -220,7 +233,7 @@ export class Board {
         this.pointer = { kind: "pan", id: event.pointerId, last: { x: event.clientX, y: event.clientY }, moved: false };
         this.svg.setPointerCapture(event.pointerId);
       }
-    });
+    }, { signal });
 
     this.svg.addEventListener("click", (event) => {
       const cell = event.target.closest("[data-cell]");
@@ -229,7 +242,7 @@ export class Board {
         return;
       }
       this.activateCell(cell);
-    });
+    }, { signal });
 
     this.svg.addEventListener("keydown", (event) => {
       const cell = event.target.closest?.("[data-cell]");
@@ -237,14 +250,14 @@ export class Board {
         event.preventDefault();
         this.activateCell(cell, true);
       }
-    });
+    }, { signal });
 
-    window.addEventListener("pointermove", (event) => this.pointerMove(event));
-    window.addEventListener("pointerup", (event) => this.pointerUp(event));
+    window.addEventListener("pointermove", (event) => this.pointerMove(event), { signal });
+    window.addEventListener("pointerup", (event) => this.pointerUp(event), { signal });
     window.addEventListener("pointercancel", (event) => {
       this.touches.delete(event.pointerId);
       this.cancelPointer();
-    });
+    }, { signal });
   }
 
   activateCell(cell, viaKeyboard = false) {

@@ -8,10 +8,13 @@
 const PING_EVERY_MS = 25000;
 
 export class GameClient {
-  // handlers: onState(state), onError(error), onStatus("open" | "reconnecting" | "closed")
-  constructor(gameId, token, handlers) {
+  // handlers: onState(state), onError(error), onStatus("open" | "reconnecting" | "closed").
+  // watch: the spectators' view, asked with the seat token this browser holds, if any, so that
+  // a player watching their own game is not counted as a spectator.
+  constructor(gameId, token, handlers, { watch = false } = {}) {
     this.gameId = gameId;
     this.token = token;
+    this.watch = watch;
     this.handlers = handlers;
     this.retries = 0;
     this.stopped = false;
@@ -28,7 +31,9 @@ export class GameClient {
     this.socket = socket;
     this.state = null; // the state the next delta applies to (null: waiting for a whole one)
     socket.addEventListener("open", () => {
-      socket.send(JSON.stringify({ type: "hello", token: this.token || null }));
+      const hello = { type: "hello", token: this.token || null };
+      if (this.watch) hello.watch = true;
+      socket.send(JSON.stringify(hello));
       this.retries = 0;
       this.handlers.onStatus("open");
       this.pinger = setInterval(() => this.send({ type: "ping" }), PING_EVERY_MS);

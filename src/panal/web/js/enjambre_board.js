@@ -224,25 +224,45 @@ export class TableBoard {
       this.centre = { x: origin.x - dx, y: origin.y - dy };
       this.applyViewBox();
     };
-    const up = () => {
-      window.removeEventListener("pointermove", move);
-      window.removeEventListener("pointerup", up);
+    this.gesture?.abort();
+    this.gesture = followPointer(move, () => {
       if (moved) this.suppressClick = true;
-    };
-    window.addEventListener("pointermove", move);
-    window.addEventListener("pointerup", up);
+    });
   }
 
   startTileDrag(event, element) {
     const dragged = element.dataset.tile !== undefined ? { tile: Number(element.dataset.tile) } : { number: Number(element.dataset.number) };
-    startDrag(event, element, dragged, (key) => this.handlers.onDrop(dragged, key), () => {
+    this.gesture?.abort();
+    this.gesture = startDrag(event, element, dragged, (key) => this.handlers.onDrop(dragged, key), () => {
       this.suppressClick = true;
     });
   }
+
+  /** The page is left: a pan or a drag under way stops, and its listeners on the window go. */
+  destroy() {
+    this.gesture?.abort();
+    this.gesture = null;
+  }
+}
+
+/** Follow the pointer on the window until it is lifted (`end(e)`) or the gesture is cancelled:
+ *  its listeners go then, or when the returned controller is aborted (the page is left). */
+function followPointer(move, end, cancelled = () => {}) {
+  const listening = new AbortController();
+  const signal = listening.signal;
+  window.addEventListener("pointermove", move, { signal });
+  window.addEventListener("pointerup", (e) => {
+    listening.abort();
+    end(e);
+  }, { signal });
+  window.addEventListener("pointercancel", () => listening.abort(), { signal });
+  signal.addEventListener("abort", cancelled);
+  return listening;
 }
 
 /** Drag `element` (its look follows the pointer) and drop it on a board cell: `drop(key)`
- *  with the cell under the pointer, if any. A press without a move is left to the click. */
+ *  with the cell under the pointer, if any. A press without a move is left to the click.
+ *  Returns an AbortController: aborting it stops the drag (the page is left). */
 export function startDrag(event, element, dragged, drop, moved) {
   const start = { x: event.clientX, y: event.clientY };
   let ghost = null;
@@ -259,16 +279,14 @@ export function startDrag(event, element, dragged, drop, moved) {
     ghost.style.top = `${e.clientY - 18}px`;
   };
   const up = (e) => {
-    window.removeEventListener("pointermove", move);
-    window.removeEventListener("pointerup", up);
     if (!ghost) return;
-    ghost.remove();
     const under = document.elementFromPoint(e.clientX, e.clientY);
     const cell = under?.closest("[data-cell], [data-at]");
     const key = cell?.dataset.cell || cell?.dataset.at;
     if (key) drop(key);
   };
-  window.addEventListener("pointermove", move);
-  window.addEventListener("pointerup", up);
+  // However the drag ends (dropped, cancelled, the page left), its ghost goes.
+  const following = followPointer(move, up, () => ghost?.remove());
   event.preventDefault?.();
+  return following;
 }

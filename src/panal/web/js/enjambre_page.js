@@ -127,6 +127,8 @@ class TablePage {
     this.client?.close();
     this.unsubscribe?.();
     clearTimeout(this.showTimer);
+    this.trayDrag?.abort(); // a drag under way when the page is left: its listeners go
+    this.board?.destroy();
   }
 
   // --- joining ---------------------------------------------------------------------------
@@ -817,7 +819,8 @@ class TablePage {
     const button = event.target.closest("[data-tray]");
     if (!button || button.disabled) return;
     const number = Number(button.dataset.tray);
-    startDrag(event, button, { number }, (key) => this.onDrop({ number }, key));
+    this.trayDrag?.abort();
+    this.trayDrag = startDrag(event, button, { number }, (key) => this.onDrop({ number }, key));
   }
 
   onDockClick(event) {

@@ -12,7 +12,7 @@ import { Board } from "./board.js";
 import { GameClient } from "./client.js";
 import { controlWithSpeed, formatClock, timeLeft } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, colorName, describeError, getLook, onChange, pieceName, setLook, t } from "./i18n.js";
+import { bugName, colorName, describeError, getLook, hasKey, onChange, pieceName, setLook, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
 import { cellKey, handsAt, stacksAt, surroundedQueens } from "./position.js";
 import { confirmMoves, savedLook } from "./preferences.js";
@@ -68,11 +68,19 @@ class GamePage {
     if (invite || fragment.get("token")) history.replaceState(null, "", `/game/${this.gameId}${params.has("watch") ? "?watch=1" : ""}`);
     this.token = token;
     this.renderFrame();
-    this.client = new GameClient(this.gameId, token, {
-      onState: (state) => this.receive(state),
-      onError: (error) => this.showError(error),
-      onStatus: (status, code) => this.connectionChanged(status, code),
-    });
+    // Watching (?watch=1), the page shows what spectators see; a seat token this browser holds
+    // still goes with it, so that a player watching their own game is not counted among them.
+    const watching = params.has("watch");
+    this.client = new GameClient(
+      this.gameId,
+      watching ? seatToken(this.gameId) : token,
+      {
+        onState: (state) => this.receive(state),
+        onError: (error) => this.showError(error),
+        onStatus: (status, code) => this.connectionChanged(status, code),
+      },
+      { watch: watching },
+    );
     this.unsubscribe = onChange(() => this.renderAll());
     // The running clock counts down between states; a tenth of a second is its finest unit.
     this.ticker = setInterval(() => this.tickClocks(), 100);
@@ -87,6 +95,7 @@ class GamePage {
 
   stop() {
     clearInterval(this.ticker);
+    this.board?.destroy();
     this.client?.close();
     this.unsubscribe?.();
     document.removeEventListener("keydown", this.keyHandler);
@@ -571,7 +580,7 @@ class GamePage {
           parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOffered", { color: offerer })}</p>`);
         }
       }
-      if (state.ai_error) parts.push(`<p class="banner error">${escapeHtml(t("game.aiError", { message: state.ai_error }))}</p>`);
+      if (state.ai_error) parts.push(`<p class="banner error" data-banner="ai-error">${escapeHtml(aiErrorText(state))}</p>`);
     }
     if (this.rematchOpen() && state.rematch_offer !== null && state.rematch_offer !== undefined && !this.seats().has(state.rematch_offer)) {
       parts.push(`<p class="banner info" data-banner="rematch">${t("game.rematchOffered", { color: colorName(state.rematch_offer) })}
@@ -877,6 +886,13 @@ class GamePage {
     const announcer = this.root.querySelector("[data-announcer]");
     if (announcer) announcer.textContent = text;
   }
+}
+
+/** Why the AI did not move, in the reader's language: the server's code, translated; a code this
+ *  page does not know shows the server's English text. */
+export function aiErrorText(state) {
+  const key = `game.aiError.${state.ai_error_code}`;
+  return state.ai_error_code && hasKey("en", key) ? t(key) : t("game.aiError", { message: state.ai_error });
 }
 
 function linkRow(kind, label, url) {
