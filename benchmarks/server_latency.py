@@ -383,7 +383,16 @@ def versions(postgres: str | None, redis: str | None) -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     parts = [f"Python {sys.version.split()[0]}"]
-    for package in ("fastapi", "uvicorn", "websockets", "sqlalchemy", "psycopg", "redis"):
+    packages = (
+        "fastapi",
+        "uvicorn",
+        "websockets",
+        "sqlalchemy",
+        "psycopg",
+        "psycopg-pool",
+        "redis",
+    )
+    for package in packages:
         with contextlib.suppress(PackageNotFoundError):
             parts.append(f"{package} {version(package)}")
     if postgres:

@@ -21,12 +21,14 @@ psycopg (``pip install -e ".[scale]"``).
 **Off the event loop, or on it.** Every method is synchronous and short; the server runs them in
 the store's threads (:meth:`Store.call`): one for SQLite, which has one writer and no round trips.
 The writes made on every move have ``_async`` variants (:meth:`Store.change_async`, and the
-tables' ``change_async``) which, on PostgreSQL, wait for the database on the event loop itself,
-through SQLAlchemy's asyncio engine running the same statement code (``run_sync``): a thread
-would hand the GIL to and from the loop at every round trip, which cost more CPU than the
-statements and, under load, up to the interpreter's switch interval per hand-off. On PostgreSQL
-a move is one statement in autocommit (one round trip): a CTE that bumps the version with the
-compare-and-set and inserts the moves from its ``RETURNING`` row, atomic by itself.
+tables' ``change_async``, both through :meth:`Store.write_async`) which, on PostgreSQL, wait for
+the database on the event loop itself: a thread hands the GIL to and from the loop at every round
+trip, which cost more CPU than the statements and, under load, up to the interpreter's switch
+interval per hand-off. A move is one statement in autocommit (one round trip): a CTE that bumps
+the version with the compare-and-set and inserts the moves from its ``RETURNING`` row, atomic by
+itself, compiled once by SQLAlchemy and sent by a psycopg pool (:meth:`Store.execute_once_async`).
+A change with more writes is a transaction on SQLAlchemy's asyncio engine, running the same
+statement code as the threads (:meth:`Store.transact_async`).
 """
 
 from __future__ import annotations
