@@ -19,6 +19,13 @@ of a game then often sit on different processes, and their moves cross through R
 server runs in its own processes and the simulated players in this one. A summary table ends the
 output, with the machine's load and the library versions.
 
+The measured window opens after a warm-up (``--warmup``), once the players' own garbage is
+collected and frozen (their collector is off inside the window) and once the burst of moves that
+collection's pause held back has drained; only moves sent inside the window are measured, and the
+/proc readings for the CPU figures run in a thread. Before these three rules the players' own
+pause, up to a second at 2,500 games, and the burst after it made the whole p99 at 2,500 and
+5,000 games: a few hundred moves at the window's start, all sent together.
+
 Besides the latencies, each line gives, over the measured window: ``cpu_ms/move``, the server
 processes' CPU time per move (PostgreSQL and Redis not included); ``players_ms/move``, this
 process's (the simulated players') CPU time per move; ``pg_redis_ms/move``, PostgreSQL's (all its
@@ -58,6 +65,9 @@ except ImportError:  # websockets < 13
     from websockets.client import connect  # type: ignore[no-redef]
 
 
+SETTLE_SECONDS = 3.0
+
+
 @dataclass
 class Results:
     mover: list[float] = field(default_factory=list)
@@ -78,6 +88,21 @@ def machine_ticks() -> tuple[int, int]:
     fields = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     total = sum(fields[:8])  # guest time is already counted in user time
     return total - fields[3] - fields[4], total
+
+
+@dataclass(frozen=True)
+class CpuSnapshot:
+    server: float  # CPU seconds of the server's processes
+    services: float  # of PostgreSQL's and Redis's
+    busy: int  # clock ticks of all cores: busy, and in all
+    total: int
+
+
+def cpu_snapshot(server_pid: int, services: list[int]) -> CpuSnapshot:
+    busy, total = machine_ticks()
+    return CpuSnapshot(
+        cpu_seconds(server_pid), sum(cpu_seconds(pid) for pid in services), busy, total
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -154,6 +179,7 @@ async def player(
     think: float,
     deadline: list[float],
     measuring: asyncio.Event,
+    window: list[float],
     sent_at: dict[tuple[str, int], float],
     results: Results,
     rng: random.Random,
@@ -208,7 +234,9 @@ async def player(
                 continue
             ply = view["ply"]
             sent = sent_at.get((game_id, ply - 1))
-            if sent is not None and ply > 0 and measuring.is_set():
+            # Only moves sent inside the window: one sent before it may have waited out the
+            # simulated players' own collection at its start (an 0.8 s pause at 2,500 games).
+            if sent is not None and ply > 0 and measuring.is_set() and sent >= window[0]:
                 mover = view["mover"] == color
                 (results.mover if mover else results.opponent).append(received - sent)
             if view["result"]:
@@ -269,6 +297,7 @@ async def run(
     sent_at: dict[tuple[str, int], float] = {}
     measuring = asyncio.Event()
     deadline = [float("inf")]  # set once every player is connected and warmed up
+    window = [float("inf")]  # when the measured window began (perf_counter)
     rng = random.Random(1)
     tasks = []
     for game_id, white, black in created:
@@ -283,6 +312,7 @@ async def run(
                         think,
                         deadline,
                         measuring,
+                        window,
                         sent_at,
                         results,
                         random.Random(rng.random()),
@@ -291,24 +321,30 @@ async def run(
             )
         await asyncio.sleep(0.002)  # connect gradually, as real players arrive
     await asyncio.sleep(warmup)
-    deadline[0] = time.monotonic() + seconds
     # The simulated players are the measuring instrument: keep their own garbage collections
     # out of the measured latencies.
     gc.collect()
     gc.freeze()
     gc.disable()
+    # That collection paused the players for up to a second at thousands of games: the moves
+    # whose thinking ended meanwhile go out together as it ends, a burst no real crowd makes.
+    # Let it drain before the window opens.
+    await asyncio.sleep(SETTLE_SECONDS)
+    # Reading /proc for the CPU figures takes a few hundred milliseconds on this VM: it runs in
+    # a thread, and the window opens after it, so that no measured move waits for it (moves
+    # sent before the window are not measured).
+    before = await asyncio.to_thread(cpu_snapshot, server_pid, services)
+    window[0] = time.perf_counter()
+    deadline[0] = time.monotonic() + seconds
     measuring.set()
-    cpu_before = cpu_seconds(server_pid)
-    services_before = sum(cpu_seconds(pid) for pid in services)
     client_before = time.process_time()
-    busy_before, total_before = machine_ticks()
     await asyncio.sleep(seconds)
-    results.server_cpu = cpu_seconds(server_pid) - cpu_before
-    if services:
-        results.services_cpu = sum(cpu_seconds(pid) for pid in services) - services_before
     results.client_cpu = time.process_time() - client_before
-    busy_after, total_after = machine_ticks()
-    results.machine_busy = (busy_after - busy_before) / max(1, total_after - total_before)
+    after = await asyncio.to_thread(cpu_snapshot, server_pid, services)
+    results.server_cpu = after.server - before.server
+    if services:
+        results.services_cpu = after.services - before.services
+    results.machine_busy = (after.busy - before.busy) / max(1, after.total - before.total)
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     gc.enable()
     gc.unfreeze()
