@@ -38,7 +38,7 @@ import functools
 import importlib.util
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from importlib.resources import files
@@ -369,34 +369,24 @@ def _one_statement_change(columns: frozenset[str], moves: int) -> UpdateBase:
     Parameters: those of :func:`_change_statement`, and ``played_at`` and ``ply_<i>``,
     ``move_<i>`` for each move."""
     bumped = _change_statement(columns).returning(games_table.c.id)
-    return insert_after_bump(bumped, moves_table, "game_id", ("played_at",), ("ply", "move"), moves)
-
-
-def insert_after_bump(
-    bumped: UpdateBase,
-    target: Table,
-    owner: str,
-    once: Sequence[str],
-    numbered: Sequence[str],
-    count: int,
-) -> UpdateBase:
-    """``bumped`` (a compare-and-set ``UPDATE … RETURNING id``), then, in the same statement,
-    ``count`` rows into ``target`` whose ``owner`` column is that id: none when the version is
-    stale. Columns ``once`` take the same parameter (``:name``) in every row, ``numbered`` ones
-    one per row (``:name_<i>``). Returns a ``ply`` per row written."""
-    if not count:
+    if not moves:
         return bumped
     written = bumped.cte("bumped")
     rows = [
         select(
             written.c.id,
-            *(bindparam(name, type_=target.c[name].type) for name in once),
-            *(bindparam(f"{name}_{i}", type_=target.c[name].type) for name in numbered),
+            bindparam(f"ply_{i}", type_=moves_table.c.ply.type),
+            bindparam(f"move_{i}", type_=moves_table.c.move.type),
+            bindparam("played_at", type_=moves_table.c.played_at.type),
         )
-        for i in range(count)
+        for i in range(moves)
     ]
-    source = rows[0] if count == 1 else union_all(*rows)
-    return insert(target).from_select([owner, *once, *numbered], source).returning(target.c.ply)
+    source = rows[0] if moves == 1 else union_all(*rows)
+    return (
+        insert(moves_table)
+        .from_select(["game_id", "ply", "move", "played_at"], source)
+        .returning(moves_table.c.ply)
+    )
 
 
 @functools.lru_cache(maxsize=512)

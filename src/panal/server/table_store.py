@@ -47,12 +47,13 @@ from sqlalchemy import (
     insert,
     or_,
     select,
+    union_all,
     update,
 )
 from sqlalchemy.sql.dml import UpdateBase
 
 from panal.server.players import TABLE_CATEGORY, rate_table_game, shown_table_ratings
-from panal.server.store import ChangeWrite, Conflict, Store, insert_after_bump, metadata
+from panal.server.store import ChangeWrite, Conflict, Store, metadata
 
 __all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore"]
 
@@ -619,13 +620,25 @@ def _one_statement_change(columns: frozenset[str], actions: int) -> UpdateBase:
         .values({name: bindparam(name) for name in sorted(columns | {"updated_at", "version"})})
         .returning(tables_table.c.id)
     )
-    return insert_after_bump(
-        bumped,
-        actions_table,
-        "table_id",
-        ("game", "played_at"),
-        ("ply", "player", "action"),
-        actions,
+    if not actions:
+        return bumped
+    written = bumped.cte("bumped")
+    rows = [
+        select(
+            written.c.id,
+            bindparam("game", type_=actions_table.c.game.type),
+            bindparam(f"ply_{i}", type_=actions_table.c.ply.type),
+            bindparam(f"player_{i}", type_=actions_table.c.player.type),
+            bindparam(f"action_{i}", type_=actions_table.c.action.type),
+            bindparam("played_at", type_=actions_table.c.played_at.type),
+        )
+        for i in range(actions)
+    ]
+    source = rows[0] if actions == 1 else union_all(*rows)
+    return (
+        insert(actions_table)
+        .from_select(["table_id", "game", "ply", "player", "action", "played_at"], source)
+        .returning(actions_table.c.ply)
     )
 
 
