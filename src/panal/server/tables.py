@@ -260,11 +260,13 @@ class TableHub:
         store: Store,
         bus: Bus,
         jobs: JobQueue,
+        run_db: Callable[..., Awaitable[Any]],
         *,
         shared: bool = False,
         limits: TableLimits | None = None,
     ) -> None:
         self.store = TableStore(store)
+        self._run_db = run_db
         self.bus = bus
         self.jobs = jobs
         self.shared = shared
@@ -320,9 +322,10 @@ class TableHub:
                 log.exception("table housekeeping")
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A store call off the event loop, on the store's threads, which the game hub uses too
-        (see :meth:`panal.server.store.Store.call`)."""
-        return await self.store.database.call(function, *args, **kwargs)
+        """A store call off the event loop, on the database threads the game hub uses (one
+        thread for SQLite: see :meth:`panal.server.hub.GameHub.db`)."""
+        result: T = await self._run_db(function, *args, **kwargs)
+        return result
 
     # --- loading ---------------------------------------------------------------------------
 
