@@ -10,7 +10,7 @@ import asyncio
 import secrets
 from typing import Any
 
-from panal.server.jobs import InlineExecutor, Job, RedisJobQueue
+from panal.server.jobs import InlineExecutor, Job, JobCancelled, RedisJobQueue
 from tests.server.conftest import scale_out_services
 
 
@@ -98,3 +98,81 @@ def test_a_job_taken_by_a_stopping_process_goes_to_another_at_once() -> None:
         return recorder.applied
 
     assert asyncio.run(scenario()) == {"b@1": 20}
+
+
+class Stoppable:
+    """An executor whose jobs run until released, or until cancelled (then JobCancelled)."""
+
+    def __init__(self) -> None:
+        self.started = asyncio.Event()
+        self.release = asyncio.Event()
+        self.cancelled: list[str] = []
+        self._stops: dict[str, asyncio.Event] = {}
+
+    async def run(self, job: Job, timeout: float) -> Any:
+        stop = self._stops[job.id] = asyncio.Event()
+        self.started.set()
+        released = asyncio.ensure_future(self.release.wait())
+        stopped = asyncio.ensure_future(stop.wait())
+        await asyncio.wait({released, stopped}, return_when=asyncio.FIRST_COMPLETED)
+        released.cancel()
+        stopped.cancel()
+        if stop.is_set():
+            raise JobCancelled(job.id)
+        return "moved"
+
+    def cancel(self, job_id: str) -> None:
+        self.cancelled.append(job_id)
+        self._stops[job_id].set()
+
+    async def close(self) -> None:
+        return None
+
+
+class Versioned(Recorder):
+    """A handler for which only the job of the stored ``version`` is current."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__()
+        self.version = version
+        self.failures: list[str] = []
+
+    async def is_current(self, job: Job) -> bool:
+        return bool(job.payload["version"] == self.version)
+
+    async def failed(self, job: Job, message: str) -> None:
+        self.failures.append(job.id)
+
+
+def test_a_late_cancellation_stops_only_a_stale_job() -> None:
+    """A cancellation travels on pub/sub and may arrive after the job of the next position has
+    started (a player answering the AI at once): that job is current and must go on (stopping
+    it left the game waiting for the AI forever: test_ai_plays_a_whole_game_to_its_end hung
+    now and then on PostgreSQL); a job its game has moved past is stopped."""
+    _, redis_url = scale_out_services()
+
+    async def scenario(stale: bool) -> tuple[list[str], dict[str, Any]]:
+        executor = Stoppable()
+        handler = Versioned(version=2)
+        queue = RedisJobQueue(redis_url, f"test-{secrets.token_hex(4)}", executor, 1, 120)
+        await queue.start(handler)
+        try:
+            await queue.submit(Job(KIND, "game:g", {"version": 2}, id="g@2"))
+            await asyncio.wait_for(executor.started.wait(), 10)
+            if stale:
+                handler.version = 3  # the game moved on (an undo) while the AI thought
+            # The cancellation sent when the game left version 1, arriving late.
+            await queue.cancel("game:g")
+            for _ in range(100):
+                if executor.cancelled:
+                    break
+                await asyncio.sleep(0.02)
+            executor.release.set()
+            if not stale:
+                await asyncio.wait_for(handler.done.wait(), 10)
+        finally:
+            await queue.close()
+        return executor.cancelled, handler.applied
+
+    assert asyncio.run(scenario(stale=False)) == ([], {"g@2": "moved"})
+    assert asyncio.run(scenario(stale=True)) == (["g@2"], {})

@@ -404,7 +404,8 @@ class RedisJobQueue:
 
     ``consumers`` = 0 only submits (a web process that leaves the AI to ``panal ai-worker``).
     Cancellations travel on the pub/sub channel ``<prefix>:jobs:cancel``; queued jobs of a
-    cancelled game are dropped when a consumer finds them stale.
+    cancelled game are dropped when a consumer finds them stale, and a running one is stopped
+    when its handler finds it stale (a late cancellation must not stop the next position's job).
 
     A consumer renews its hold on the job it has taken every ``HEARTBEAT`` seconds (``XCLAIM``
     of the entry to itself, which resets the entry's idle time), from the moment it takes the
@@ -446,6 +447,7 @@ class RedisJobQueue:
         self.cancels = RedisPublisher(url, f"panal-jobs-{self.name}")
         self._running: dict[str, Job] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._checks: set[asyncio.Future[None]] = set()  # cancellations being checked
 
     def _dedupe_key(self, job_id: str) -> str:
         return f"{self.prefix}:job:{job_id}"
@@ -463,7 +465,7 @@ class RedisJobQueue:
             loop.create_task(self._consume(handler, f"{self.name}:{i}"))
             for i in range(self.consumers)
         ]
-        self._tasks.append(loop.create_task(self._listen_for_cancels()))
+        self._tasks.append(loop.create_task(self._listen_for_cancels(handler)))
         self._tasks.append(loop.create_task(self._reclaim(handler)))
 
     async def submit(self, job: Job) -> None:
@@ -533,8 +535,13 @@ class RedisJobQueue:
             except Exception as exc:  # Redis away: the next renewal may get through
                 log.warning("job queue: cannot renew a job's hold: %s", exc)
 
-    async def _listen_for_cancels(self) -> None:
-        assert self.executor is not None
+    async def _listen_for_cancels(self, handler: JobHandler) -> None:
+        """Stop this process's running jobs of each cancelled key that are no longer current.
+
+        A cancellation travels on pub/sub, unordered with the job stream: it may arrive after
+        the job of the *next* position has started (a player answering the AI's move at once),
+        and stopping that job silently would leave the game waiting for a move forever. So a
+        running job is stopped only when its handler says it is stale (the database decides)."""
         pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         while True:
             try:
@@ -548,7 +555,9 @@ class RedisJobQueue:
                         continue
                     for job in list(self._running.values()):
                         if job.key == key and job.id != keep:
-                            self.executor.cancel(job.id)
+                            check = asyncio.ensure_future(self._cancel_if_stale(handler, job))
+                            self._checks.add(check)
+                            check.add_done_callback(self._checks.discard)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(pubsub.aclose(), 2)  # type: ignore[no-untyped-call]
@@ -556,6 +565,14 @@ class RedisJobQueue:
             except Exception as exc:
                 log.warning("job cancellations: %s; retrying", exc)
                 await asyncio.sleep(1)
+
+    async def _cancel_if_stale(self, handler: JobHandler, job: Job) -> None:
+        assert self.executor is not None
+        try:
+            if job.id in self._running and not await handler.is_current(job):
+                self.executor.cancel(job.id)
+        except Exception:
+            log.exception("job %s: cannot check a cancellation", job.id)
 
     async def _reclaim(self, handler: JobHandler) -> None:
         """Take over jobs whose holder stopped renewing its hold (see the class docstring)."""
@@ -580,7 +597,7 @@ class RedisJobQueue:
                     await self._handle(handler, entry_id, fields, consumer)
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._checks]:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
