@@ -182,7 +182,7 @@ def test_a_table_action_from_a_stale_version_or_at_a_stored_ply_writes_nothing(
     """An Enjambre table's action goes through the same compare-and-set (one statement on
     PostgreSQL): from a version gone, or at a ply already in the log, it raises Conflict and
     changes nothing, the version and the table's fields included."""
-    from panal.server.table_store import GameHeader, SeatRow, TableRow, TableStore
+    from panal.server.table_store import GameHeader, SeatRow, TableRow, TableStore, TableWrite
 
     store = Store(backend.db_url)
     tables = TableStore(store)
@@ -193,18 +193,13 @@ def test_a_table_action_from_a_stale_version_or_at_a_stored_ply_writes_nothing(
 
     def change(version: int, ply: int, waiting: str) -> int:
         action = (ply % 2, {"type": "pass", "n": ply})
-        arguments: dict[str, Any] = {
-            "values": {"waiting_for": waiting},
-            "game": 0,
-            "first_ply": ply,
-            "actions": [action],
-        }
+        write = TableWrite(values={"waiting_for": waiting}, game=0, first_ply=ply, actions=[action])
         if not on_loop:
-            return tables.change("tbl", version, **arguments)
+            return tables.change("tbl", version, write)
 
         async def act() -> int:
             try:
-                return await tables.change_async("tbl", version, **arguments)
+                return await tables.change_async("tbl", version, write)
             finally:
                 await store.close_async()
 

@@ -21,7 +21,7 @@ from panal.enjambre.actions import action_to_dict
 from panal.enjambre.views import observation_data
 from panal.server.app import create_app
 from panal.server.store import Store
-from panal.server.table_store import TableStore
+from panal.server.table_store import TableStore, TableWrite
 from panal.server.tables import TableHub, TableLimits
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.tables_helpers import (
@@ -687,7 +687,9 @@ def test_a_table_is_read_from_one_snapshot(tables_client: TestClient, backend: B
         def change_midway(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
             if armed[0] and statement.lstrip().upper().startswith("SELECT"):
                 armed[0] = False  # right after the table's row is read
-                tables.change(table, version, game=game, first_ply=ply, actions=[(0, END)])
+                tables.change(
+                    table, version, TableWrite(game=game, first_ply=ply, actions=[(0, END)])
+                )
 
         event.listen(store.engine, "after_cursor_execute", change_midway)
         try:

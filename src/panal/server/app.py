@@ -259,7 +259,7 @@ def create_app(
         limits=limits,
         clock=clock,
     )
-    tables = TableHub(store, bus, jobs, hub.db, shared=redis_url is not None, limits=table_limits)
+    tables = TableHub(store, bus, jobs, shared=redis_url is not None, limits=table_limits)
     dispatch = Dispatch(hub, tables)
     config_body = _config_body(hub.levels)
 

@@ -38,7 +38,7 @@ import functools
 import importlib.util
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, fields
 from importlib.resources import files
@@ -84,14 +84,17 @@ if TYPE_CHECKING:
     from psycopg_pool import AsyncConnectionPool
 
 __all__ = [
+    "AppendLog",
     "ChangeWrite",
     "Conflict",
     "DatabaseError",
     "GameRow",
     "Store",
+    "bump_version",
     "clock_values",
     "database_url",
     "insert_game",
+    "one_statement_write",
     "rule_columns",
     "rule_headers",
 ]
@@ -347,46 +350,96 @@ def database_url(value: str) -> tuple[str, str]:
     return value, url.render_as_string(hide_password=True)
 
 
+@dataclass(frozen=True)
+class AppendLog:
+    """A log that a compare-and-set change appends rows to (a game's moves, a table's actions):
+    its ``table``, the column naming the changed row (``key``), the columns each appended row
+    sets (parameters ``<name>_<i>``) and those every row shares (parameters ``<name>``)."""
+
+    table: Table
+    key: str
+    each: tuple[str, ...]
+    shared: tuple[str, ...]
+
+
 @functools.lru_cache(maxsize=256)
-def _change_statement(columns: frozenset[str]) -> Update:
-    """The compare-and-set of :meth:`Store.change` setting ``columns``, built once per set of
-    columns (building a statement costs more than running it: most of a move's write)."""
+def version_bump(target: Table, columns: frozenset[str]) -> Update:
+    """The compare-and-set on ``target``'s ``version``: set ``columns`` (and ``updated_at`` and
+    ``version``) on the row ``b_id`` only where its version is still ``b_version``. Built once
+    per table and set of columns (building a statement costs more than running it)."""
     return (
-        update(games_table)
-        .where(
-            games_table.c.id == bindparam("b_id"), games_table.c.version == bindparam("b_version")
-        )
+        update(target)
+        .where(target.c.id == bindparam("b_id"), target.c.version == bindparam("b_version"))
         .values({name: bindparam(name) for name in sorted(columns | {"updated_at", "version"})})
     )
 
 
 @functools.lru_cache(maxsize=256)
-def _one_statement_change(columns: frozenset[str], moves: int) -> UpdateBase:
-    """:meth:`Store.change` setting ``columns`` and adding ``moves`` moves as one statement
-    (PostgreSQL), returning a row per row it wrote: none when the version is stale. The moves
-    are inserted from the compare-and-set's ``RETURNING`` row, so a stale version inserts
-    nothing, and a ply already stored fails the whole statement, version bump included.
-    Parameters: those of :func:`_change_statement`, and ``played_at`` and ``ply_<i>``,
-    ``move_<i>`` for each move."""
-    bumped = _change_statement(columns).returning(games_table.c.id)
-    if not moves:
+def compare_and_set(
+    target: Table, columns: frozenset[str], log: AppendLog | None = None, rows: int = 0
+) -> UpdateBase:
+    """:func:`version_bump` as one statement that also appends ``rows`` rows to ``log``
+    (PostgreSQL), returning a row per row it wrote: none when the version is stale. The rows are
+    inserted from the compare-and-set's ``RETURNING`` row, so a stale version inserts nothing,
+    and a row already stored (a ply) fails the whole statement, version bump included."""
+    bumped = version_bump(target, columns).returning(target.c.id)
+    if log is None or not rows:
         return bumped
     written = bumped.cte("bumped")
-    rows = [
+    types = log.table.c
+    selects = [
         select(
             written.c.id,
-            bindparam(f"ply_{i}", type_=moves_table.c.ply.type),
-            bindparam(f"move_{i}", type_=moves_table.c.move.type),
-            bindparam("played_at", type_=moves_table.c.played_at.type),
+            *(bindparam(f"{name}_{i}", type_=types[name].type) for name in log.each),
+            *(bindparam(name, type_=types[name].type) for name in log.shared),
         )
-        for i in range(moves)
+        for i in range(rows)
     ]
-    source = rows[0] if moves == 1 else union_all(*rows)
+    source = selects[0] if rows == 1 else union_all(*selects)
     return (
-        insert(moves_table)
-        .from_select(["game_id", "ply", "move", "played_at"], source)
-        .returning(moves_table.c.ply)
+        insert(log.table)
+        .from_select([log.key, *log.each, *log.shared], source)
+        .returning(types[log.each[0]])
     )
+
+
+def bump_params(key: str, version: int, values: dict[str, Any], now: float) -> dict[str, Any]:
+    """The parameters of :func:`version_bump` for a change of row ``key`` from ``version``."""
+    return {**values, "updated_at": now, "version": version + 1, "b_id": key, "b_version": version}
+
+
+def one_statement_write(
+    target: Table,
+    key: str,
+    version: int,
+    values: dict[str, Any],
+    now: float,
+    log: AppendLog | None = None,
+    rows: Sequence[dict[str, Any]] = (),
+    shared: dict[str, Any] | None = None,
+) -> ChangeWrite:
+    """A change of ``target``'s row ``key`` from ``version`` setting ``values`` and appending
+    ``rows`` (each a dict of ``log.each``; ``shared``: ``log.shared``) as one statement."""
+    params = bump_params(key, version, values, now)
+    for i, row in enumerate(rows):
+        for name, value in row.items():
+            params[f"{name}_{i}"] = value
+    params.update(shared or {})
+    statement = compare_and_set(target, frozenset(values), log, len(rows))
+    return ChangeWrite(key, version, max(1, len(rows)), statement, params)
+
+
+def bump_version(
+    conn: Connection, target: Table, key: str, version: int, values: dict[str, Any], now: float
+) -> int:
+    """:func:`version_bump` in a transaction; the new version. Raises :class:`Conflict` when
+    the stored version is not ``version`` any more (the transaction then writes nothing)."""
+    updated = conn.execute(
+        version_bump(target, frozenset(values)), bump_params(key, version, values, now)
+    )
+    if updated.rowcount != 1:
+        raise Conflict(key)
+    return version + 1
 
 
 @functools.lru_cache(maxsize=512)
@@ -451,6 +504,8 @@ _TAKE_BACK = delete(moves_table).where(
     moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
 )
 _INSERT_MOVES = insert(moves_table)
+#: A game's moves, as a change appends them.
+MOVES = AppendLog(moves_table, "game_id", ("ply", "move"), ("played_at",))
 
 
 class Store:
@@ -728,40 +783,26 @@ class Store:
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        columns = frozenset(values)
-        params = {
-            **values,
-            "updated_at": now,
-            "version": version + 1,
-            "b_id": game_id,
-            "b_version": version,
-        }
         first = int(values["plies"]) - len(add_moves) + 1 if add_moves else 0
+        moves = [{"ply": first + i, "move": move} for i, move in enumerate(add_moves)]
         if not self.is_sqlite and keep_plies is None and also is None:
-            params["played_at"] = now
-            for i, move in enumerate(add_moves):
-                params[f"ply_{i}"] = first + i
-                params[f"move_{i}"] = move
-            statement = _one_statement_change(columns, len(add_moves))
-            return ChangeWrite(game_id, version, max(1, len(add_moves)), statement, params)
+            played = {"played_at": now}
+            return one_statement_write(
+                games_table, game_id, version, values, now, MOVES, moves, played
+            )
 
         def write(conn: Connection) -> int:
-            updated = conn.execute(_change_statement(columns), params)
-            if updated.rowcount != 1:
-                raise Conflict(game_id)
+            written = bump_version(conn, games_table, game_id, version, values, now)
             if keep_plies is not None:
                 conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
-            if add_moves:
+            if moves:
                 conn.execute(
                     _INSERT_MOVES,
-                    [
-                        {"game_id": game_id, "ply": first + i, "move": m, "played_at": now}
-                        for i, m in enumerate(add_moves)
-                    ],
+                    [{"game_id": game_id, **move, "played_at": now} for move in moves],
                 )
             if also is not None:
                 also(conn)
-            return version + 1
+            return written
 
         return ChangeWrite(game_id, version, work=write)
 

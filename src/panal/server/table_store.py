@@ -21,7 +21,6 @@ synchronous and short; the server calls them from the store's threads, off the e
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from collections.abc import Sequence
@@ -40,22 +39,27 @@ from sqlalchemy import (
     String,
     Table,
     Text,
-    bindparam,
     delete,
     exists,
     func,
     insert,
     or_,
     select,
-    union_all,
     update,
 )
-from sqlalchemy.sql.dml import UpdateBase
 
 from panal.server.players import TABLE_CATEGORY, rate_table_game, shown_table_ratings
-from panal.server.store import ChangeWrite, Conflict, Store, metadata
+from panal.server.store import (
+    AppendLog,
+    ChangeWrite,
+    Conflict,
+    Store,
+    bump_version,
+    metadata,
+    one_statement_write,
+)
 
-__all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore"]
+__all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore", "TableWrite"]
 
 tables_table = Table(
     "enjambre_tables",
@@ -234,6 +238,32 @@ class LoadedTable:
     ratings: dict[int, str] = field(default_factory=dict)  # seated accounts' Enjambre ratings
 
 
+@dataclass(frozen=True)
+class TableWrite:
+    """One change to a table, as :meth:`TableStore.change` writes it.
+
+    ``values`` and ``seats`` set the table's and seats' fields; ``actions`` (player, action as a
+    dict) extend game ``game``'s log from ply ``first_ply``; ``result`` ends that game, and
+    ``rated_places`` (``{user_id: place}``) changes those accounts' Enjambre ratings in the same
+    transaction (so once, whichever process writes it); ``next_game`` begins the next one;
+    ``absent`` = (seat, cutoff) requires that seat's person to have been away since before
+    ``cutoff`` (replacing a player who left)."""
+
+    values: dict[str, Any] = field(default_factory=dict)
+    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
+    game: int = 0
+    first_ply: int = 0
+    actions: Sequence[tuple[int, dict[str, Any]]] = ()
+    result: dict[str, Any] | None = None
+    next_game: GameHeader | None = None
+    absent: tuple[int, float] | None = None
+    rated_places: dict[int, int] | None = None
+
+
+#: A table's game's actions, as a change appends them.
+ACTIONS = AppendLog(actions_table, "table_id", ("ply", "player", "action"), ("game", "played_at"))
+
+
 class TableStore:
     """The Enjambre tables of a :class:`panal.server.store.Store`'s database."""
 
@@ -317,129 +347,46 @@ class TableStore:
 
     # --- changing --------------------------------------------------------------------------
 
-    def change(
-        self,
-        table_id: str,
-        version: int,
-        *,
-        values: dict[str, Any] | None = None,
-        seats: dict[int, dict[str, Any]] | None = None,
-        game: int = 0,
-        first_ply: int = 0,
-        actions: Sequence[tuple[int, dict[str, Any]]] = (),
-        result: dict[str, Any] | None = None,
-        next_game: GameHeader | None = None,
-        absent: tuple[int, float] | None = None,
-        rated_places: dict[int, int] | None = None,
-    ) -> int:
-        """Apply one change computed from ``version``; returns the new version.
+    def change(self, table_id: str, version: int, change: TableWrite) -> int:
+        """Apply one change computed from ``version``; returns the new version. Raises
+        :class:`Conflict`, writing nothing, when the stored version is not ``version`` any more
+        or a condition of the change fails."""
+        return self.database.write(self.change_write(table_id, version, change))
 
-        ``actions`` extend game ``game``'s log from ply ``first_ply``; ``result`` ends that game;
-        ``next_game`` begins the next one; ``seats`` changes seats; ``absent`` = (seat, cutoff)
-        requires that seat's person to have been away since before ``cutoff`` (replacing a
-        player who left); ``rated_places`` (``{user_id: place}``) changes those accounts'
-        Enjambre ratings, in the transaction that writes the result (so once, whichever process
-        writes it). Raises :class:`Conflict`, writing nothing, when the stored version is not
-        ``version`` any more or a condition fails.
-        """
-        return self.database.write(
-            self._change_write(
-                table_id,
-                version,
-                values,
-                seats,
-                game,
-                first_ply,
-                actions,
-                result,
-                next_game,
-                absent,
-                rated_places,
-            )
-        )
-
-    async def change_async(
-        self,
-        table_id: str,
-        version: int,
-        *,
-        values: dict[str, Any] | None = None,
-        seats: dict[int, dict[str, Any]] | None = None,
-        game: int = 0,
-        first_ply: int = 0,
-        actions: Sequence[tuple[int, dict[str, Any]]] = (),
-        result: dict[str, Any] | None = None,
-        next_game: GameHeader | None = None,
-        absent: tuple[int, float] | None = None,
-        rated_places: dict[int, int] | None = None,
-    ) -> int:
+    async def change_async(self, table_id: str, version: int, change: TableWrite) -> int:
         """:meth:`change` without blocking the event loop (see
-        :meth:`panal.server.store.Store.transact_async`)."""
-        return await self.database.write_async(
-            self._change_write(
-                table_id,
-                version,
-                values,
-                seats,
-                game,
-                first_ply,
-                actions,
-                result,
-                next_game,
-                absent,
-                rated_places,
-            )
-        )
+        :meth:`panal.server.store.Store.write_async`)."""
+        return await self.database.write_async(self.change_write(table_id, version, change))
 
-    def _change_write(
-        self,
-        table_id: str,
-        version: int,
-        values: dict[str, Any] | None,
-        seats: dict[int, dict[str, Any]] | None,
-        game: int,
-        first_ply: int,
-        actions: Sequence[tuple[int, dict[str, Any]]],
-        result: dict[str, Any] | None,
-        next_game: GameHeader | None,
-        absent: tuple[int, float] | None,
-        rated_places: dict[int, int] | None,
-    ) -> ChangeWrite:
+    def change_write(self, table_id: str, version: int, change: TableWrite) -> ChangeWrite:
         """The writes of :meth:`change`. On PostgreSQL actions that change no seat and end no
-        game are one statement, as a Hive move is (:func:`_one_statement_change`)."""
-        unknown = set(values or ()) - TABLE_FIELDS
-        for seat_values in (seats or {}).values():
+        game are one statement, as a Hive move is (:func:`panal.server.store.compare_and_set`)."""
+        unknown = set(change.values) - TABLE_FIELDS
+        for seat_values in change.seats.values():
             unknown |= set(seat_values) - SEAT_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        if not (self.database.is_sqlite or seats or absent or result or next_game):
-            params: dict[str, Any] = {
-                **(values or {}),
-                "updated_at": now,
-                "version": version + 1,
-                "b_id": table_id,
-                "b_version": version,
-                "game": game,
-                "played_at": now,
-            }
-            for index, (player, action) in enumerate(actions):
-                params[f"ply_{index}"] = first_ply + index
-                params[f"player_{index}"] = player
-                params[f"action_{index}"] = json.dumps(action, separators=(",", ":"))
-            statement = _one_statement_change(frozenset(values or ()), len(actions))
-            return ChangeWrite(table_id, version, max(1, len(actions)), statement, params)
+        actions = [
+            {"ply": change.first_ply + index, "player": player, "action": _action_text(action)}
+            for index, (player, action) in enumerate(change.actions)
+        ]
+        if not (
+            self.database.is_sqlite
+            or change.seats
+            or change.absent
+            or change.result
+            or change.next_game
+        ):
+            shared = {"game": change.game, "played_at": now}
+            return one_statement_write(
+                tables_table, table_id, version, change.values, now, ACTIONS, actions, shared
+            )
 
         def write(conn: Connection) -> int:
-            updated = conn.execute(
-                update(tables_table)
-                .where(tables_table.c.id == table_id, tables_table.c.version == version)
-                .values(**(values or {}), updated_at=now, version=version + 1)
-            )
-            if updated.rowcount != 1:
-                raise Conflict(table_id)
-            if absent is not None:
-                seat, cutoff = absent
+            written = bump_version(conn, tables_table, table_id, version, change.values, now)
+            if change.absent is not None:
+                seat, cutoff = change.absent
                 gone = conn.execute(
                     select(func.count()).where(
                         seats_table.c.table_id == table_id,
@@ -450,7 +397,7 @@ class TableStore:
                 ).scalar_one()
                 if gone != 1:
                     raise Conflict(table_id)  # they came back: nothing is written
-            for seat, seat_values in (seats or {}).items():
+            for seat, seat_values in change.seats.items():
                 conn.execute(
                     update(seats_table)
                     .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
@@ -460,35 +407,29 @@ class TableStore:
                 conn.execute(
                     insert(actions_table),
                     [
-                        {
-                            "table_id": table_id,
-                            "game": game,
-                            "ply": first_ply + index,
-                            "player": player,
-                            "action": json.dumps(action, separators=(",", ":")),
-                            "played_at": now,
-                        }
-                        for index, (player, action) in enumerate(actions)
+                        {"table_id": table_id, "game": change.game, **action, "played_at": now}
+                        for action in actions
                     ],
                 )
-            if result is not None:
+            if change.result is not None:
                 conn.execute(
                     update(games_table)
-                    .where(games_table.c.table_id == table_id, games_table.c.number == game)
-                    .values(result=json.dumps(result))
+                    .where(games_table.c.table_id == table_id, games_table.c.number == change.game)
+                    .values(result=json.dumps(change.result))
                 )
-                if rated_places:
-                    rate_table_game(conn, f"{table_id}/{game}", TABLE_CATEGORY, rated_places)
-            if next_game is not None:
+                if change.rated_places:
+                    game_key = f"{table_id}/{change.game}"
+                    rate_table_game(conn, game_key, TABLE_CATEGORY, change.rated_places)
+            if change.next_game is not None:
                 conn.execute(
                     insert(games_table).values(
                         table_id=table_id,
-                        number=next_game.number,
-                        seed=next_game.seed,
-                        first_player=next_game.first_player,
+                        number=change.next_game.number,
+                        seed=change.next_game.seed,
+                        first_player=change.next_game.first_player,
                     )
                 )
-            return version + 1
+            return written
 
         return ChangeWrite(table_id, version, work=write)
 
@@ -603,43 +544,8 @@ class TableStore:
                 conn.execute(delete(table))
 
 
-@functools.lru_cache(maxsize=64)
-def _one_statement_change(columns: frozenset[str], actions: int) -> UpdateBase:
-    """A table change setting ``columns`` and adding ``actions`` actions to a game's log as one
-    statement (PostgreSQL), returning a row per row it wrote: none when the version is stale.
-    The actions are inserted from the compare-and-set's ``RETURNING`` row; a ply already stored
-    fails the whole statement, version bump included. Parameters: ``b_id``, ``b_version``, the
-    columns, ``updated_at``, ``version``, ``game``, ``played_at``, and ``ply_<i>``,
-    ``player_<i>``, ``action_<i>`` for each action."""
-    bumped = (
-        update(tables_table)
-        .where(
-            tables_table.c.id == bindparam("b_id"),
-            tables_table.c.version == bindparam("b_version"),
-        )
-        .values({name: bindparam(name) for name in sorted(columns | {"updated_at", "version"})})
-        .returning(tables_table.c.id)
-    )
-    if not actions:
-        return bumped
-    written = bumped.cte("bumped")
-    rows = [
-        select(
-            written.c.id,
-            bindparam("game", type_=actions_table.c.game.type),
-            bindparam(f"ply_{i}", type_=actions_table.c.ply.type),
-            bindparam(f"player_{i}", type_=actions_table.c.player.type),
-            bindparam(f"action_{i}", type_=actions_table.c.action.type),
-            bindparam("played_at", type_=actions_table.c.played_at.type),
-        )
-        for i in range(actions)
-    ]
-    source = rows[0] if actions == 1 else union_all(*rows)
-    return (
-        insert(actions_table)
-        .from_select(["table_id", "game", "ply", "player", "action", "played_at"], source)
-        .returning(actions_table.c.ply)
-    )
+def _action_text(action: dict[str, Any]) -> str:
+    return json.dumps(action, separators=(",", ":"))
 
 
 def _not_seated(table_id: str, user_id: int) -> Any:

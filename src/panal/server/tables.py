@@ -63,7 +63,14 @@ from panal.server.live_loader import LiveLoader
 from panal.server.players import Account
 from panal.server.store import Conflict, Store
 from panal.server.table_bots import BOT_LEVELS, bot_payload
-from panal.server.table_store import GameHeader, LoadedTable, SeatRow, TableRow, TableStore
+from panal.server.table_store import (
+    GameHeader,
+    LoadedTable,
+    SeatRow,
+    TableRow,
+    TableStore,
+    TableWrite,
+)
 
 __all__ = ["BOT_JOB", "LiveTable", "TableConnection", "TableHub", "TableLimits"]
 
@@ -260,13 +267,11 @@ class TableHub:
         store: Store,
         bus: Bus,
         jobs: JobQueue,
-        run_db: Callable[..., Awaitable[Any]],
         *,
         shared: bool = False,
         limits: TableLimits | None = None,
     ) -> None:
         self.store = TableStore(store)
-        self._run_db = run_db
         self.bus = bus
         self.jobs = jobs
         self.shared = shared
@@ -322,10 +327,8 @@ class TableHub:
                 log.exception("table housekeeping")
 
     async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A store call off the event loop, on the database threads the game hub uses (one
-        thread for SQLite: see :meth:`panal.server.hub.GameHub.db`)."""
-        result: T = await self._run_db(function, *args, **kwargs)
-        return result
+        """A store call in the store's threads (see :meth:`panal.server.store.Store.call`)."""
+        return await self.store.database.call(function, *args, **kwargs)
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -705,9 +708,7 @@ class TableHub:
         )
         values["waiting_for"] = _waiting_text(shadow)
         try:
-            version = await self.store.change_async(
-                live.id,
-                live.version,
+            write = TableWrite(
                 values=values,
                 seats=seats,
                 game=number,
@@ -718,6 +719,7 @@ class TableHub:
                 absent=change.absent,
                 rated_places=rated_places,
             )
+            version = await self.store.change_async(live.id, live.version, write)
         except Conflict:
             raise _Stale from None
         except Exception:

@@ -38,7 +38,7 @@ async def run_worker(
         ai_levels(),
         shared=True,
     )
-    dispatch = Dispatch(hub, TableHub(store, bus, jobs, hub.db, shared=True))
+    dispatch = Dispatch(hub, TableHub(store, bus, jobs, shared=True))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
