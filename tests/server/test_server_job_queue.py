@@ -10,7 +10,7 @@ import asyncio
 import secrets
 from typing import Any
 
-from panal.server.jobs import InlineExecutor, Job, JobCancelled, RedisJobQueue
+from panal.server.jobs import InlineExecutor, Job, JobCancelled, JobError, RedisJobQueue
 from tests.server.conftest import scale_out_services
 
 
@@ -62,8 +62,8 @@ class Recorder:
         self.applied[job.id] = result
         self.done.set()
 
-    async def failed(self, job: Job, message: str) -> None:
-        raise AssertionError(f"job {job.id} failed: {message}")
+    async def failed(self, job: Job, error: JobError) -> None:
+        raise AssertionError(f"job {job.id} failed ({error.kind}): {error.message}")
 
 
 def test_a_job_taken_by_a_stopping_process_goes_to_another_at_once() -> None:
@@ -140,7 +140,7 @@ class Versioned(Recorder):
     async def is_current(self, job: Job) -> bool:
         return bool(job.payload["version"] == self.version)
 
-    async def failed(self, job: Job, message: str) -> None:
+    async def failed(self, job: Job, error: JobError) -> None:
         self.failures.append(job.id)
 
 

@@ -79,7 +79,7 @@ def test_an_earlier_release_database_upgrades_and_plays_on(
     empty_database: str, schema: list[str]
 ) -> None:
     token = "white-and-black"
-    from panal.server.hub import hash_token
+    from panal.server.tokens import hash_token
 
     engine = create_engine(empty_database)
     now = time.time()

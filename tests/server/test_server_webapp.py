@@ -8,7 +8,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from panal.server.app import WEB_DIR
+from panal.server.pages import WEB_DIR
 from panal.server.webapp import service_worker_script, static_assets, static_version
 
 

@@ -20,7 +20,7 @@ import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from panal.server.accounts import (
     FREE_FAILURES_PER_ADDRESS,
@@ -39,15 +39,19 @@ from panal.server.accounts import (
     sign_in_delay,
     verify_password,
 )
+from panal.server.api_models import Look, StrictModel
 from panal.server.auth import (
     clear_session_cookie,
     session_account,
     session_token,
     set_session_cookie,
 )
-from panal.server.hub import GameHub, RequestError, hash_token
-from panal.server.players import Account, NameTaken
+from panal.server.errors import RequestError
+from panal.server.hub import GameHub
+from panal.server.players import Account, NameTaken, PlayerStore
+from panal.server.runtime import Runtime
 from panal.server.store import GameRow
+from panal.server.tokens import hash_token
 
 __all__ = ["Language", "Look", "account_router", "client_key", "require_account"]
 
@@ -59,11 +63,6 @@ FREE_SIGN_UPS_PER_ADDRESS = 10
 
 # The UI's languages and looks (panal.hive.names.LANGUAGES and LOOKS; a test checks they agree).
 Language = Literal["en", "es", "pt-PT", "pt-BR"]
-Look = Literal["classic", "football"]
-
-
-class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class SeatClaim(StrictModel):
@@ -92,9 +91,10 @@ class PreferencesRequest(StrictModel):
 account_router = APIRouter()
 
 
-def _hub(request: Request) -> GameHub:
-    hub: GameHub = request.app.state.hub
-    return hub
+def _accounts(request: Request) -> tuple[Runtime, PlayerStore]:
+    """The process's runtime (for the database's threads) and its accounts' store."""
+    state = request.app.state
+    return state.runtime, state.players
 
 
 def client_key(request: Request) -> str:
@@ -110,7 +110,7 @@ async def _password_work(request: Request, function: Any, *args: Any) -> Any:
 
 
 async def require_account(request: Request) -> Account:
-    account = await session_account(request, _hub(request).players)
+    account = await session_account(request, _accounts(request)[1])
     if account is None:
         raise RequestError("sign_in", "sign in first", 401)
     return account
@@ -122,10 +122,11 @@ def _account_json(account: Account | None) -> dict[str, Any]:
     return {"name": account.name, "language": account.language, "look": account.look}
 
 
-async def _slowed(hub: GameHub, keys: list[tuple[str, int]]) -> None:
+async def _slowed(request: Request, keys: list[tuple[str, int]]) -> None:
     """Refuse (429) while any of these keys has failed too often lately."""
+    runtime, players = _accounts(request)
     now = time.time()
-    failures = await hub.db(hub.players.failures, [k for k, _ in keys], now - SIGN_IN_WINDOW)
+    failures = await runtime.db(players.failures, [k for k, _ in keys], now - SIGN_IN_WINDOW)
     wait = max(sign_in_delay(failures[key], free, now) for key, free in keys)
     if wait > 0:
         seconds = math.ceil(wait)
@@ -138,28 +139,27 @@ async def _slowed(hub: GameHub, keys: list[tuple[str, int]]) -> None:
         )
 
 
-async def _start_session(
-    request: Request, response: Response, account: Account, hub: GameHub
-) -> None:
+async def _start_session(request: Request, response: Response, account: Account) -> None:
+    runtime, players = _accounts(request)
     token = new_session_token()
-    await hub.db(hub.players.create_session, session_key(token), account.id)
+    await runtime.db(players.create_session, session_key(token), account.id)
     set_session_cookie(response, request, token)
 
 
 @account_router.post("/api/account/signup", status_code=201)
 async def sign_up(body: SignUpRequest, request: Request, response: Response) -> dict[str, Any]:
-    hub = _hub(request)
+    runtime, players = _accounts(request)
     try:
         name = check_name(body.name)
         password = check_password(body.password, name)
     except AccountError as exc:
         raise RequestError(exc.code, str(exc), 422, reason=exc.reason) from None
     address = f"signup:{client_key(request)}"
-    await _slowed(hub, [(address, FREE_SIGN_UPS_PER_ADDRESS)])
+    await _slowed(request, [(address, FREE_SIGN_UPS_PER_ADDRESS)])
     password_hash = await _password_work(request, hash_password, password)
     try:
-        account = await hub.db(
-            hub.players.create_account,
+        account = await runtime.db(
+            players.create_account,
             name,
             name_key(name),
             password_hash,
@@ -170,46 +170,43 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
         raise RequestError(
             "name_taken", f"the name {name!r} is taken", 409, reason="taken"
         ) from None
-    await hub.db(hub.players.record_failure, [address], time.time() - SIGN_IN_WINDOW)
-    claimed = await hub.db(
-        hub.players.claim_games,
-        account.id,
-        [(seat.game, hash_token(seat.token)) for seat in body.claim],
-    )
-    for game_id, version in claimed.items():
-        await hub.changed_elsewhere(game_id, version)
-    await _start_session(request, response, account, hub)
+    await runtime.db(players.record_failure, [address], time.time() - SIGN_IN_WINDOW)
+    games: GameHub = request.app.state.hub
+    claimed = await games.claim_seats(account.id, [(seat.game, seat.token) for seat in body.claim])
+    await _start_session(request, response, account)
     return {**_account_json(account), "claimed": sorted(claimed)}
 
 
 @account_router.post("/api/account/signin")
 async def sign_in(body: SignInRequest, request: Request, response: Response) -> dict[str, Any]:
-    hub = _hub(request)
+    runtime, players = _accounts(request)
     key = name_key(body.name)
     by_name, by_address = f"name:{key}", f"address:{client_key(request)}"
-    await _slowed(hub, [(by_name, FREE_FAILURES_PER_NAME), (by_address, FREE_FAILURES_PER_ADDRESS)])
-    found = await hub.db(hub.players.account_by_key, key)
+    await _slowed(
+        request, [(by_name, FREE_FAILURES_PER_NAME), (by_address, FREE_FAILURES_PER_ADDRESS)]
+    )
+    found = await runtime.db(players.account_by_key, key)
     stored = found[1] if found is not None else dummy_hash()
     check = await _password_work(request, verify_password, stored, body.password)
     if found is None or not check.ok:
-        await hub.db(
-            hub.players.record_failure, [by_name, by_address], time.time() - SIGN_IN_WINDOW
+        await runtime.db(
+            players.record_failure, [by_name, by_address], time.time() - SIGN_IN_WINDOW
         )
         raise RequestError("bad_credentials", "wrong name or password", 401)
     account = found[0]
     if check.rehashed is not None:
-        await hub.db(hub.players.set_password_hash, account.id, check.rehashed)
-    await hub.db(hub.players.clear_failures, by_name)
-    await _start_session(request, response, account, hub)
+        await runtime.db(players.set_password_hash, account.id, check.rehashed)
+    await runtime.db(players.clear_failures, by_name)
+    await _start_session(request, response, account)
     return _account_json(account)
 
 
 @account_router.post("/api/account/signout", status_code=204)
 async def sign_out(request: Request, response: Response) -> Response:
-    hub = _hub(request)
+    runtime, players = _accounts(request)
     token = session_token(request)
     if token is not None:
-        await hub.db(hub.players.delete_session, session_key(token))
+        await runtime.db(players.delete_session, session_key(token))
     clear_session_cookie(response, request)
     response.status_code = 204
     return response
@@ -217,15 +214,15 @@ async def sign_out(request: Request, response: Response) -> Response:
 
 @account_router.get("/api/account")
 async def account(request: Request) -> dict[str, Any]:
-    return _account_json(await session_account(request, _hub(request).players))
+    return _account_json(await session_account(request, _accounts(request)[1]))
 
 
 @account_router.patch("/api/account")
 async def preferences(body: PreferencesRequest, request: Request) -> dict[str, Any]:
-    hub = _hub(request)
+    runtime, players = _accounts(request)
     signed_in = await require_account(request)
     values = body.model_dump(exclude_none=True)
-    await hub.db(hub.players.set_preferences, signed_in.id, values)
+    await runtime.db(players.set_preferences, signed_in.id, values)
     return _account_json(
         Account(
             signed_in.id,
@@ -239,21 +236,20 @@ async def preferences(body: PreferencesRequest, request: Request) -> dict[str, A
 
 @account_router.get("/api/users/{name}")
 async def profile(name: str, request: Request) -> dict[str, Any]:
-    hub = _hub(request)
-    found = await hub.db(hub.players.account_by_key, name_key(name[: NAME_MAX + 1]))
+    runtime, players = _accounts(request)
+    found = await runtime.db(players.account_by_key, name_key(name[: NAME_MAX + 1]))
     if found is None:
         raise RequestError("unknown_user", "there is no player with that name", 404)
     user = found[0]
-    players = hub.players
     ratings, history, results, recent, playing = await asyncio.gather(
-        hub.db(players.ratings, user.id),
-        hub.db(players.rating_history, user.id),
-        hub.db(players.results_of, user.id),
-        hub.db(players.games_of, user.id, finished=True, limit=30),
-        hub.db(players.games_of, user.id, finished=False, limit=30),
+        runtime.db(players.ratings, user.id),
+        runtime.db(players.rating_history, user.id),
+        runtime.db(players.results_of, user.id),
+        runtime.db(players.games_of, user.id, finished=True, limit=30),
+        runtime.db(players.games_of, user.id, finished=False, limit=30),
     )
     opponents = {u for row in (*recent, *playing) for u in row.users() if u not in (None, user.id)}
-    names_by_id = await hub.db(players.names, opponents)
+    names_by_id = await runtime.db(players.names, opponents)
     changes = {(entry["game"]): entry["change"] for entry in history}
     return {
         "name": user.name,

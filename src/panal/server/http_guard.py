@@ -3,7 +3,7 @@
 * **Header time-out**: a connection must send a request's complete headers within
   ``header_timeout`` seconds of connecting (or of its previous response), else it is closed. A
   client that opens connections and sends nothing, or a header a byte at a time, holds nothing
-  for long. (Bodies have their own time-out: ``app.BodyLimit``.)
+  for long. (Bodies have their own time-out: :class:`panal.server.body_limit.BodyLimit`.)
 * **Connections per address**: at most ``max_per_address`` open connections (websockets
   included) from one client address; the next gets ``429`` and is closed. Behind a load balancer
   every client has the balancer's address: set it to 0 there and let the balancer limit.

@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
-import hashlib
 import hmac
 import json
 import logging
@@ -36,7 +35,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from panal.hex import Hex
 from panal.hive import (
@@ -52,12 +51,13 @@ from panal.hive import (
 from panal.hive.notation import parse_move
 from panal.hive.pieces import piece_from_name
 from panal.server.ai_pool import ai_payload
-from panal.server.bus import Bus
 from panal.server.clock import ClockState, TimeControl
-from panal.server.jobs import Executor, Job, JobError, JobHandler, JobQueue, ai_job_id
+from panal.server.errors import RequestError
+from panal.server.jobs import Job, JobError, ai_job_id
 from panal.server.live_loader import LiveLoader
 from panal.server.players import PlayerStore, settle_ratings
 from panal.server.records_io import replay_with_history
+from panal.server.runtime import Runtime
 from panal.server.snapshot import (
     board_fields,
     delta_text,
@@ -71,12 +71,12 @@ from panal.server.store import (
     IMPORT_BATCH,
     Conflict,
     GameRow,
-    Store,
     clock_values,
     insert_game,
     rule_columns,
     rule_headers,
 )
+from panal.server.tokens import hash_token, new_id, new_token
 
 __all__ = [
     "AiError",
@@ -84,14 +84,9 @@ __all__ = [
     "GameHub",
     "Limits",
     "LiveGame",
-    "RequestError",
-    "hash_token",
-    "new_token",
 ]
 
 log = logging.getLogger("panal.server")
-T = TypeVar("T")
-
 MODES = ("ai", "hotseat", "online", "review")
 COLOR_NAMES = ("white", "black")
 MAX_QUEUED_MESSAGES = 64
@@ -129,63 +124,6 @@ class Limits:
     heartbeat_seconds: float = 1.0  # how often a process notes that it runs (clock keeping)
     outage_seconds: float = 5.0  # no process ran this long: the time is given back to clocks
     presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
-
-
-class Dispatcher(JobHandler, Protocol):
-    """Receives the bus's messages and the job queue's results for several hubs."""
-
-    def on_message(self, channel: str, message: dict[str, Any]) -> None: ...
-
-    def on_reconnect(self) -> None: ...
-
-
-class RequestError(Exception):
-    """A request refused with a reason; the game is unchanged.
-
-    ``code`` is stable for clients and translations; ``status`` is the HTTP status to use. An
-    illegal move names the ``rule`` it breaks, a MoveString that does not parse the ``reason``
-    (:class:`panal.hive.InvalidMoveError`'s code); ``details`` fill in either's sentence.
-    """
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        status: int = 400,
-        *,
-        rule: str | None = None,
-        reason: str | None = None,
-        details: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-        self.rule = rule
-        self.reason = reason
-        self.details = details or {}
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
-        if self.rule is not None:
-            body["rule"] = self.rule
-        if self.reason is not None:
-            body["reason"] = self.reason
-        if self.rule is not None or self.reason is not None:
-            body["details"] = self.details
-        return body
-
-
-def new_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-def new_game_id() -> str:
-    return secrets.token_urlsafe(9)
 
 
 class Connection:
@@ -469,82 +407,52 @@ class GameHub:
 
     def __init__(
         self,
-        store: Store,
-        bus: Bus,
-        jobs: JobQueue,
-        heavy: Executor,
+        runtime: Runtime,
+        players: PlayerStore,
         levels: tuple[str, ...],
         *,
-        shared: bool = False,
         limits: Limits | None = None,
-        players: PlayerStore | None = None,
-        clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store
-        self.players = players or PlayerStore(store.engine)
-        self.now = clock  # the server's time, for clocks (tests may replace it)
-        self.bus = bus
-        self.jobs = jobs
-        self.heavy = heavy
+        self.runtime = runtime
+        self.store = runtime.store
+        self.bus = runtime.bus
+        self.jobs = runtime.jobs
+        self.players = players
+        self.now = runtime.now  # the server's time, for clocks (tests may replace it)
         self.levels = levels
-        self.shared = shared
+        self.shared = runtime.shared
         self.limits = limits or Limits()
         self.games: OrderedDict[str, LiveGame] = OrderedDict()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
         self._loader = LiveLoader(
             "game",
             self.games,
             self._stale,
-            bus,
+            runtime.bus,
             load=self._load,
             keep=self._cache,
             verify=self._verify,
-            spawn=self.spawn,
-            shared=shared,
+            spawn=runtime.spawn,
+            shared=self.shared,
         )
-        #: Receives the bus's ``lobby`` messages (set by :class:`panal.server.lobby.Lobby`).
-        self.on_lobby_message: Callable[[dict[str, Any]], None] | None = None
+        runtime.listen("game", self)
+        runtime.own_jobs("hive.", self)
+        runtime.on_start(self.start)
 
     # --- running ---------------------------------------------------------------------------
 
-    async def start(self, dispatch: Dispatcher | None = None) -> None:
-        """Start the bus and the job queue; ``dispatch`` receives their messages and results
-        when the process serves more than Hive games (see :mod:`panal.server.dispatch`)."""
-        if dispatch is None:
-            await self.bus.start(self.on_bus_message, self.on_bus_reconnect)
-        else:
-            await self.bus.start(dispatch.on_message, dispatch.on_reconnect)
-        await self.bus.subscribe(LOBBY_CHANNEL)
-        # Before the first request: time during which no server ran is given back first.
+    async def start(self) -> None:
+        """Before the first request: time during which no server ran is given back first;
+        then keep the clocks, and (scale-out) this process's spectator counts."""
         await self._heartbeat(self.now())
-        await self.jobs.start(self if dispatch is None else dispatch)
-        self.spawn(self._keep_time())
+        self.runtime.spawn(self._keep_time())
         if self.shared:
-            self.spawn(self._refresh_presence())
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        await self.jobs.close()
-        await self.bus.close()
-        await self.heavy.close()
-
-    def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
-        """A background task the hub keeps a reference to (and cancels on close)."""
-        task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
+            self.runtime.spawn(self._refresh_presence())
 
     def lobby_changed(self) -> None:
-        """The lobby's lists changed: every process refreshes its lobby pages."""
-        if self.on_lobby_message is not None:
-            self.on_lobby_message({"op": "changed"})
-        self.spawn(self.bus.publish(LOBBY_CHANNEL, {"op": "changed"}))
+        """The lobby's lists changed (a game being played began or ended): every process
+        refreshes its lobby pages."""
+        self.runtime.announce(LOBBY_CHANNEL, {"op": "changed"})
 
     # --- keeping time ----------------------------------------------------------------------
 
@@ -561,7 +469,7 @@ class GameHub:
                 if now - last_beat >= self.limits.heartbeat_seconds:
                     last_beat = now
                     await self._heartbeat(now)
-                for game_id in await self.db(self.store.due_games, now):
+                for game_id in await self.runtime.db(self.store.due_games, now):
                     await self._flag(game_id)
             except asyncio.CancelledError:
                 raise
@@ -569,7 +477,7 @@ class GameHub:
                 log.exception("keeping the clocks")
 
     async def _heartbeat(self, now: float) -> None:
-        gap, credited = await self.db(self.store.heartbeat, now, self.limits.outage_seconds)
+        gap, credited = await self.runtime.db(self.store.heartbeat, now, self.limits.outage_seconds)
         if credited:
             log.warning(
                 "no server ran for %.1f s: that time is given back to %d running clocks",
@@ -581,7 +489,7 @@ class GameHub:
             if live is not None:
                 self._stale.add(game_id)
                 if live.connections:
-                    self.spawn(self._verify(live))
+                    self.runtime.spawn(self._verify(live))
 
     async def _flag(self, game_id: str) -> None:
         """End the game on time if its running clock's time is up (checked again here)."""
@@ -600,15 +508,6 @@ class GameHub:
             with contextlib.suppress(RequestError):  # stale: another process wrote it
                 await self._commit(live, _flag_change(clock, loser, now))
 
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("background task failed", exc_info=task.exception())
-
-    async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a store call in the store's threads (see :meth:`Store.call`)."""
-        return await self.store.call(function, *args, **kwargs)
-
     # --- loading ---------------------------------------------------------------------------
 
     async def get(self, game_id: str) -> LiveGame:
@@ -618,14 +517,14 @@ class GameHub:
         return await self._loader.get(game_id)
 
     async def _load(self, game_id: str) -> LiveGame:
-        loaded = await self.db(self.store.load_game, game_id)
+        loaded = await self.runtime.db(self.store.load_game, game_id)
         if loaded is None:
             raise RequestError("unknown_game", "there is no game with that id", 404)
         row, moves = loaded
         if row.mode not in MODES:  # still being imported (or an import that died half-way)
             raise RequestError("unknown_game", "there is no game with that id", 404)
         live = await self._build(row, moves)
-        live.players = await self.db(self.players.game_players, row)
+        live.players = await self.runtime.db(self.players.game_players, row)
         return live
 
     async def _build(self, row: GameRow, moves: list[str]) -> LiveGame:
@@ -634,7 +533,7 @@ class GameHub:
         if len(moves) <= self.limits.inline_replay_plies:
             game, history = _replay(row.game_type, row.rules, moves)
             return LiveGame(row, game if playable else None, moves, history, board_fields(game))
-        rebuilt = await self.heavy_job(
+        rebuilt = await self.runtime.heavy_job(
             "game.rebuild",
             {
                 "game_type": row.game_type,
@@ -644,24 +543,6 @@ class GameHub:
             },
         )
         return LiveGame(row, rebuilt["game"], moves, rebuilt["history"], rebuilt["board"])
-
-    async def heavy_job(self, kind: str, payload: dict[str, Any]) -> Any:
-        """Run a job in this process's worker for heavy work, within the time bound."""
-        if getattr(self.heavy, "busy", False):
-            raise RequestError("busy", "the server is busy with other records; try again", 503)
-        try:
-            return await self.heavy.run(Job(kind, "heavy", payload), self.limits.heavy_seconds)
-        except JobError as exc:
-            text = str(exc)
-            if "RecordImportError" in text or "GameStringError" in text or "RecordError" in text:
-                raise RequestError("bad_record", text.partition(": ")[2] or text, 422) from None
-            if "longer than" in text:
-                raise RequestError(
-                    "too_slow", f"this record is too much work: {text}", 503
-                ) from None
-            raise RequestError(
-                "server_error", f"the record could not be processed: {text}", 500
-            ) from None
 
     def _cache(self, live: LiveGame) -> None:
         live.presence_ttl = self.limits.presence_ttl
@@ -681,20 +562,12 @@ class GameHub:
                 continue
             del self.games[game_id]
             self._stale.discard(game_id)
-            self.spawn(self.bus.unsubscribe(f"game:{game_id}"))
+            self.runtime.spawn(self.bus.unsubscribe(f"game:{game_id}"))
             excess -= 1
-
-    async def changed_elsewhere(self, game_id: str, version: int) -> None:
-        """A game's row was changed outside its compare-and-set path (a seat claimed by an
-        account): every process with a copy reloads it."""
-        live = self.games.get(game_id)
-        if live is not None:
-            self.spawn(self._verify(live))
-        await self.bus.publish(f"game:{game_id}", {"op": "reload", "v": version})
 
     async def _verify(self, live: LiveGame) -> None:
         """Reload the copy if the database has moved on (another process, a lost message)."""
-        version = await self.db(self.store.version_of, live.id)
+        version = await self.runtime.db(self.store.version_of, live.id)
         self._stale.discard(live.id)
         if version is not None and version != live.version:
             async with live.lock:
@@ -764,7 +637,7 @@ class GameHub:
             moves = imported["moves"]
             history, board = imported["history"], imported["board"]
         row = GameRow(
-            id=new_game_id(),
+            id=new_id(),
             game_type=str(parsed_type),
             mode=mode,
             tournament_opening=options.tournament_opening,
@@ -813,19 +686,19 @@ class GameHub:
 
     async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
         if len(moves) <= IMPORT_BATCH:
-            await self.db(self.store.create_game, row, moves)
+            await self.runtime.db(self.store.create_game, row, moves)
             return
-        await self.db(self.store.begin_import, row)
+        await self.runtime.db(self.store.begin_import, row)
         for start in range(0, len(moves), IMPORT_BATCH):
             batch = moves[start : start + IMPORT_BATCH]
-            await self.db(self.store.import_moves, row.id, start + 1, batch)
-        await self.db(self.store.finish_import, row.id, row.mode)
+            await self.runtime.db(self.store.import_moves, row.id, start + 1, batch)
+        await self.runtime.db(self.store.finish_import, row.id, row.mode)
 
     async def _check_ai_allowance(self, owner: str | None) -> None:
         if owner is None:
             return
         since = time.time() - self.limits.ai_idle_seconds
-        active = await self.db(self.store.active_ai_games, owner, since)
+        active = await self.runtime.db(self.store.active_ai_games, owner, since)
         if active >= self.limits.ai_games_per_client:
             raise RequestError(
                 "too_many_ai_games",
@@ -854,7 +727,7 @@ class GameHub:
         control, clock = row.control, row.clock
         if control is not None and clock is not None and clock.running is None:
             values.update(clock_values(clock.started(self.now(), live.turn)))
-        won = await self.db(
+        won = await self.runtime.db(
             self.store.claim_seat, game_id, row.invite_code, color, hash_token(token), values
         )
         async with live.lock:
@@ -864,6 +737,33 @@ class GameHub:
             raise RequestError("invite_used", "this invitation has already been used", 409)
         self.lobby_changed()  # a game being played now
         return {"id": row.id, "seat": color, "token": token}
+
+    async def claim_seats(self, user: int, seats: list[tuple[str, str]]) -> list[str]:
+        """Give a new account the seats whose tokens it shows (``(game id, token)``), in online
+        and AI games where that seat has no account yet and the other is not this account's;
+        each through its game's compare-and-set, as any change. The games claimed."""
+        claimed: list[str] = []
+        for game_id, token in seats:
+            try:
+                live = await self.get(game_id)
+            except RequestError:
+                continue
+            async with live.lock:
+                row = live.row
+                if row.mode not in ("online", "ai"):
+                    continue
+                users = row.users()
+                values = {
+                    f"{COLOR_NAMES[color]}_user": user
+                    for color in live.seats_for(token)
+                    if users[color] is None and users[1 - color] != user
+                }
+                if not values:
+                    continue
+                with contextlib.suppress(RequestError):  # stale: another process wrote first
+                    await self._commit(live, _Change(values))
+                    claimed.append(game_id)
+        return claimed
 
     # --- requests from players -------------------------------------------------------------
 
@@ -1053,7 +953,7 @@ class GameHub:
         if offer is None or (1 - offer) not in seats:
             raise RequestError("no_rematch_offer", "there is no rematch offer to accept", 409)
         rematch = GameRow(
-            id=new_game_id(),
+            id=new_id(),
             game_type=row.game_type,
             mode="online",
             **rule_columns(row.rules),
@@ -1130,8 +1030,8 @@ class GameHub:
             raise RequestError("storage", "the change could not be saved; try again", 503) from None
         self._apply(live, change, version)
         live.ai_error = None
-        if finishes and live.row.rated:
-            live.players = await self.db(self.players.game_players, live.row)
+        if _changes_players(change, finishes and live.row.rated):
+            live.players = await self.runtime.db(self.players.game_players, live.row)
         live.changed()
         await self.bus.publish(
             f"game:{live.id}",
@@ -1259,7 +1159,7 @@ class GameHub:
     async def resume_ai_games(self) -> None:
         """At start-up: the AI owes a move in some recent games; queue them."""
         since = time.time() - self.limits.ai_idle_seconds
-        for game_id in await self.db(self.store.unfinished_ai_games, since):
+        for game_id in await self.runtime.db(self.store.unfinished_ai_games, since):
             try:
                 live = await self.get(game_id)
                 await self.schedule_ai(live)
@@ -1271,7 +1171,7 @@ class GameHub:
     async def is_current(self, job: Job) -> bool:
         if job.kind != AI_JOB:
             return True
-        version = await self.db(self.store.version_of, job.payload["game_id"])
+        version = await self.runtime.db(self.store.version_of, job.payload["game_id"])
         return bool(version == job.payload["version"])
 
     async def apply(self, job: Job, result: Any) -> None:
@@ -1298,7 +1198,7 @@ class GameHub:
             with contextlib.suppress(RequestError):  # stale: a player got there first
                 await self._commit(live, change)
 
-    async def failed(self, job: Job, message: str) -> None:
+    async def failed(self, job: Job, error: JobError) -> None:
         if job.kind != AI_JOB:
             return
         try:
@@ -1307,7 +1207,7 @@ class GameHub:
             return
         async with live.lock:
             if live.version == job.payload["version"]:
-                await self._ai_failed(live, AiError("ai_failed", f"the AI failed: {message}"))
+                await self._ai_failed(live, AiError("ai_failed", f"the AI failed: {error.message}"))
 
     async def _ai_failed(self, live: LiveGame, failure: AiError) -> None:
         live.ai_error = failure
@@ -1320,16 +1220,12 @@ class GameHub:
     # --- the bus ---------------------------------------------------------------------------
 
     def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
-        if channel == LOBBY_CHANNEL:
-            if self.on_lobby_message is not None:
-                self.on_lobby_message(message)
-            return
         kind, _, game_id = channel.partition(":")
         if kind != "game":
             return
         live = self.games.get(game_id)
         if live is not None:
-            self.spawn(self._on_game_message(live, message))
+            self.runtime.spawn(self._on_game_message(live, message))
 
     async def _on_game_message(self, live: LiveGame, message: dict[str, Any]) -> None:
         version = message.get("v")
@@ -1368,8 +1264,8 @@ class GameHub:
                     )
                     finishes = change.values.get("result") is not None and not live.is_finished
                     self._apply(live, change, version)
-                    if finishes and live.row.rated:  # the other process changed the ratings
-                        live.players = await self.db(self.players.game_players, live.row)
+                    if _changes_players(change, finishes and live.row.rated):
+                        live.players = await self.runtime.db(self.players.game_players, live.row)
                 except Exception:
                     log.exception("cannot apply a change of game %s: reloading", live.id)
                     await self._reload(live)
@@ -1385,7 +1281,7 @@ class GameHub:
         self._stale.update(self.games)
         for live in list(self.games.values()):
             if live.connections:
-                self.spawn(self._verify(live))
+                self.runtime.spawn(self._verify(live))
 
     # --- connections -----------------------------------------------------------------------
 
@@ -1413,7 +1309,7 @@ class GameHub:
             if live.spectators != live.announced_spectators:
                 live.changed()
             if self.shared and live.local_spectators != live.published_spectators:
-                self.spawn(self._publish_presence(live))
+                self.runtime.spawn(self._publish_presence(live))
 
         asyncio.get_running_loop().call_later(self.limits.presence_delay, announce)
 
@@ -1461,6 +1357,12 @@ def _flag_change(clock: ClockState, loser: int, now: float) -> _Change:
         **clock_values(clock.stopped(now)),
     }
     return _Change(values)
+
+
+def _changes_players(change: _Change, rated_result: bool) -> bool:
+    """Whether the change makes the players' names or ratings shown with the game out of date:
+    a seat claimed by an account, or a rated game's result (the ratings changed with it)."""
+    return rated_result or "white_user" in change.values or "black_user" in change.values
 
 
 def _both(

@@ -2,8 +2,9 @@
 
 Protocol on stdin/stdout: frames of a 4-byte big-endian length and a pickle. The parent sends
 ``(job_id, kind, payload)``; the child answers ``(job_id, True, result)`` or ``(job_id, False,
-message)``. Anything the job prints goes to stderr, never into the frames. Pickles only travel
-between a server and the children it started itself.
+(error kind, message))`` (see :class:`panal.server.jobs.JobError`). Anything the job prints
+goes to stderr, never into the frames. Pickles only travel between a server and the children
+it started itself.
 
     python -m panal.server.job_child [module to import first ...]
 """
@@ -30,7 +31,7 @@ def main(argv: list[str]) -> int:
     for module in argv:
         with contextlib.suppress(ImportError):
             __import__(module)  # warm up before the first job is timed
-    from panal.server.jobs import run_job
+    from panal.server.jobs import JobInputError, run_job
 
     while True:
         header = frames_in.read(HEADER.size)
@@ -40,8 +41,10 @@ def main(argv: list[str]) -> int:
         job_id, kind, payload = pickle.loads(frames_in.read(size))
         try:
             reply = (job_id, True, run_job(kind, payload))
+        except JobInputError as exc:
+            reply = (job_id, False, ("bad_input", str(exc)))
         except Exception as exc:
-            reply = (job_id, False, f"{type(exc).__name__}: {exc}")
+            reply = (job_id, False, ("failed", f"{type(exc).__name__}: {exc}"))
         data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         frames_out.write(HEADER.pack(len(data)) + data)
         frames_out.flush()

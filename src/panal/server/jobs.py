@@ -16,7 +16,8 @@ Two parts, each with two back-ends:
   ``panal serve`` or ``panal ai-worker`` on any machine may take the next job, and a job taken by
   a process that died is claimed again after a time-out).
 
-A queue hands each result to a :class:`JobHandler` (the game hub), which decides whether the job
+A queue hands each result to a :class:`JobHandler` (the process's runtime, which hands it on
+to the kind of room that owns the job), which decides whether the job
 still matters (``is_current``: is the game still at the version the job was computed for?) and
 applies it through the same compare-and-set path as a player's move. A stale job is dropped
 before it starts, and a running one is stopped when its key is cancelled.
@@ -50,6 +51,7 @@ __all__ = [
     "JobCancelled",
     "JobError",
     "JobHandler",
+    "JobInputError",
     "JobQueue",
     "LocalJobQueue",
     "RedisJobQueue",
@@ -72,11 +74,26 @@ HEADER = struct.Struct(">I")
 
 
 class JobError(Exception):
-    """A job failed (its function raised, its process died or it ran out of time)."""
+    """A job did not give a result, and why, by ``kind``: ``bad_input`` (its function refused
+    its payload: :class:`JobInputError`), ``failed`` (its function raised anything else),
+    ``died`` (its process died), ``timeout`` (it ran out of time), ``cancelled``."""
+
+    def __init__(self, message: str, kind: str = "failed") -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
 
 
 class JobCancelled(JobError):
     """A job was cancelled while it ran."""
+
+    def __init__(self, job_id: str) -> None:
+        super().__init__(f"job {job_id} was cancelled", "cancelled")
+
+
+class JobInputError(ValueError):
+    """Raised by a job's function for a payload it cannot work on (a record that does not
+    read): the job's :class:`JobError` is then of kind ``bad_input``, with this message."""
 
 
 @dataclass(frozen=True)
@@ -167,12 +184,13 @@ class _Child:
             if self.killed:
                 raise JobCancelled(job.id) from None
             self.kill()
-            raise JobError("the worker process died") from None
+            raise JobError("the worker process died", "died") from None
         if job_id != job.id:  # cannot happen: one job at a time per child
             self.kill()
-            raise JobError("the worker answered another job")
+            raise JobError("the worker answered another job", "died")
         if not ok:
-            raise JobError(str(result))
+            kind, message = result
+            raise JobError(message, kind)
         return result
 
     def kill(self) -> None:
@@ -232,7 +250,7 @@ class ChildPool:
             return await asyncio.wait_for(child.call(job), timeout)
         except TimeoutError:
             child.kill()
-            raise JobError(f"the job took longer than {timeout:g} s") from None
+            raise JobError(f"the job took longer than {timeout:g} s", "timeout") from None
         finally:
             del self._running[job.id]
             idle.put_nowait(child)
@@ -282,7 +300,7 @@ class JobHandler(Protocol):
 
     async def apply(self, job: Job, result: Any) -> None: ...
 
-    async def failed(self, job: Job, message: str) -> None: ...
+    async def failed(self, job: Job, error: JobError) -> None: ...
 
 
 class JobQueue(Protocol):
@@ -310,8 +328,8 @@ async def _process(job: Job, executor: Executor, handler: JobHandler, timeout: f
         except JobCancelled:
             return
         except JobError as exc:
-            log.warning("job %s (%s) failed: %s", job.id, job.kind, exc)
-            await handler.failed(job, str(exc))
+            log.warning("job %s (%s) failed (%s): %s", job.id, job.kind, exc.kind, exc.message)
+            await handler.failed(job, exc)
             return
         await handler.apply(job, result)
     except Exception:

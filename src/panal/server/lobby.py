@@ -24,29 +24,29 @@ import time
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from panal.hive import GameType, Options
-from panal.server.account_api import Look
+from panal.server.api_models import Look, StrictModel
 from panal.server.auth import session_account
 from panal.server.clock import ClockState, TimeControl, TimeControlError
-from panal.server.hub import COLOR_NAMES, Connection, GameHub, RequestError, hash_token, new_token
+from panal.server.errors import RequestError
+from panal.server.hub import COLOR_NAMES, LOBBY_CHANNEL, Connection
 from panal.server.players import (
     CHALLENGE_SECONDS,
     CORRESPONDENCE_CHALLENGE_SECONDS,
     Challenge,
+    PlayerStore,
 )
+from panal.server.runtime import Runtime
 from panal.server.store import GameRow, rule_columns
+from panal.server.tokens import hash_token, new_token
 
 __all__ = ["Lobby", "lobby_router"]
 
 REFRESH_DELAY = 0.1  # changes within this time are sent as one list
 PLAYING_WINDOW = 3600.0  # a game counts as being played if it moved within the last hour
 MAX_OPEN_PER_CREATOR = 3
-
-
-class StrictModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class ChallengeRequest(StrictModel):
@@ -66,13 +66,16 @@ class CancelRequest(StrictModel):
 class Lobby:
     """This process's lobby pages: the lists, refreshed from the database on each change."""
 
-    def __init__(self, hub: GameHub) -> None:
-        self.hub = hub
+    def __init__(self, runtime: Runtime, players: PlayerStore) -> None:
+        self.runtime = runtime
+        self.players = players
         self.connections: set[Connection] = set()
         self._pending = False
-        hub.on_lobby_message = self._on_message
+        runtime.listen(LOBBY_CHANNEL, self, channel=True)
 
-    def _on_message(self, message: dict[str, Any]) -> None:
+    def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+        """A challenge was posted, cancelled or accepted, or a game began or ended (any
+        process)."""
         if message.get("op") == "accepted":
             text = json.dumps(
                 {
@@ -84,6 +87,9 @@ class Lobby:
             for connection in list(self.connections):
                 connection.post(text)
         self._schedule()
+
+    def on_bus_reconnect(self) -> None:
+        self._schedule()  # a change may have been lost: the lists are read again
 
     def _schedule(self) -> None:
         if self._pending or not self.connections:
@@ -100,17 +106,17 @@ class Lobby:
             for connection in list(self.connections):
                 connection.post_state(text)
 
-        self.hub.spawn(refresh())
+        self.runtime.spawn(refresh())
 
     async def snapshot(self) -> dict[str, Any]:
-        hub = self.hub
+        runtime, players = self.runtime, self.players
         now = time.time()
         challenges, games = await asyncio.gather(
-            hub.db(hub.players.open_challenges, now),
-            hub.db(hub.players.games_in_play, now - PLAYING_WINDOW),
+            runtime.db(players.open_challenges, now),
+            runtime.db(players.games_in_play, now - PLAYING_WINDOW),
         )
         users = {u for row in games for u in row.users() if u is not None}
-        names_by_id = await hub.db(hub.players.names, users)
+        names_by_id = await runtime.db(players.names, users)
         return {
             "type": "lobby",
             "challenges": [c.to_json() for c in challenges],
@@ -122,14 +128,13 @@ class Lobby:
         message: dict[str, Any] = {"op": "changed"}
         if game_id is not None:
             message = {"op": "accepted", "challenge": challenge_id, "game": game_id}
-        self._on_message(message)
-        self.hub.spawn(self.hub.bus.publish("lobby", message))
+        self.runtime.announce(LOBBY_CHANNEL, message)
 
     # --- challenges ------------------------------------------------------------------------
 
     async def create(self, body: ChallengeRequest, request: Request) -> dict[str, Any]:
-        hub = self.hub
-        account = await session_account(request, hub.players)
+        runtime, players = self.runtime, self.players
+        account = await session_account(request, self.players)
         try:
             game_type = str(GameType.parse(body.game_type))
         except ValueError as exc:
@@ -150,7 +155,7 @@ class Lobby:
         if account is not None:
             mine = [
                 c
-                for c in await hub.db(hub.players.open_challenges, now)
+                for c in await runtime.db(players.open_challenges, now)
                 if c.creator_id == account.id
             ]
             if len(mine) >= MAX_OPEN_PER_CREATOR:
@@ -178,40 +183,40 @@ class Lobby:
             rated=body.rated,
             color=body.color,
         )
-        await hub.db(hub.players.create_challenge, challenge)
+        await runtime.db(players.create_challenge, challenge)
         self.announce(challenge.id)
         if account is not None:
-            challenge = await hub.db(hub.players.with_creator, challenge, account.name)
+            challenge = await runtime.db(players.with_creator, challenge, account.name)
         return {"id": challenge.id, "token": token, "challenge": challenge.to_json()}
 
     async def challenge(self, challenge_id: str) -> Challenge:
         found = None
         if 1 <= len(challenge_id) <= 16:
-            found = await self.hub.db(self.hub.players.challenge, challenge_id)
+            found = await self.runtime.db(self.players.challenge, challenge_id)
         if found is None:
             raise RequestError("unknown_challenge", "there is no such challenge", 404)
         return found
 
     async def cancel(self, challenge_id: str, body: CancelRequest, request: Request) -> None:
-        hub = self.hub
+        runtime, players = self.runtime, self.players
         challenge = await self.challenge(challenge_id)
-        account = await session_account(request, hub.players)
+        account = await session_account(request, self.players)
         by_account = account is not None and account.id == challenge.creator_id
         by_token = body.token is not None and secrets.compare_digest(
             hash_token(body.token), challenge.creator_token
         )
         if not (by_account or by_token):
             raise RequestError("not_yours", "only its creator can cancel a challenge", 403)
-        if not await hub.db(hub.players.cancel_challenge, challenge_id):
+        if not await runtime.db(players.cancel_challenge, challenge_id):
             raise RequestError("challenge_closed", "this challenge is no longer open", 409)
         self.announce(challenge_id)
 
     async def accept(self, challenge_id: str, request: Request) -> dict[str, Any]:
         """Start the challenge's game with the acceptor in the other seat, if nobody else
         accepted it first."""
-        hub = self.hub
+        runtime, players = self.runtime, self.players
         challenge = await self.challenge(challenge_id)
-        account = await session_account(request, hub.players)
+        account = await session_account(request, self.players)
         if challenge.status != "open" or challenge.expires_at <= time.time():
             raise RequestError("challenge_taken", "this challenge is no longer open", 409)
         if challenge.rated and account is None:
@@ -228,7 +233,7 @@ class Lobby:
         if creator_color == 1:
             tokens.reverse()
             users.reverse()
-        now = hub.now()
+        now = runtime.now()
         row = GameRow(
             id=secrets.token_urlsafe(9),
             game_type=challenge.game_type,
@@ -244,7 +249,7 @@ class Lobby:
         if challenge.time_control is not None:
             control = challenge.time_control
             row.set_clock(control, ClockState.new(control).started(now))
-        won = await hub.db(hub.players.accept_challenge, challenge_id, row, time.time())
+        won = await runtime.db(players.accept_challenge, challenge_id, row, time.time())
         if not won:
             raise RequestError("challenge_taken", "someone else accepted this challenge", 409)
         self.announce(challenge_id, row.id)

@@ -504,38 +504,6 @@ class PlayerStore:
         with self.engine.begin() as conn:
             conn.execute(delete(sign_in_failures_table).where(sign_in_failures_table.c.key == key))
 
-    # --- guest games claimed by a new account ----------------------------------------------
-
-    def claim_games(self, user_id: int, seats: list[tuple[str, str]]) -> dict[str, int]:
-        """Give the account the seats whose tokens (hashed) it shows, in games where that seat
-        has no account yet; online and AI games only (a hot-seat game has no sides to own).
-        Returns the games claimed and their new versions."""
-        claimed: dict[str, int] = {}
-        with self.engine.begin() as conn:
-            for game_id, token_hash in seats:
-                for color, token_column, user_column in (
-                    ("white", games_table.c.white_token, games_table.c.white_user),
-                    ("black", games_table.c.black_token, games_table.c.black_user),
-                ):
-                    other_user = (
-                        games_table.c.black_user if color == "white" else games_table.c.white_user
-                    )
-                    updated = conn.execute(
-                        update(games_table)
-                        .where(
-                            games_table.c.id == game_id,
-                            games_table.c.mode.in_(("online", "ai")),
-                            token_column == token_hash,
-                            user_column.is_(None),
-                            or_(other_user.is_(None), other_user != user_id),
-                        )
-                        .values({user_column.name: user_id, "version": games_table.c.version + 1})
-                        .returning(games_table.c.version)
-                    ).scalar_one_or_none()
-                    if updated is not None:
-                        claimed[game_id] = int(updated)
-        return claimed
-
     # --- ratings and profiles --------------------------------------------------------------
 
     def ratings(self, user_id: int) -> list[RatingRow]:

@@ -11,14 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from panal.hive import Game, Options, OptionsError
+from panal.server.jobs import JobInputError
 
 __all__ = ["ImportedGame", "detect_format", "export_pgn", "parse_record"]
 
 FORMATS = ("auto", "gamestring", "pgn", "sgf")
 
 
-class RecordImportError(ValueError):
-    """A record that cannot be read or replayed; the message says where."""
+class RecordImportError(JobInputError):
+    """A record that cannot be read or replayed; the message says where (a ValueError; in a
+    job, its error is of kind ``bad_input``)."""
 
 
 @dataclass

@@ -195,6 +195,8 @@ MUTABLE_FIELDS = frozenset(
         "deadline",
         "rematch_offer",
         "rematch_game",
+        "white_user",  # a guest's seat claimed by the account it signed up
+        "black_user",
     }
 )
 

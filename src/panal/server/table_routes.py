@@ -38,9 +38,9 @@ from pydantic import Field
 
 from panal.enjambre.board import default_board
 from panal.enjambre.views import board_data, option_fields
-from panal.server.app import StrictModel
+from panal.server.api_models import StrictModel
 from panal.server.auth import session_account
-from panal.server.hub import RequestError
+from panal.server.errors import RequestError
 from panal.server.players import PlayerStore
 from panal.server.table_bots import BOT_LEVELS
 from panal.server.tables import MAX_GAMES, MODES, TableConnection, TableHub
@@ -151,7 +151,7 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> dict[str, Any]:
-        total, rows = await tables.db(tables.store.finished, limit, offset)
+        total, rows = await tables.runtime.db(tables.store.finished, limit, offset)
         return {
             "total": total,
             "tables": [

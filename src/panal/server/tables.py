@@ -56,12 +56,12 @@ from panal.enjambre.scoring import match_places
 from panal.enjambre.state import Phase
 from panal.enjambre.views import events_data, observation_data
 from panal.hex import Hex
-from panal.server.bus import Bus
-from panal.server.hub import RequestError, hash_token, new_token
-from panal.server.jobs import Job, JobQueue
+from panal.server.errors import RequestError
+from panal.server.jobs import Job, JobError
 from panal.server.live_loader import LiveLoader
 from panal.server.players import Account
-from panal.server.store import Conflict, Store
+from panal.server.runtime import Runtime
+from panal.server.store import Conflict
 from panal.server.table_bots import BOT_LEVELS, bot_payload
 from panal.server.table_store import (
     GameHeader,
@@ -71,6 +71,7 @@ from panal.server.table_store import (
     TableStore,
     TableWrite,
 )
+from panal.server.tokens import hash_token, new_id, new_token
 
 __all__ = ["BOT_JOB", "LiveTable", "TableConnection", "TableHub", "TableLimits"]
 
@@ -262,73 +263,43 @@ class _Change:
 class TableHub:
     """The tables this process serves, loaded on demand and kept fresh by the bus."""
 
-    def __init__(
-        self,
-        store: Store,
-        bus: Bus,
-        jobs: JobQueue,
-        *,
-        shared: bool = False,
-        limits: TableLimits | None = None,
-    ) -> None:
-        self.store = TableStore(store)
-        self.bus = bus
-        self.jobs = jobs
-        self.shared = shared
+    def __init__(self, runtime: Runtime, *, limits: TableLimits | None = None) -> None:
+        self.runtime = runtime
+        self.store = TableStore(runtime.store)
+        self.bus = runtime.bus
+        self.jobs = runtime.jobs
+        self.shared = runtime.shared
         self.limits = limits or TableLimits()
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._stale: set[str] = set()
         self._loader = LiveLoader(
             "table",
             self.tables,
             self._stale,
-            bus,
+            runtime.bus,
             load=self._load,
             keep=self._cache,
             verify=self._verify,
-            spawn=self.spawn,
-            shared=shared,
+            spawn=runtime.spawn,
+            shared=self.shared,
         )
         self._replays: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        runtime.listen("table", self)
+        runtime.own_jobs("enjambre.", self)
+        runtime.on_start(self.start)
 
     # --- running ---------------------------------------------------------------------------
 
-    async def start(self, *, sweep: bool = True) -> None:
-        """Begin the housekeeping (presence and the sweep); the bus and the job queue are
-        started by whoever owns them (:class:`panal.server.dispatch.Dispatch`)."""
-        self.spawn(self._every(self.limits.heartbeat_seconds, self.heartbeat))
-        if sweep:
-            self.spawn(self._sweep_at_start())
+    async def start(self) -> None:
+        """Begin the housekeeping: presence, and the sweep (which first resumes every table's
+        bots)."""
+        every = self.runtime.every
+        self.runtime.spawn(every(self.limits.heartbeat_seconds, self.heartbeat, "table presence"))
+        self.runtime.spawn(self._sweep_at_start())
 
     async def _sweep_at_start(self) -> None:
         await self.sweep(stalled_before=time.time())  # resume every table's bots
-        await self._every(self.limits.sweep_seconds, self.sweep)
-
-    async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
-    def spawn(self, coroutine: Awaitable[T]) -> asyncio.Task[T]:
-        task: asyncio.Task[T] = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
-
-    async def _every(self, seconds: float, work: Callable[[], Awaitable[Any]]) -> None:
-        while True:
-            await asyncio.sleep(seconds)
-            try:
-                await work()
-            except Exception:
-                log.exception("table housekeeping")
-
-    async def db(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """A store call in the store's threads (see :meth:`panal.server.store.Store.call`)."""
-        return await self.store.database.call(function, *args, **kwargs)
+        await self.runtime.every(self.limits.sweep_seconds, self.sweep, "table sweep")
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -338,7 +309,7 @@ class TableHub:
         return await self._loader.get(table_id)
 
     async def _load(self, table_id: str) -> LiveTable:
-        loaded = await self.db(self.store.load, table_id)
+        loaded = await self.runtime.db(self.store.load, table_id)
         if loaded is None:
             raise RequestError("unknown_table", "there is no table with that id", 404)
         return await asyncio.to_thread(_rebuild, loaded)
@@ -354,11 +325,11 @@ class TableHub:
                 continue
             del self.tables[table_id]
             self._stale.discard(table_id)
-            self.spawn(self.bus.unsubscribe(f"table:{table_id}"))
+            self.runtime.spawn(self.bus.unsubscribe(f"table:{table_id}"))
             excess -= 1
 
     async def _verify(self, live: LiveTable) -> None:
-        version = await self.db(self.store.version_of, live.id)
+        version = await self.runtime.db(self.store.version_of, live.id)
         self._stale.discard(live.id)
         if version is not None and version != live.version:
             async with live.lock:
@@ -444,7 +415,7 @@ class TableHub:
         game = Game(players, options=options, seed=first.seed, first_player=first.first_player)
         status = "playing" if not invites else "waiting"
         row = TableRow(
-            id=secrets.token_urlsafe(9),
+            id=new_id(),
             players=players,
             mode=mode,
             options=options.to_dict(),
@@ -456,9 +427,9 @@ class TableHub:
         )
         live = LiveTable(row, seats, [first], game)
         row.waiting_for = _waiting_text(live)
-        await self.db(self.store.create, row, seats, first)
+        await self.runtime.db(self.store.create, row, seats, first)
         if live.seated_accounts():
-            live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
+            live.ratings = await self.runtime.db(self.store.seat_ratings, live.seated_accounts())
         self._cache(live)
         await self.bus.subscribe(f"table:{row.id}")
         await self._schedule_bots(live)
@@ -497,7 +468,7 @@ class TableHub:
         if account is not None:
             name = account.name
         token = new_token()
-        won = await self.db(
+        won = await self.runtime.db(
             self.store.claim_seat,
             table_id,
             seat,
@@ -737,7 +708,7 @@ class TableHub:
         _set_fields(live, values, seats, version)
         live.bot_error = None
         if rated_places:
-            live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
+            live.ratings = await self.runtime.db(self.store.seat_ratings, live.seated_accounts())
         self._changed(live)
         await self.bus.publish(
             f"table:{live.id}",
@@ -818,7 +789,7 @@ class TableHub:
                 if still:
                     await self._commit_bot(live, _Change(actions=still))
             return
-        self.spawn(self._play_turn(live, payload["game"], payload["version"], actions))
+        self.runtime.spawn(self._play_turn(live, payload["game"], payload["version"], actions))
 
     async def _play_turn(
         self, live: LiveTable, game: int, version: int, actions: list[tuple[int, Action]]
@@ -851,14 +822,14 @@ class TableHub:
             return False
         return True
 
-    async def failed(self, job: Job, message: str) -> None:
+    async def failed(self, job: Job, error: JobError) -> None:
         try:
             live = await self.get(job.payload["table"])
         except RequestError:
             return
         async with live.lock:
             if live.version == job.payload["version"]:
-                await self._bot_failed(live, message)
+                await self._bot_failed(live, error.message)
 
     async def _bot_failed(self, live: LiveTable, message: str) -> None:
         live.bot_error = message
@@ -880,7 +851,7 @@ class TableHub:
             }
         )
         if present:
-            await self.db(self.store.touch, present)
+            await self.runtime.db(self.store.touch, present)
 
     async def sweep(self, stalled_before: float | None = None) -> None:
         """Give bots their job again where a table waits on them and nothing happened for a
@@ -891,7 +862,7 @@ class TableHub:
         stalled_before = (
             now - self.limits.stall_seconds if stalled_before is None else stalled_before
         )
-        for table_id, seat, kind, seen_at in await self.db(
+        for table_id, seat, kind, seen_at in await self.runtime.db(
             self.store.waiting_on_seats, stalled_before
         ):
             try:
@@ -1017,7 +988,7 @@ class TableHub:
                 raise RequestError("bad_request", "view is a seat number or 'all'") from None
             if not 0 <= viewer < live.row.players:
                 raise RequestError("bad_request", "there is no such seat")
-        loaded = await self.db(self.store.game_log, table_id, number)
+        loaded = await self.runtime.db(self.store.game_log, table_id, number)
         assert loaded is not None
         full = _log(live.row, *loaded)
         step = max(1, min(step, len(full.actions)))
@@ -1052,7 +1023,7 @@ class TableHub:
             return
         live = self.tables.get(table_id)
         if live is not None:
-            self.spawn(self._on_table_message(live, message))
+            self.runtime.spawn(self._on_table_message(live, message))
 
     async def _on_table_message(self, live: LiveTable, message: dict[str, Any]) -> None:
         version = message.get("v")
@@ -1075,7 +1046,9 @@ class TableHub:
                     await self._reload(live)
                     return
                 if live.row.rated and message.get("result") is not None:  # ratings changed
-                    live.ratings = await self.db(self.store.seat_ratings, live.seated_accounts())
+                    live.ratings = await self.runtime.db(
+                        self.store.seat_ratings, live.seated_accounts()
+                    )
                 live.bot_error = None
                 self._changed(live)
                 return
@@ -1110,7 +1083,7 @@ class TableHub:
         self._stale.update(self.tables)
         for live in list(self.tables.values()):
             if live.connections:
-                self.spawn(self._verify(live))
+                self.runtime.spawn(self._verify(live))
 
     # --- connections -----------------------------------------------------------------------
 
@@ -1118,14 +1091,18 @@ class TableHub:
         live.connections.add(connection)
         connection.refresh()
         if connection.seats:
-            await self.db(self.store.touch, [(live.id, s) for s in sorted(connection.seats)])
+            await self.runtime.db(
+                self.store.touch, [(live.id, s) for s in sorted(connection.seats)]
+            )
 
     async def detach(self, live: LiveTable, connection: TableConnection) -> None:
         connection.close()
         live.connections.discard(connection)
         if connection.seats:
             with contextlib.suppress(Exception):
-                await self.db(self.store.touch, [(live.id, s) for s in sorted(connection.seats)])
+                await self.runtime.db(
+                    self.store.touch, [(live.id, s) for s in sorted(connection.seats)]
+                )
 
 
 # --- helpers -----------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Protocol
 
 from fastapi import WebSocket, WebSocketDisconnect
 
-from panal.server.hub import RequestError
+from panal.server.errors import RequestError
 
 __all__ = [
     "HELLO_SECONDS",

@@ -14,9 +14,10 @@ import signal
 
 from panal.server.ai_pool import ai_levels
 from panal.server.bus import RedisBus
-from panal.server.dispatch import Dispatch
 from panal.server.hub import GameHub
 from panal.server.jobs import ChildPool, RedisJobQueue
+from panal.server.players import PlayerStore
+from panal.server.runtime import Runtime
 from panal.server.store import Store
 from panal.server.tables import TableHub
 
@@ -28,24 +29,22 @@ async def run_worker(
 ) -> None:
     store = Store(db_url)
     searchers = ChildPool(processes, warm=("panal.ai", "panal.enjambre.bots"))
-    jobs = RedisJobQueue(redis_url, prefix, searchers, consumers=processes)
-    bus = RedisBus(redis_url, prefix)
-    hub = GameHub(
+    runtime = Runtime(
         store,
-        bus,
-        jobs,
+        RedisBus(redis_url, prefix),
+        RedisJobQueue(redis_url, prefix, searchers, consumers=processes),
         ChildPool(1, warm=("panal.hive.records",)),
-        ai_levels(),
         shared=True,
     )
-    dispatch = Dispatch(hub, TableHub(store, bus, jobs, shared=True))
+    GameHub(runtime, PlayerStore(store.engine), ai_levels())
+    TableHub(runtime)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
     await searchers.start()  # warm before the first job
-    await dispatch.start()
+    await runtime.start()
     print(
         f"panal ai-worker: {processes} processes, database {description or db_url}, "
         f"Redis {redis_url.rpartition('@')[2]}",
@@ -54,5 +53,5 @@ async def run_worker(
     try:
         await stop.wait()
     finally:
-        await dispatch.close()
+        await runtime.close()
         await store.close_async()
