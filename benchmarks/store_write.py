@@ -24,7 +24,8 @@ import time
 
 from sqlalchemy import create_engine, text
 
-from panal.server.store import GameRow, Store, database_url
+from panal.server.game_store import GameRow, GameStore
+from panal.server.store import database_url
 
 
 def cpu_seconds() -> float:
@@ -32,7 +33,9 @@ def cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def measure(store: Store, moves: int, rounds: int) -> dict[str, list[tuple[float, float]]]:
+async def measure(
+    store: GameStore, moves: int, rounds: int
+) -> dict[str, list[tuple[float, float]]]:
     """(CPU µs, wall µs) per move for each way, each round."""
     store.create_game(GameRow(id="bench", game_type="Base", mode="hotseat"), [])
     version = 0
@@ -73,7 +76,7 @@ def main() -> None:
     admin = create_engine(admin_url, isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
         conn.execute(text(f"CREATE DATABASE {name}"))
-    store = Store(admin_url.rsplit("/", 1)[0] + "/" + name)
+    store = GameStore(admin_url.rsplit("/", 1)[0] + "/" + name)
     try:
         figures = asyncio.run(measure(store, args.moves, args.rounds))
     finally:

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from panal.server.app import create_app
-from panal.server.hub import Limits
-from panal.server.store import Store
+from panal.server.game_live import Limits
+from panal.server.game_store import GameStore
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.helpers import game_socket, receive_error, receive_state
 
@@ -201,7 +201,7 @@ def test_bad_clocks_are_refused(timed: Timed, clock: Any) -> None:
 def test_an_outage_is_given_back_once(backend: Backend) -> None:
     """No process ran for 40 s: the first to beat again gives those 40 s back to every running
     clock, once; the next beats, from any process, give nothing."""
-    store = Store(backend.db_url)
+    store = GameStore(backend.db_url)
     try:
         clock = HandClock()
         app = create_app(

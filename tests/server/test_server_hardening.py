@@ -226,7 +226,7 @@ def test_a_burst_of_messages_is_all_answered(server: ServerProcess) -> None:
 def test_resigned_games_drop_their_queued_ai_jobs(tmp_path: Path) -> None:
     """Four resigned games kept their AI searches queued: a new game waited 26 s."""
     from panal.server.app import create_app
-    from panal.server.hub import Limits
+    from panal.server.game_live import Limits
 
     release = threading.Event()
 

@@ -12,7 +12,8 @@ from sqlalchemy import create_engine, text
 
 from panal.hive import Options
 from panal.server.app import create_app
-from panal.server.store import HEAD_REVISION, Store, database_url
+from panal.server.game_store import GameStore
+from panal.server.store import HEAD_REVISION, database_url
 from tests.server.conftest import Backend, first_legal_move, scale_out_services
 from tests.server.helpers import game_socket, receive_state
 
@@ -113,7 +114,7 @@ def test_an_earlier_release_database_upgrades_and_plays_on(
             assert receive_state(ws, lambda s: s["ply"] == 3)["turn"] == 1
         created = client.post("/api/games", json={"mode": "online"}).json()
         assert client.get(f"/api/games/{created['id']}").status_code == 200
-    store = Store(empty_database)
+    store = GameStore(empty_database)
     try:
         assert store.revision() == HEAD_REVISION
         row, moves = store.load_game("oldgame") or (None, [])
@@ -124,7 +125,7 @@ def test_an_earlier_release_database_upgrades_and_plays_on(
 
 
 def test_a_new_database_is_at_the_newest_revision(backend: Backend) -> None:
-    store = Store(backend.db_url)
+    store = GameStore(backend.db_url)
     try:
         assert store.revision() == HEAD_REVISION
         store.migrate()  # a second start (or another process) changes nothing

@@ -20,7 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from panal.server.store import Store
+from panal.server.game_store import GameStore
 from tests.server.conftest import fresh_postgres, scale_out_services
 from tests.server.helpers import ServerProcess, alive, connect_game, descendants
 
@@ -206,7 +206,7 @@ def test_an_ai_move_whose_process_was_killed_comes_from_another_within_seconds(
         time.sleep(0.5)  # A is searching now (the strongest level searches for 10 s)
         a.kill()
         killed_at = time.monotonic()
-        store = Store(db)
+        store = GameStore(db)
         try:
             loaded = store.load_game(game)
         finally:
@@ -273,7 +273,7 @@ def test_players_on_two_processes_play_on_after_one_is_killed(
         for ws in (white, black, spectator):
             ws.close()
     db_url = services[0]
-    store = Store(db_url)
+    store = GameStore(db_url)
     try:
         loaded = store.load_game(game)
     finally:

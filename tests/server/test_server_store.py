@@ -11,7 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, insert
 
-from panal.server.store import Conflict, GameRow, Store, moves_table
+from panal.server.game_store import GameRow, GameStore, moves_table
+from panal.server.store import Conflict
 from tests.server.conftest import Backend
 
 
@@ -22,7 +23,7 @@ def test_a_game_is_read_from_one_snapshot(client: TestClient, backend: Backend) 
     if backend.name == "sqlite":
         pytest.skip("one process serves a SQLite database; its hub changes a game at a time")
     game_id = client.post("/api/games", json={"mode": "hotseat"}).json()["id"]
-    store = Store(backend.db_url, migrate=False)
+    store = GameStore(backend.db_url, migrate=False)
     try:
         before = store.load_game(game_id)
         assert before is not None and before[1] == []
@@ -49,11 +50,11 @@ def test_a_game_is_read_from_one_snapshot(client: TestClient, backend: Backend) 
         store.close()
 
 
-def _new_game(store: Store, game_id: str) -> None:
+def _new_game(store: GameStore, game_id: str) -> None:
     store.create_game(GameRow(id=game_id, game_type="Base", mode="hotseat"), [])
 
 
-def _stored(store: Store, game_id: str) -> tuple[int, int, list[str]]:
+def _stored(store: GameStore, game_id: str) -> tuple[int, int, list[str]]:
     loaded = store.load_game(game_id)
     assert loaded is not None
     return loaded[0].version, loaded[0].plies, loaded[1]
@@ -62,7 +63,7 @@ def _stored(store: Store, game_id: str) -> tuple[int, int, list[str]]:
 def test_two_moves_from_one_version_on_the_event_loop_one_is_written(backend: Backend) -> None:
     """Two processes' moves computed from the same version, written at once through the
     event-loop path: exactly one is stored, the other raises Conflict and writes nothing."""
-    store = Store(backend.db_url)
+    store = GameStore(backend.db_url)
     try:
         _new_game(store, "race")
 
@@ -105,7 +106,7 @@ def test_a_move_whose_ply_is_stored_rolls_back_the_version_bump(
 ) -> None:
     """The version matches but the ply is already stored (written outside the compare-and-set):
     the insert fails, and the version bump made before it in the same write is undone."""
-    store = Store(backend.db_url)
+    store = GameStore(backend.db_url)
     try:
         _new_game(store, "planted")
         with store.engine.begin() as conn:
@@ -142,7 +143,7 @@ def test_a_move_on_postgres_is_one_statement_on_the_event_loop(
         pytest.skip("SQLite writes in-process, in its one DB thread")
     import psycopg
 
-    store = Store(backend.db_url)
+    store = GameStore(backend.db_url)
     seen: list[tuple[str, bool, int]] = []
 
     def recording(execute: Any) -> Any:
@@ -184,7 +185,7 @@ def test_a_table_action_from_a_stale_version_or_at_a_stored_ply_writes_nothing(
     changes nothing, the version and the table's fields included."""
     from panal.server.table_store import GameHeader, SeatRow, TableRow, TableStore, TableWrite
 
-    store = Store(backend.db_url)
+    store = GameStore(backend.db_url)
     tables = TableStore(store)
     row = TableRow(
         id="tbl", players=2, mode="play", options={}, games=1, status="playing", host_token="h"

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from panal.server.players import PlayerStore, rate_table_game
+from panal.server.players import PlayerStore
+from panal.server.rating_store import rate_table_game
 from panal.server.ratings import TableRating, rate_table
 from panal.server.store import Store
 from panal.server.table_store import TableStore

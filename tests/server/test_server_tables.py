@@ -21,8 +21,9 @@ from panal.enjambre.actions import action_to_dict
 from panal.enjambre.views import observation_data
 from panal.server.app import create_app
 from panal.server.store import Store
+from panal.server.table_live import TableLimits
 from panal.server.table_store import TableStore, TableWrite
-from panal.server.tables import TableHub, TableLimits
+from panal.server.tables import TableHub
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.tables_helpers import (
     PERSON,

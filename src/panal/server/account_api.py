@@ -47,10 +47,10 @@ from panal.server.auth import (
     set_session_cookie,
 )
 from panal.server.errors import RequestError
+from panal.server.game_store import GameRow
 from panal.server.hub import GameHub
 from panal.server.players import Account, NameTaken, PlayerStore
 from panal.server.runtime import Runtime
-from panal.server.store import GameRow
 from panal.server.tokens import hash_token
 
 __all__ = ["Language", "Look", "account_router", "client_key", "require_account"]

@@ -26,9 +26,11 @@ from panal.server.ai_pool import ai_levels
 from panal.server.auth import OriginCheck
 from panal.server.body_limit import MAX_BODY_BYTES, BodyLimit
 from panal.server.bus import make_bus
+from panal.server.game_live import Limits
+from panal.server.game_store import GameStore
 from panal.server.hive_routes import game_router
 from panal.server.http_errors import answer_errors
-from panal.server.hub import GameHub, Limits
+from panal.server.hub import GameHub
 from panal.server.jobs import (
     ChildPool,
     Executor,
@@ -41,9 +43,9 @@ from panal.server.lobby import Lobby, lobby_router
 from panal.server.pages import serve_pages
 from panal.server.players import PlayerStore
 from panal.server.runtime import Runtime
-from panal.server.store import Store
+from panal.server.table_live import TableLimits
 from panal.server.table_routes import table_router
-from panal.server.tables import TableHub, TableLimits
+from panal.server.tables import TableHub
 
 __all__ = ["create_app"]
 
@@ -68,7 +70,7 @@ def create_app(
     only with Redis). ``ai_runner`` replaces the AI by a function of the job's payload (tests).
     ``clock`` is the server's time for game clocks (tests give a clock they move by hand).
     """
-    store = Store(db_url, migrate=migrate)
+    store = GameStore(db_url, migrate=migrate)
     workers = max(1, (os.cpu_count() or 2) - 1) if ai_workers is None else ai_workers
     if workers < 1 and not redis_url:
         workers = 1  # one process: nobody else would compute the AI's moves
@@ -94,7 +96,7 @@ def create_app(
     )
     players = PlayerStore(store.engine)
     levels = ai_levels() if levels is None else levels
-    hub = GameHub(runtime, players, levels, limits=limits)
+    hub = GameHub(runtime, store, players, levels, limits=limits)
     tables = TableHub(runtime, limits=table_limits)
     lobby = Lobby(runtime, players)
 
@@ -108,7 +110,7 @@ def create_app(
         gc.freeze()
         gc.set_threshold(20_000, 50, 100)
         await runtime.start()
-        runtime.spawn(hub.resume_ai_games())
+        runtime.spawn(hub.ai.resume_ai_games())
         try:
             yield
         finally:

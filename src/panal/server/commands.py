@@ -175,7 +175,7 @@ def serve_command(args: argparse.Namespace) -> int:
         from panal.server.app import create_app
         from panal.server.http_guard import GuardedH11Protocol
         from panal.server.store import DatabaseError, Store, database_url
-        from panal.server.tables import TableLimits
+        from panal.server.table_live import TableLimits
     except ModuleNotFoundError as exc:
         return _missing_web_extra(exc, "serve")
     if not 0 < args.port < 65536:

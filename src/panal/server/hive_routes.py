@@ -49,7 +49,9 @@ from panal.server.clock import (
     TimeControlError,
 )
 from panal.server.errors import RequestError
-from panal.server.hub import Connection, GameHub, LiveGame
+from panal.server.game_live import LiveGame
+from panal.server.hub import GameHub
+from panal.server.outbox import Connection
 from panal.server.players import PlayerStore
 from panal.server.records_io import RecordImportError, export_pgn
 from panal.server.runtime import Runtime
@@ -218,7 +220,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
         limit: Annotated[int, Query(ge=1, le=200)] = 50,
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> dict[str, Any]:
-        total, rows = await runtime.db(runtime.store.archive, limit, offset)
+        total, rows = await runtime.db(hub.store.archive, limit, offset)
         return {
             "total": total,
             "games": [
@@ -280,7 +282,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
             pump_then_close(websocket, connection, connection.pump())
         )
         if seats:
-            await hub.schedule_ai(live)  # retries a failed AI move when a player comes back
+            await hub.ai.schedule_ai(live)  # retries a failed AI move when a player comes back
         try:
             await serve_requests(
                 websocket,

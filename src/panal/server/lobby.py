@@ -31,7 +31,10 @@ from panal.server.api_models import Look, StrictModel
 from panal.server.auth import session_account
 from panal.server.clock import ClockState, TimeControl, TimeControlError
 from panal.server.errors import RequestError
-from panal.server.hub import COLOR_NAMES, LOBBY_CHANNEL, Connection
+from panal.server.game_live import COLOR_NAMES
+from panal.server.game_store import GameRow, rule_columns
+from panal.server.hub import LOBBY_CHANNEL
+from panal.server.outbox import Connection
 from panal.server.players import (
     CHALLENGE_SECONDS,
     CORRESPONDENCE_CHALLENGE_SECONDS,
@@ -39,7 +42,6 @@ from panal.server.players import (
     PlayerStore,
 )
 from panal.server.runtime import Runtime
-from panal.server.store import GameRow, rule_columns
 from panal.server.tokens import hash_token, new_token
 
 __all__ = ["Lobby", "lobby_router"]

@@ -20,8 +20,8 @@ from panal.hive.codes import PASS_CODE
 from panal.hive.notation import format_move
 
 if TYPE_CHECKING:
+    from panal.server.game_store import GameRow
     from panal.server.hub import LiveGame
-    from panal.server.store import GameRow
 
 __all__ = [
     "board_fields",

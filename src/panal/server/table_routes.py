@@ -43,7 +43,9 @@ from panal.server.auth import session_account
 from panal.server.errors import RequestError
 from panal.server.players import PlayerStore
 from panal.server.table_bots import BOT_LEVELS
-from panal.server.tables import MAX_GAMES, MODES, TableConnection, TableHub
+from panal.server.table_live import TableConnection
+from panal.server.table_views import http_state, state_for
+from panal.server.tables import MAX_GAMES, MODES, TableHub
 from panal.server.websocket_session import (
     close_with_error,
     greet,
@@ -134,7 +136,7 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         token = _token(authorization)
         if token and not live.seats_for(token):
             raise RequestError("bad_token", "this seat token does not belong to this table", 403)
-        body = json.dumps(tables.http_state(live, token), separators=(",", ":"))
+        body = json.dumps(http_state(live, token), separators=(",", ":"))
         return Response(body, media_type="application/json")
 
     @router.get("/api/enjambre/tables/{table_id}/replay")
@@ -182,9 +184,7 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         )
         await tables.attach(live, connection)
         pump = asyncio.get_running_loop().create_task(
-            pump_then_close(
-                websocket, connection, connection.pump(lambda c: tables.state_for(live, c))
-            )
+            pump_then_close(websocket, connection, connection.pump(lambda c: state_for(live, c)))
         )
         try:
             await serve_requests(

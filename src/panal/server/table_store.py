@@ -48,7 +48,7 @@ from sqlalchemy import (
     update,
 )
 
-from panal.server.players import TABLE_CATEGORY, rate_table_game, shown_table_ratings
+from panal.server.rating_store import TABLE_CATEGORY, rate_table_game, shown_table_ratings
 from panal.server.store import (
     AppendLog,
     ChangeWrite,

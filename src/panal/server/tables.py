@@ -2,9 +2,9 @@
 
 The server holds no rules and no secrets of its own: each table's current game is a
 :class:`panal.enjambre.Game` rebuilt from the stored action log, and everything a connection
-receives is built in one place, :meth:`TableHub.state_for`, from ``Game.observe(seat)`` for the
-seat that connection holds (``None`` for a spectator: the public observation) through
-:mod:`panal.enjambre.views`.
+receives is built in one place, :func:`panal.server.table_views.state_for`, from
+``Game.observe(seat)`` for the seat that connection holds (``None`` for a spectator: the public
+observation) through :mod:`panal.enjambre.views`.
 
 A change to a table runs under that table's lock, as for Hive games (:mod:`panal.server.hub`):
 
@@ -30,39 +30,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import secrets
 import time
-from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from panal.enjambre import (
     Action,
-    Displace,
     EndTurn,
     Game,
     GameLog,
     IllegalActionError,
     Options,
     Place,
-    Scout,
-    Step,
 )
 from panal.enjambre.actions import action_from_dict, action_to_dict
-from panal.enjambre.scoring import match_places
 from panal.enjambre.state import Phase
 from panal.enjambre.views import events_data, observation_data
-from panal.hex import Hex
 from panal.server.errors import RequestError
 from panal.server.jobs import Job, JobError
-from panal.server.live_loader import LiveLoader
 from panal.server.players import Account
+from panal.server.room import Failure, Reload, Rooms
 from panal.server.runtime import Runtime
-from panal.server.store import Conflict
+from panal.server.table_actions import ACTIONS, TableRequest, check_playing
 from panal.server.table_bots import BOT_LEVELS, bot_payload
+from panal.server.table_live import REPLACEMENT_BOT, LiveTable, TableConnection, TableLimits
 from panal.server.table_store import (
     GameHeader,
     LoadedTable,
@@ -73,7 +67,7 @@ from panal.server.table_store import (
 )
 from panal.server.tokens import hash_token, new_id, new_token
 
-__all__ = ["BOT_JOB", "LiveTable", "TableConnection", "TableHub", "TableLimits"]
+__all__ = ["BOT_JOB", "TableHub"]
 
 log = logging.getLogger("panal.server")
 T = TypeVar("T")
@@ -83,181 +77,17 @@ MODES = ("online", "local")
 MAX_QUEUED_MESSAGES = 64
 MAX_GAMES = 12
 MAX_NAME = 40
-REPLACEMENT_BOT = "heuristic"
 SETUP_RETRIES = 3  # a set-up placement that lost a race is tried again on the new state
 COORDINATE_LIMIT = 100
 
 
 @dataclass(frozen=True)
-class TableLimits:
-    """Pacing and housekeeping of tables (tests shorten them)."""
+class TableChange:
+    """A change as the core commits it: what is written, and (made here) the game it leads to
+    (None: made by another process, whose actions are replayed here)."""
 
-    bot_pause: float = 0.7  # between two actions of a bot's turn, so that people can follow it
-    heartbeat_seconds: float = 10.0  # how often a process records who is connected to it
-    sweep_seconds: float = 5.0  # how often a process looks for stalled tables and leavers
-    stall_seconds: float = 30.0  # a table waiting this long for a bot gets its job again
-    min_replace_after: float = 30.0  # the shortest time-out a host may choose
-    cached_tables: int = 1_000
-    replays_cached: int = 32
-
-
-class TableConnection:
-    """One websocket on a table: the seats its token holds, what it looks at, its outbox.
-
-    States are not queued: a change marks the connection, and its sender builds the state when
-    it is ready to send it, so a browser that falls behind receives the latest state (with
-    every event it has not seen yet), never a backlog.
-    """
-
-    def __init__(
-        self, send: Callable[[str], Awaitable[None]], seats: frozenset[int], host: bool
-    ) -> None:
-        self.send = send
-        self.seats = seats
-        self.host = host
-        self.looking: int | None = None  # pass-the-screen: whose view this device shows
-        self.events_game = -1  # the game whose events were sent, and how many
-        self.events_sent = 0
-        self.closed = False
-        self.too_slow = False
-        self._outbox: deque[str] = deque()
-        self._dirty = False
-        self._wake = asyncio.Event()
-
-    def post(self, text: str) -> None:
-        if self.closed:
-            return
-        if len(self._outbox) >= MAX_QUEUED_MESSAGES:
-            self.too_slow = True
-            self.close()
-            return
-        self._outbox.append(text)
-        self._wake.set()
-
-    def refresh(self) -> None:
-        """The table changed: send a new state when the sender is free."""
-        if not self.closed:
-            self._dirty = True
-            self._wake.set()
-
-    def close(self) -> None:
-        self.closed = True
-        self._wake.set()
-
-    async def pump(self, build: Callable[[TableConnection], str]) -> None:
-        """Send until closed: queued messages first, then a fresh state when marked."""
-        while True:
-            while not self._outbox and not self._dirty:
-                if self.closed:
-                    return
-                self._wake.clear()
-                await self._wake.wait()
-            if self.closed:
-                return
-            if self._outbox:
-                await self.send(self._outbox.popleft())
-                continue
-            self._dirty = False
-            await self.send(build(self))
-
-
-@dataclass(eq=False)
-class LiveTable:
-    """A process's copy of a table: everything here can be rebuilt from the database."""
-
-    row: TableRow
-    seats: list[SeatRow]
-    games: list[GameHeader]
-    game: Game
-    connections: set[TableConnection] = field(default_factory=set)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    bot_error: str | None = None
-    bots_playing: bool = False  # this process is storing a bot's turn, a moment at a time
-    used_at: float = field(default_factory=time.monotonic)
-    # The seated accounts' Enjambre ratings as players read them ({user_id: "1523"}), read with
-    # the table and again when a rated game's result changes them.
-    ratings: dict[int, str] = field(default_factory=dict)
-
-    def seated_accounts(self) -> list[int]:
-        return [seat.user_id for seat in self.seats if seat.user_id is not None]
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
-
-    @property
-    def number(self) -> int:
-        """The current game's number (0 for the first game of the match)."""
-        return self.games[-1].number
-
-    @property
-    def options(self) -> Options:
-        return self.game.options
-
-    def seats_for(self, token: str | None) -> frozenset[int]:
-        if not token:
-            return frozenset()
-        digest = hash_token(token)
-        return frozenset(
-            seat.seat
-            for seat in self.seats
-            if seat.token is not None and hmac.compare_digest(seat.token, digest)
-        )
-
-    def is_host(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(self.row.host_token, hash_token(token or ""))
-
-    def waiting_for(self) -> list[int]:
-        """The seats the game waits for now: those still arranging, or the one to move."""
-        if self.row.status != "playing":
-            return []
-        game = self.game
-        if game.phase is Phase.SETUP:
-            return [p for p in range(game.players) if not game.state.placed[p]]
-        if game.phase is Phase.PLAY and game.to_move is not None:
-            return [game.to_move]
-        return []
-
-    def waiting_bots(self) -> dict[int, str]:
-        return {
-            seat: self.seats[seat].bot or REPLACEMENT_BOT
-            for seat in self.waiting_for()
-            if self.seats[seat].kind == "bot"
-        }
-
-    def viewer(self, connection: TableConnection) -> int | None:
-        """Whose observation the connection receives. A token of one seat sees that seat's; a
-        device shared by several seats (pass-the-screen) sees the public view, except the seat
-        that took the device (``look``) while it is that seat's turn or set-up: when the turn
-        passes, the device falls back to the public view by itself."""
-        seats = connection.seats
-        if len(seats) == 1:
-            return next(iter(seats))
-        looking = connection.looking
-        if looking is None or looking not in seats or self.row.status != "playing":
-            return None
-        game = self.game
-        if game.phase is Phase.SETUP:
-            return looking if not game.state.placed[looking] else None
-        return looking if game.phase is Phase.PLAY and game.to_move == looking else None
-
-
-class _Stale(Exception):
-    """The stored table moved on since the change was computed (nothing was written)."""
-
-
-@dataclass(frozen=True)
-class _Change:
-    """One change to a table: actions appended to the current game, row and seat fields."""
-
-    actions: tuple[tuple[int, Action], ...] = ()
-    values: dict[str, Any] = field(default_factory=dict)
-    seats: dict[int, dict[str, Any]] = field(default_factory=dict)
-    absent: tuple[int, float] | None = None
+    write: TableWrite
+    game: Game | None = None
 
 
 class TableHub:
@@ -266,25 +96,11 @@ class TableHub:
     def __init__(self, runtime: Runtime, *, limits: TableLimits | None = None) -> None:
         self.runtime = runtime
         self.store = TableStore(runtime.store)
-        self.bus = runtime.bus
         self.jobs = runtime.jobs
         self.shared = runtime.shared
         self.limits = limits or TableLimits()
-        self.tables: OrderedDict[str, LiveTable] = OrderedDict()
-        self._stale: set[str] = set()
-        self._loader = LiveLoader(
-            "table",
-            self.tables,
-            self._stale,
-            runtime.bus,
-            load=self._load,
-            keep=self._cache,
-            verify=self._verify,
-            spawn=runtime.spawn,
-            shared=self.shared,
-        )
+        self.rooms: Rooms[LiveTable, TableChange] = Rooms(runtime, self, self.limits.cached_tables)
         self._replays: OrderedDict[tuple[str, int], Game] = OrderedDict()
-        runtime.listen("table", self)
         runtime.own_jobs("enjambre.", self)
         runtime.on_start(self.start)
 
@@ -304,41 +120,28 @@ class TableHub:
     # --- loading ---------------------------------------------------------------------------
 
     async def get(self, table_id: str) -> LiveTable:
-        if not isinstance(table_id, str) or not 1 <= len(table_id) <= 16:
-            raise RequestError("unknown_table", "there is no table with that id", 404)
-        return await self._loader.get(table_id)
+        return await self.rooms.get(table_id)
 
-    async def _load(self, table_id: str) -> LiveTable:
+    # --- the kind of room (RoomKind) -------------------------------------------------------
+
+    name = "table"
+
+    def unknown(self) -> RequestError:
+        return RequestError("unknown_table", "there is no table with that id", 404)
+
+    def stale(self) -> RequestError:
+        return RequestError("stale", "the table has moved on; look again", 409)
+
+    async def load(self, table_id: str) -> LiveTable:
         loaded = await self.runtime.db(self.store.load, table_id)
         if loaded is None:
-            raise RequestError("unknown_table", "there is no table with that id", 404)
+            raise self.unknown()
         return await asyncio.to_thread(_rebuild, loaded)
 
-    def _cache(self, live: LiveTable) -> None:
-        self.tables[live.id] = live
-        self.tables.move_to_end(live.id)
-        excess = len(self.tables) - self.limits.cached_tables
-        for table_id, other in list(self.tables.items()):
-            if excess <= 0:
-                break
-            if other.connections or other.lock.locked() or other.bots_playing:
-                continue
-            del self.tables[table_id]
-            self._stale.discard(table_id)
-            self.runtime.spawn(self.bus.unsubscribe(f"table:{table_id}"))
-            excess -= 1
+    async def stored_version(self, table_id: str) -> int | None:
+        return await self.runtime.db(self.store.version_of, table_id)
 
-    async def _verify(self, live: LiveTable) -> None:
-        version = await self.runtime.db(self.store.version_of, live.id)
-        self._stale.discard(live.id)
-        if version is not None and version != live.version:
-            async with live.lock:
-                if version != live.version:
-                    await self._reload(live)
-
-    async def _reload(self, live: LiveTable) -> None:
-        """Under the table's lock: take the stored table and tell this process's connections."""
-        fresh = await self._load(live.id)
+    def take(self, live: LiveTable, fresh: LiveTable) -> None:
         live.row, live.seats, live.games, live.game, live.ratings = (
             fresh.row,
             fresh.seats,
@@ -347,7 +150,84 @@ class TableHub:
             fresh.ratings,
         )
         live.bot_error = None
-        self._changed(live)
+
+    def evictable(self, live: LiveTable) -> bool:
+        return not live.bots_playing
+
+    async def write(self, live: LiveTable, change: TableChange) -> int:
+        return await self.store.change_async(live.id, live.version, change.write)
+
+    def apply_change(self, live: LiveTable, change: TableChange, version: int) -> None:
+        """Apply a committed change: this process's carries the game it reached; another's
+        actions are replayed on a copy of the game (checked already where they were made)."""
+        write = change.write
+        if change.game is None:
+            if write.game != live.number or write.first_ply != len(live.game.log.actions):
+                raise ValueError("the change does not follow this copy")
+            game = live.game.copy()
+            for player, action in write.actions:
+                game.apply(int(player), action_from_dict(action))
+        else:
+            game = change.game
+        live.game = game
+        if write.result is not None:
+            last = live.games[-1]
+            live.games = [
+                *live.games[:-1],
+                GameHeader(last.number, last.seed, last.first_player, write.result),
+            ]
+        if write.next_game is not None:
+            header = write.next_game
+            live.games = [*live.games, header]
+            live.game = Game(
+                live.row.players,
+                options=live.options,
+                seed=header.seed,
+                first_player=header.first_player,
+            )
+        _set_fields(live, write.values, write.seats, version)
+
+    async def applied(self, live: LiveTable, change: TableChange) -> None:
+        live.bot_error = None
+        if live.row.rated and change.write.result is not None:  # the ratings changed with it
+            accounts = live.seated_accounts()
+            live.ratings = await self.runtime.db(self.store.seat_ratings, accounts)
+
+    def show(self, live: LiveTable) -> None:
+        for connection in list(live.connections):
+            connection.refresh()
+
+    def encode(self, change: TableChange) -> dict[str, Any]:
+        write = change.write
+        return {
+            "game": write.game,
+            "first_ply": write.first_ply,
+            "actions": [list(action) for action in write.actions],
+            "values": write.values,
+            "seats": {str(seat): fields for seat, fields in write.seats.items()},
+            "result": write.result,
+            "next_game": None if write.next_game is None else write.next_game.__dict__,
+        }
+
+    def decode(self, fields: dict[str, Any]) -> TableChange:
+        following = fields.get("next_game")
+        return TableChange(
+            TableWrite(
+                values=dict(fields.get("values") or {}),
+                seats={int(seat): dict(f) for seat, f in (fields.get("seats") or {}).items()},
+                game=int(fields["game"]),
+                first_ply=int(fields["first_ply"]),
+                actions=[(int(p), dict(a)) for p, a in fields.get("actions") or ()],
+                result=fields.get("result"),
+                next_game=None if following is None else GameHeader(**following),
+            )
+        )
+
+    def record_failure(self, live: LiveTable, failure: Failure) -> None:
+        live.bot_error = failure.message
+
+    def on_other(self, live: LiveTable, message: dict[str, Any]) -> None:
+        return None  # tables have no messages of their own
 
     # --- creating and joining --------------------------------------------------------------
 
@@ -430,8 +310,7 @@ class TableHub:
         await self.runtime.db(self.store.create, row, seats, first)
         if live.seated_accounts():
             live.ratings = await self.runtime.db(self.store.seat_ratings, live.seated_accounts())
-        self._cache(live)
-        await self.bus.subscribe(f"table:{row.id}")
+        await self.rooms.created(live)
         await self._schedule_bots(live)
         out: dict[str, Any] = {
             "id": row.id,
@@ -478,11 +357,11 @@ class TableHub:
             user_id,
         )
         async with live.lock:
-            await self._reload(live)
+            await self.rooms.reload(live)
             if won and live.row.status == "waiting" and _all_seated(live):
                 with contextlib.suppress(RequestError):
-                    await self._commit(live, _Change(values={"status": "playing"}))
-        await self.bus.publish(f"table:{table_id}", {"op": "reload", "v": live.version})
+                    await self._commit(live, TableRequest(values={"status": "playing"}))
+        await self.rooms.publish(table_id, Reload(live.version))
         if not won:
             raise RequestError("invite_used", "this seat is already taken", 409)
         return {"id": table_id, "seat": seat, "token": token}
@@ -499,7 +378,7 @@ class TableHub:
             raise RequestError("invite_used", "this seat is already taken", 409)
         code = secrets.token_urlsafe(12)
         async with live.lock:
-            await self._commit(live, _Change(seats={seat: {"invite": hash_token(code)}}))
+            await self._commit(live, TableRequest(seats={seat: {"invite": hash_token(code)}}))
         return {"seat": seat, "invite": code}
 
     # --- requests from players -------------------------------------------------------------
@@ -520,22 +399,15 @@ class TableHub:
         if kind == "look":
             self._look(live, connection, message)
             return
-        builders: dict[str, Callable[[LiveTable, int, dict[str, Any]], _Change]] = {
-            "place": self._place,
-            "move": self._move,
-            "scout": self._scout,
-            "displace": self._displace,
-            "end": self._end,
-        }
         if kind == "start":
             await self._start(live, connection, message)
             return
-        build = builders.get(kind) if isinstance(kind, str) else None
+        build = ACTIONS.get(kind) if isinstance(kind, str) else None
         if build is None:
             raise RequestError(
                 "bad_request",
                 "unknown message type; expected one of: ping, sync, look, start, "
-                + ", ".join(builders),
+                + ", ".join(ACTIONS),
             )
         if not connection.seats:
             raise RequestError("spectator", "spectators can't play: you have no seat here", 403)
@@ -545,7 +417,7 @@ class TableHub:
                 raise RequestError(
                     "not_your_turn", "take the device first: it is not your turn here", 409
                 )
-            self._check_playing(live)
+            check_playing(live)
             if live.game.phase is Phase.PLAY and live.game.to_move != seat:
                 raise RequestError("not_your_turn", "wait for your turn", 409)
             expected = message.get("step")
@@ -565,37 +437,6 @@ class TableHub:
         connection.looking = seat
         connection.refresh()
 
-    def _check_playing(self, live: LiveTable) -> None:
-        if live.row.status == "waiting":
-            raise RequestError("not_started", "the table is waiting for its players", 409)
-        if live.row.status == "over":
-            raise RequestError("game_over", "the match is over", 409)
-
-    def _place(self, live: LiveTable, seat: int, message: dict[str, Any]) -> _Change:
-        cells = message.get("cells")
-        count = live.game.board.tiles_per_player
-        if not isinstance(cells, list) or len(cells) != count:
-            raise RequestError(
-                "bad_request", f"'cells' must list {count} cells, for the tiles 1 to {count}"
-            )
-        return _Change(actions=((seat, Place(tuple(_cell(c, "cells") for c in cells))),))
-
-    def _move(self, live: LiveTable, seat: int, message: dict[str, Any]) -> _Change:
-        tile = _tile(message.get("tile"))
-        path = message.get("path")
-        if not isinstance(path, list) or not 1 <= len(path) <= 4:
-            raise RequestError("bad_request", "'path' must list 1 to 4 cells, one per step")
-        return _Change(actions=tuple((seat, Step(tile, _cell(c, "path"))) for c in path))
-
-    def _scout(self, live: LiveTable, seat: int, message: dict[str, Any]) -> _Change:
-        return _Change(actions=((seat, Scout(_tile(message.get("tile")))),))
-
-    def _displace(self, live: LiveTable, seat: int, message: dict[str, Any]) -> _Change:
-        return _Change(actions=((seat, Displace(_cell(message.get("cell"), "cell"))),))
-
-    def _end(self, live: LiveTable, seat: int, message: dict[str, Any]) -> _Change:
-        return _Change(actions=((seat, EndTurn()),))
-
     async def _start(
         self, live: LiveTable, connection: TableConnection, message: dict[str, Any]
     ) -> None:
@@ -613,11 +454,11 @@ class TableHub:
                 for seat in live.seats
                 if seat.kind == "person" and seat.token is None
             }
-            await self._commit(live, _Change(values={"status": "playing"}, seats=seats))
+            await self._commit(live, TableRequest(values={"status": "playing"}, seats=seats))
 
     # --- committing ------------------------------------------------------------------------
 
-    async def _commit(self, live: LiveTable, change: _Change) -> None:
+    async def _commit(self, live: LiveTable, change: TableRequest) -> None:
         """Under the table's lock: try the change on a copy, store it if the table is still at
         the version it was computed from, then make it the table's and tell everyone.
 
@@ -626,17 +467,22 @@ class TableHub:
         other change computed from an older state is refused as stale."""
         for attempt in range(SETUP_RETRIES):
             try:
-                await self._commit_once(live, change)
-                return
-            except _Stale:
-                await self._reload(live)
+                await self.rooms.commit(live, self._computed(live, change))
+            except RequestError as exc:  # stale: the core reloaded the copy
                 placing = bool(change.actions) and all(
                     isinstance(action, Place) for _, action in change.actions
                 )
-                if not placing or attempt + 1 == SETUP_RETRIES:
-                    raise RequestError("stale", "the table has moved on; look again", 409) from None
+                if exc.code != "stale" or not placing or attempt + 1 == SETUP_RETRIES:
+                    raise
+                continue
+            if not live.bots_playing:
+                await self._schedule_bots(live)
+            return
 
-    async def _commit_once(self, live: LiveTable, change: _Change) -> None:
+    def _computed(self, live: LiveTable, change: TableRequest) -> TableChange:
+        """What a change does to the table, as the core commits it: the actions tried on a copy
+        of the game (an illegal one is refused, nothing changed), the game's end and the next
+        game, what the table then waits for (the sweep reads it)."""
         trial = live.game.copy() if change.actions else live.game
         number = live.number
         first_ply = len(trial.log.actions)
@@ -670,7 +516,6 @@ class TableHub:
             else:
                 values["status"] = "over"
         rated_places = _rated_places(live, result) if result is not None else None
-        # What the table waits for once the change is made (the sweep reads it).
         shadow = LiveTable(
             TableRow(**{**live.row.__dict__, **values}),
             [_seat_with(seat, seats.get(seat.seat, {})) for seat in live.seats],
@@ -678,60 +523,18 @@ class TableHub:
             following or trial,
         )
         values["waiting_for"] = _waiting_text(shadow)
-        try:
-            write = TableWrite(
-                values=values,
-                seats=seats,
-                game=number,
-                first_ply=first_ply,
-                actions=[(p, action_to_dict(a)) for p, a in change.actions],
-                result=result,
-                next_game=next_game,
-                absent=change.absent,
-                rated_places=rated_places,
-            )
-            version = await self.store.change_async(live.id, live.version, write)
-        except Conflict:
-            raise _Stale from None
-        except Exception:
-            log.exception("cannot store a change of table %s", live.id)
-            raise RequestError("storage", "the change could not be saved; try again", 503) from None
-        live.game = trial
-        if result is not None:
-            live.games = [
-                *live.games[:-1],
-                GameHeader(number, live.games[-1].seed, live.games[-1].first_player, result),
-            ]
-        if next_game is not None and following is not None:
-            live.games = [*live.games, next_game]
-            live.game = following
-        _set_fields(live, values, seats, version)
-        live.bot_error = None
-        if rated_places:
-            live.ratings = await self.runtime.db(self.store.seat_ratings, live.seated_accounts())
-        self._changed(live)
-        await self.bus.publish(
-            f"table:{live.id}",
-            {
-                "op": "change",
-                "v": version,
-                "game": number,
-                "first_ply": first_ply,
-                "actions": [[p, action_to_dict(a)] for p, a in change.actions],
-                "values": values,
-                "seats": {str(seat): fields for seat, fields in seats.items()},
-                "result": result,
-                "next_game": None if next_game is None else next_game.__dict__,
-            },
+        write = TableWrite(
+            values=values,
+            seats=seats,
+            game=number,
+            first_ply=first_ply,
+            actions=[(p, action_to_dict(a)) for p, a in change.actions],
+            result=result,
+            next_game=next_game,
+            absent=change.absent,
+            rated_places=rated_places,
         )
-        if not live.bots_playing:
-            await self._schedule_bots(live)
-
-    def _changed(self, live: LiveTable) -> None:
-        for connection in list(live.connections):
-            connection.refresh()
-
-    # --- bots ------------------------------------------------------------------------------
+        return TableChange(write, trial)
 
     async def _schedule_bots(self, live: LiveTable, *, again: bool = False) -> None:
         """Queue the waiting bots' job (one per table version; older ones are dropped).
@@ -787,7 +590,7 @@ class TableHub:
                 waiting = live.waiting_bots()
                 still = tuple((p, a) for p, a in actions if p in waiting)
                 if still:
-                    await self._commit_bot(live, _Change(actions=still))
+                    await self._commit_bot(live, TableRequest(actions=still))
             return
         self.runtime.spawn(self._play_turn(live, payload["game"], payload["version"], actions))
 
@@ -802,7 +605,7 @@ class TableHub:
                 async with live.lock:
                     if live.number != game or live.version != version:
                         return  # the table moved on (a reload, another process): stop here
-                    if not await self._commit_bot(live, _Change(actions=(action,))):
+                    if not await self._commit_bot(live, TableRequest(actions=(action,))):
                         return
                     version = live.version
                 if index + 1 < len(actions):
@@ -812,31 +615,20 @@ class TableHub:
         async with live.lock:
             await self._schedule_bots(live)
 
-    async def _commit_bot(self, live: LiveTable, change: _Change) -> bool:
+    async def _commit_bot(self, live: LiveTable, change: TableRequest) -> bool:
         try:
             await self._commit(live, change)
         except RequestError as exc:
             if exc.code != "stale":
                 log.error("a bot's action in table %s was refused: %s", live.id, exc.message)
-                await self._bot_failed(live, exc.message)
+                failure = Failure(live.version, "bot_failed", exc.message)
+                await self.rooms.note_failure(live, failure)
             return False
         return True
 
     async def failed(self, job: Job, error: JobError) -> None:
-        try:
-            live = await self.get(job.payload["table"])
-        except RequestError:
-            return
-        async with live.lock:
-            if live.version == job.payload["version"]:
-                await self._bot_failed(live, error.message)
-
-    async def _bot_failed(self, live: LiveTable, message: str) -> None:
-        live.bot_error = message
-        self._changed(live)
-        await self.bus.publish(
-            f"table:{live.id}", {"op": "bot_error", "v": live.version, "message": message}
-        )
+        failure = Failure(job.payload["version"], "bot_failed", error.message)
+        await self.rooms.fail(job.payload["table"], failure)
 
     # --- presence and the sweep ------------------------------------------------------------
 
@@ -845,7 +637,7 @@ class TableHub:
         present = sorted(
             {
                 (live.id, seat)
-                for live in self.tables.values()
+                for live in self.rooms.cached.values()
                 for connection in live.connections
                 for seat in connection.seats
             }
@@ -885,7 +677,7 @@ class TableHub:
         async with live.lock:
             if seat not in live.waiting_for() or live.seats[seat].kind != "person":
                 return False
-            change = _Change(
+            change = TableRequest(
                 seats={seat: {"kind": "bot", "bot": REPLACEMENT_BOT, "replaced": True}},
                 absent=(seat, cutoff),
             )
@@ -896,80 +688,6 @@ class TableHub:
             return True
 
     # --- views -----------------------------------------------------------------------------
-
-    def state_for(self, live: LiveTable, connection: TableConnection) -> str:
-        """The one place that builds what a connection receives: the table's public facts and
-        the observation of the seat this connection may look at (none: the public one)."""
-        viewer = live.viewer(connection)
-        number = live.number
-        if connection.events_game != number:
-            connection.events_game, connection.events_sent = number, 0
-        start = connection.events_sent
-        state = self._state(live, viewer, connection.seats, connection.host, start)
-        state["looking"] = connection.looking
-        connection.events_sent = len(live.game.history)
-        return json.dumps(state, separators=(",", ":"))
-
-    def http_state(self, live: LiveTable, token: str | None) -> dict[str, Any]:
-        """``GET /api/enjambre/tables/{id}``: as the websocket's state, for the token's seat
-        (a token of several seats, like a spectator, sees the public view)."""
-        seats = live.seats_for(token)
-        viewer = next(iter(seats)) if len(seats) == 1 else None
-        return self._state(live, viewer, seats, live.is_host(token), 0)
-
-    def _state(
-        self,
-        live: LiveTable,
-        viewer: int | None,
-        seats: frozenset[int],
-        host: bool,
-        events_from: int,
-    ) -> dict[str, Any]:
-        game = live.game
-        observation = game.observe(viewer)
-        playing = live.row.status == "playing"
-        results = [g.result for g in live.games if g.result is not None]
-        table: dict[str, Any] = {
-            "id": live.id,
-            "players": live.row.players,
-            "mode": live.row.mode,
-            "status": live.row.status,
-            "rated": live.row.rated,
-            "games": live.row.games,
-            "game": live.number,
-            "version": live.version,
-            "step": len(game.log.actions),
-            "replace_after": live.row.replace_after,
-            "first_players": [g.first_player for g in live.games],
-            "results": results,
-            "bot_error": live.bot_error,
-            "seats": [
-                {
-                    "seat": seat.seat,
-                    "kind": seat.kind,
-                    "bot": seat.bot,
-                    "name": seat.name,
-                    "joined": seat.kind == "bot" or seat.token is not None,
-                    "replaced": seat.replaced,
-                    "account": seat.user_id is not None,
-                    # the account's Enjambre rating, "1500?" while uncertain
-                    "rating": live.ratings.get(seat.user_id) if seat.user_id is not None else None,
-                }
-                for seat in live.seats
-            ],
-        }
-        if live.row.status == "over" and len(results) > 1:
-            table["match_places"] = list(match_places([r["places"] for r in results]))
-        return {
-            "type": "state",
-            "table": table,
-            "you": sorted(seats),
-            "host": host,
-            "viewer": viewer,
-            "view": observation_data(observation, legal=playing),
-            "events_from": events_from,
-            "events": events_data(observation, events_from),
-        }
 
     # --- replays ---------------------------------------------------------------------------
 
@@ -1014,76 +732,6 @@ class TableHub:
             "events": events_data(observation, before),
             "events_from": before,
         }
-
-    # --- the bus ---------------------------------------------------------------------------
-
-    def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
-        kind, _, table_id = channel.partition(":")
-        if kind != "table":
-            return
-        live = self.tables.get(table_id)
-        if live is not None:
-            self.runtime.spawn(self._on_table_message(live, message))
-
-    async def _on_table_message(self, live: LiveTable, message: dict[str, Any]) -> None:
-        version = message.get("v")
-        if not isinstance(version, int):
-            return
-        op = message.get("op")
-        async with live.lock:
-            if op == "bot_error":
-                if version == live.version:
-                    live.bot_error = str(message.get("message"))
-                    self._changed(live)
-                return
-            if version <= live.version:
-                return
-            if op == "change" and version == live.version + 1:
-                try:
-                    self._apply_message(live, message, version)
-                except Exception:
-                    log.exception("cannot apply a change of table %s: reloading", live.id)
-                    await self._reload(live)
-                    return
-                if live.row.rated and message.get("result") is not None:  # ratings changed
-                    live.ratings = await self.runtime.db(
-                        self.store.seat_ratings, live.seated_accounts()
-                    )
-                live.bot_error = None
-                self._changed(live)
-                return
-            await self._reload(live)
-
-    def _apply_message(self, live: LiveTable, message: dict[str, Any], version: int) -> None:
-        if message["game"] != live.number or message["first_ply"] != len(live.game.log.actions):
-            raise ValueError("the change does not follow this copy")
-        game = live.game.copy()
-        for player, action in message["actions"]:
-            game.apply(int(player), action_from_dict(action))
-        live.game = game
-        if message.get("result") is not None:
-            last = live.games[-1]
-            live.games = [
-                *live.games[:-1],
-                GameHeader(last.number, last.seed, last.first_player, message["result"]),
-            ]
-        if message.get("next_game") is not None:
-            header = GameHeader(**message["next_game"])
-            live.games = [*live.games, header]
-            live.game = Game(
-                live.row.players,
-                options=live.options,
-                seed=header.seed,
-                first_player=header.first_player,
-            )
-        seats = {int(seat): fields for seat, fields in message.get("seats", {}).items()}
-        _set_fields(live, dict(message.get("values", {})), seats, version)
-
-    def on_bus_reconnect(self) -> None:
-        self._stale.update(self.tables)
-        for live in list(self.tables.values()):
-            if live.connections:
-                self.runtime.spawn(self._verify(live))
 
     # --- connections -----------------------------------------------------------------------
 
@@ -1183,20 +831,3 @@ def _set_fields(
             setattr(live.seats[seat], name, value)
     live.row.version = version
     live.row.updated_at = time.time()
-
-
-def _tile(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 1000:
-        raise RequestError("bad_request", "'tile' must be a tile id (an integer)")
-    return value
-
-
-def _cell(value: Any, name: str) -> Hex:
-    if (
-        not isinstance(value, list)
-        or len(value) != 2
-        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-        or not all(abs(v) <= COORDINATE_LIMIT for v in value)
-    ):
-        raise RequestError("bad_request", f"'{name}' cells must be two integers [q, r]")
-    return Hex(value[0], value[1])

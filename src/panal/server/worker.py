@@ -14,11 +14,11 @@ import signal
 
 from panal.server.ai_pool import ai_levels
 from panal.server.bus import RedisBus
+from panal.server.game_store import GameStore
 from panal.server.hub import GameHub
 from panal.server.jobs import ChildPool, RedisJobQueue
 from panal.server.players import PlayerStore
 from panal.server.runtime import Runtime
-from panal.server.store import Store
 from panal.server.tables import TableHub
 
 __all__ = ["run_worker"]
@@ -27,7 +27,7 @@ __all__ = ["run_worker"]
 async def run_worker(
     db_url: str, redis_url: str, prefix: str, processes: int, description: str = ""
 ) -> None:
-    store = Store(db_url)
+    store = GameStore(db_url)
     searchers = ChildPool(processes, warm=("panal.ai", "panal.enjambre.bots"))
     runtime = Runtime(
         store,
@@ -36,7 +36,7 @@ async def run_worker(
         ChildPool(1, warm=("panal.hive.records",)),
         shared=True,
     )
-    GameHub(runtime, PlayerStore(store.engine), ai_levels())
+    GameHub(runtime, store, PlayerStore(store.engine), ai_levels())
     TableHub(runtime)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
