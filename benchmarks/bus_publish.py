@@ -1,6 +1,6 @@
 """CPU per message of the Redis bus, publishing at a steady rate, with and without gathering.
 
-Two :class:`panal.server.bus.RedisBus` in this process play two ``panal serve`` processes: A
+Two :class:`panal.server.runtime.bus.RedisBus` in this process play two ``panal serve`` processes: A
 publishes ``--rate`` game changes a second (each the size of a move's change message) on
 ``--channels`` game channels, and both are subscribed to all of them (A hears its own messages,
 as a server does, and B is the other process). The messages are paced one by one, as moves
@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from panal.server.bus import RedisBus, RedisPublisher
+from panal.server.runtime.bus import RedisBus, RedisPublisher
 
 # A move's change message is about this size (benchmarks/server_latency.py: ~1.3 KB on Redis).
 PAYLOAD: dict[str, Any] = {

@@ -133,7 +133,7 @@ def service_pids(postgres: str, redis: str) -> list[int]:
     import redis as redis_client
     from sqlalchemy import create_engine, text
 
-    from panal.server.store import database_url
+    from panal.server.database.store import database_url
 
     pids = []
     with contextlib.suppress(Exception):
@@ -393,7 +393,7 @@ def fresh_postgres(url: str) -> tuple[str, str]:
     """A new, empty database next to ``url``'s: (its URL, its name)."""
     from sqlalchemy import create_engine, text
 
-    from panal.server.store import database_url
+    from panal.server.database.store import database_url
 
     admin_url = database_url(url)[0]
     name = f"panal_bench_{os.getpid()}_{int(time.time())}"
@@ -407,7 +407,7 @@ def fresh_postgres(url: str) -> tuple[str, str]:
 def drop_postgres(url: str, name: str) -> None:
     from sqlalchemy import create_engine, text
 
-    from panal.server.store import database_url
+    from panal.server.database.store import database_url
 
     admin = create_engine(database_url(url)[0], isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -434,7 +434,7 @@ def versions(postgres: str | None, redis: str | None) -> str:
     if postgres:
         from sqlalchemy import create_engine, text
 
-        from panal.server.store import database_url
+        from panal.server.database.store import database_url
 
         engine = create_engine(database_url(postgres)[0])
         with engine.connect() as conn:

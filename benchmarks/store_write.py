@@ -24,8 +24,8 @@ import time
 
 from sqlalchemy import create_engine, text
 
-from panal.server.game_store import GameRow, GameStore
-from panal.server.store import database_url
+from panal.server.database.store import database_url
+from panal.server.hive_games.game_store import GameRow, GameStore
 
 
 def cpu_seconds() -> float:

@@ -126,3 +126,66 @@ def test_the_hive_modules_import_at_the_top() -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 nested = [n for n in ast.walk(node) if isinstance(n, ast.Import | ast.ImportFrom)]
                 assert not nested, f"{name}.{node.name} imports inside a function"
+
+
+# --- the server's layers ------------------------------------------------------------------------
+
+SERVER = "panal.server"
+#: The kinds of live rooms: each a folder that knows no other.
+ROOM_KINDS = ("panal.server.hive_games", "panal.server.enjambre_tables")
+#: What the live-room core and the process's runtime are built on, and must know no kind of.
+CORE = ("panal.server.room", "panal.server.runtime", "panal.server.database")
+
+
+def _in(module: str, packages: tuple[str, ...]) -> str | None:
+    for package in packages:
+        if module == package or module.startswith(package + "."):
+            return package
+    return None
+
+
+def test_no_import_cycles_in_the_server() -> None:
+    members = {name for name in MODULES if name.startswith(SERVER + ".")}
+    packages = {name for name in members if MODULES[name].name == "__init__.py"}
+    assert _cycles(members - packages) == []
+
+
+def test_the_live_room_core_knows_no_kind_of_room() -> None:
+    """The core, the runtime and the database layer know neither Hive games nor Enjambre
+    tables (nor any game's rules): a new kind of room is a new folder, not a change here."""
+    for name, targets in GRAPH.items():
+        if _in(name, CORE) is None:
+            continue
+        for target in targets:
+            assert _in(target, ROOM_KINDS) is None, f"{name} imports {target}"
+            assert _package(target) not in ("panal.hive", "panal.enjambre", "panal.ai"), (
+                f"{name} imports {target}"
+            )
+
+
+def test_a_kind_of_room_knows_no_other() -> None:
+    for name, targets in GRAPH.items():
+        kind = _in(name, ROOM_KINDS)
+        if kind is None:
+            continue
+        for target in targets:
+            other = _in(target, ROOM_KINDS)
+            assert other in (None, kind), f"{name} imports {target}"
+
+
+def test_the_server_is_in_folders_by_concern() -> None:
+    """Every server module but the process's entry points lives in a folder named for its
+    concern; none is over 600 lines."""
+    entry_points = {
+        "panal.server",
+        "panal.server.app",
+        "panal.server.commands",
+        "panal.server.worker",
+    }
+    for name, path in MODULES.items():
+        if not name.startswith(SERVER):
+            continue
+        in_folder = name.count(".") >= 3 or path.name == "__init__.py"
+        assert name in entry_points or in_folder, f"{name} is not in a folder"
+        lines = path.read_text(encoding="utf-8").count("\n")
+        assert lines <= 600, f"{name}: {lines} lines"

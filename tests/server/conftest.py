@@ -44,7 +44,7 @@ TABLES = (
 
 def first_legal_move(payload: dict[str, Any]) -> dict[str, str]:
     """A stand-in AI for tests that are not about the AI: the first legal move, instantly."""
-    from panal.server.ai_pool import payload_game
+    from panal.server.hive_games.ai_pool import payload_game
 
     game = payload_game(payload)
     return {"move": game.move_string(next(iter(game.legal_moves)))}
@@ -90,7 +90,7 @@ def fresh_postgres(url: str) -> str:
     """The test database at ``url``, emptied (schema made or upgraded first)."""
     from sqlalchemy import text
 
-    from panal.server.store import Store, database_url
+    from panal.server.database.store import Store, database_url
 
     db_url = database_url(url)[0]
     store = Store(db_url)

@@ -7,7 +7,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from panal.server.auth import SESSION_COOKIE
+from panal.server.players.auth import SESSION_COOKIE
 from tests.server.helpers import game_socket
 
 ORIGIN = "http://testserver"  # the TestClient's own origin

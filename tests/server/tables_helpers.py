@@ -11,8 +11,8 @@ from typing import Any, ClassVar
 from panal.enjambre import Game, GameLog, Options
 from panal.enjambre.actions import action_from_dict
 from panal.enjambre.views import events_data, observation_data
-from panal.server.store import Store
-from panal.server.table_store import TableStore
+from panal.server.database.store import Store
+from panal.server.enjambre_tables.table_store import TableStore
 
 PERSON = {"kind": "person"}
 

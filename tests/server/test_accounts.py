@@ -8,7 +8,7 @@ pytest.importorskip("argon2")
 
 from argon2 import PasswordHasher
 
-from panal.server.accounts import (
+from panal.server.players.accounts import (
     FREE_FAILURES_PER_NAME,
     MAX_SIGN_IN_DELAY,
     SIGN_IN_WINDOW,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from panal.server.clock import PRESETS, ClockState, TimeControl, TimeControlError
+from panal.server.hive_games.clock import PRESETS, ClockState, TimeControl, TimeControlError
 
 T0 = 1_800_000_000.0  # any moment: clocks count in server seconds since the epoch
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from panal.server.bus import LocalBus
-from panal.server.live_loader import LiveLoader
+from panal.server.room.loader import LiveLoader
+from panal.server.runtime.bus import LocalBus
 
 
 @dataclass

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from panal.server.ratings import (
+from panal.server.ratings.glicko2 import (
     MAX_DEVIATION,
     MIN_DEVIATION,
     Glicko2,

@@ -114,7 +114,7 @@ def test_bad_rule_options_are_refused(
 
 def test_games_stored_with_the_old_gates_option_keep_both_checks(db_url: str) -> None:
     """Before the Dragonfly had two options (gaps, contact), one column said both."""
-    from panal.server.game_store import GameRow, GameStore
+    from panal.server.hive_games.game_store import GameRow, GameStore
 
     store = GameStore(db_url)
     row = GameRow(id="oldgates", game_type="Base+D", mode="hotseat", dragonfly_gates=True)

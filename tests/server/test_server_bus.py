@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import redis.asyncio as redis
 
-from panal.server.bus import RedisBus, RedisPublisher
+from panal.server.runtime.bus import RedisBus, RedisPublisher
 from tests.server.conftest import scale_out_services
 
 CHANNELS = 20

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from panal.server.commands import DEFAULT_DB_FILE, build_serve_parser
-from panal.server.store import DatabaseError, Store, database_url
+from panal.server.database.store import DatabaseError, Store, database_url
 from tests.server.helpers import ServerProcess
 
 
@@ -45,7 +45,7 @@ def test_database_urls(tmp_path: Path) -> None:
 def test_postgresql_without_a_driver_is_a_clear_error() -> None:
     code = (
         "import sys; sys.modules['psycopg'] = None\n"  # as if psycopg were not installed
-        "from panal.server.store import DatabaseError, Store\n"
+        "from panal.server.database.store import DatabaseError, Store\n"
         "try:\n"
         "    Store('postgresql+psycopg://u:p@127.0.0.1:1/none')\n"
         "except DatabaseError as exc:\n"

@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from panal.server.app import create_app
-from panal.server.game_live import Limits
-from panal.server.game_store import GameStore
+from panal.server.hive_games.game_store import GameStore
+from panal.server.hive_games.live import Limits
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.helpers import game_socket, receive_error, receive_state
 

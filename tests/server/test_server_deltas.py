@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from panal.server.outbox import Connection
+from panal.server.room.outbox import Connection
 from tests.server.helpers import game_socket, receive_error
 
 

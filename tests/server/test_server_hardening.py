@@ -22,8 +22,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from panal.server.http_guard import steady_websocket_protocol
-from panal.server.jobs import ChildPool, Job, JobCancelled, JobError
+from panal.server.http.guard import steady_websocket_protocol
+from panal.server.runtime.jobs import ChildPool, Job, JobCancelled, JobError
 from tests.server.helpers import (
     ServerProcess,
     alive,
@@ -226,7 +226,7 @@ def test_a_burst_of_messages_is_all_answered(server: ServerProcess) -> None:
 def test_resigned_games_drop_their_queued_ai_jobs(tmp_path: Path) -> None:
     """Four resigned games kept their AI searches queued: a new game waited 26 s."""
     from panal.server.app import create_app
-    from panal.server.game_live import Limits
+    from panal.server.hive_games.live import Limits
 
     release = threading.Event()
 
@@ -319,7 +319,7 @@ def test_ai_games_per_client_are_limited(client: TestClient) -> None:
 def test_a_cancelled_search_stops_at_once() -> None:
     pytest.importorskip("panal.ai")
     from panal.hive import Game, Options
-    from panal.server.ai_pool import ai_payload
+    from panal.server.hive_games.ai_pool import ai_payload
 
     async def scenario() -> float:
         pool = ChildPool(1, warm=("panal.ai",))

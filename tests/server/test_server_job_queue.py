@@ -10,7 +10,8 @@ import asyncio
 import secrets
 from typing import Any
 
-from panal.server.jobs import InlineExecutor, Job, JobCancelled, JobError, RedisJobQueue
+from panal.server.runtime.job_queues import RedisJobQueue
+from panal.server.runtime.jobs import InlineExecutor, Job, JobCancelled, JobError
 from tests.server.conftest import scale_out_services
 
 

@@ -12,8 +12,8 @@ from sqlalchemy import create_engine, text
 
 from panal.hive import Options
 from panal.server.app import create_app
-from panal.server.game_store import GameStore
-from panal.server.store import HEAD_REVISION, database_url
+from panal.server.database.store import HEAD_REVISION, database_url
+from panal.server.hive_games.game_store import GameStore
 from tests.server.conftest import Backend, first_legal_move, scale_out_services
 from tests.server.helpers import game_socket, receive_state
 
@@ -80,7 +80,7 @@ def test_an_earlier_release_database_upgrades_and_plays_on(
     empty_database: str, schema: list[str]
 ) -> None:
     token = "white-and-black"
-    from panal.server.tokens import hash_token
+    from panal.server.room.tokens import hash_token
 
     engine = create_engine(empty_database)
     now = time.time()

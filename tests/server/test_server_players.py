@@ -10,10 +10,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import text
 
 from panal.hive import names
-from panal.server.account_api import FREE_SIGN_UPS_PER_ADDRESS, Language, Look
-from panal.server.accounts import FREE_FAILURES_PER_ADDRESS, FREE_FAILURES_PER_NAME
-from panal.server.ratings import Glicko2, rate_game
-from panal.server.store import Store
+from panal.server.database.store import Store
+from panal.server.players.accounts import FREE_FAILURES_PER_ADDRESS, FREE_FAILURES_PER_NAME
+from panal.server.players.routes import FREE_SIGN_UPS_PER_ADDRESS, Language, Look
+from panal.server.ratings.glicko2 import Glicko2, rate_game
 from tests.server.helpers import game_socket, receive_state
 from tests.server.players_helpers import ORIGIN, Person
 

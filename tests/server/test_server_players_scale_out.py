@@ -19,8 +19,8 @@ from sqlalchemy import text
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from panal.server.auth import SESSION_COOKIE
-from panal.server.store import Store
+from panal.server.database.store import Store
+from panal.server.players.auth import SESSION_COOKIE
 from tests.server.conftest import fresh_postgres, scale_out_services
 from tests.server.helpers import ServerProcess, connect_game
 

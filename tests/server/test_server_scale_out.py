@@ -20,7 +20,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
-from panal.server.game_store import GameStore
+from panal.server.hive_games.game_store import GameStore
 from tests.server.conftest import fresh_postgres, scale_out_services
 from tests.server.helpers import ServerProcess, alive, connect_game, descendants
 

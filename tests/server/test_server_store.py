@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import event, insert
 
-from panal.server.game_store import GameRow, GameStore, moves_table
-from panal.server.store import Conflict
+from panal.server.database.store import Conflict
+from panal.server.hive_games.game_store import GameRow, GameStore, moves_table
 from tests.server.conftest import Backend
 
 
@@ -183,7 +183,13 @@ def test_a_table_action_from_a_stale_version_or_at_a_stored_ply_writes_nothing(
     """An Enjambre table's action goes through the same compare-and-set (one statement on
     PostgreSQL): from a version gone, or at a ply already in the log, it raises Conflict and
     changes nothing, the version and the table's fields included."""
-    from panal.server.table_store import GameHeader, SeatRow, TableRow, TableStore, TableWrite
+    from panal.server.enjambre_tables.table_store import (
+        GameHeader,
+        SeatRow,
+        TableRow,
+        TableStore,
+        TableWrite,
+    )
 
     store = GameStore(backend.db_url)
     tables = TableStore(store)

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from panal.server.players import PlayerStore
-from panal.server.rating_store import rate_table_game
-from panal.server.ratings import TableRating, rate_table
-from panal.server.store import Store
-from panal.server.table_store import TableStore
+from panal.server.database.store import Store
+from panal.server.enjambre_tables.table_store import TableStore
+from panal.server.players.player_store import PlayerStore
+from panal.server.ratings.glicko2 import TableRating, rate_table
+from panal.server.ratings.rating_store import rate_table_game
 from tests.server.conftest import Backend
 from tests.server.players_helpers import Person
 from tests.server.tables_helpers import PERSON, Seat, bot

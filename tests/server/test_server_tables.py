@@ -20,10 +20,10 @@ from panal.enjambre import EndTurn, Options
 from panal.enjambre.actions import action_to_dict
 from panal.enjambre.views import observation_data
 from panal.server.app import create_app
-from panal.server.store import Store
-from panal.server.table_live import TableLimits
-from panal.server.table_store import TableStore, TableWrite
-from panal.server.tables import TableHub
+from panal.server.database.store import Store
+from panal.server.enjambre_tables.live import TableLimits
+from panal.server.enjambre_tables.table_store import TableStore, TableWrite
+from panal.server.enjambre_tables.tables import TableHub
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.tables_helpers import (
     PERSON,

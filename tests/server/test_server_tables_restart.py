@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from panal.server.tokens import hash_token
+from panal.server.room.tokens import hash_token
 from tests.server.helpers import ServerProcess
 
 GAME_SECONDS = 120

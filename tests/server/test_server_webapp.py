@@ -8,8 +8,8 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 
-from panal.server.pages import WEB_DIR
-from panal.server.webapp import service_worker_script, static_assets, static_version
+from panal.server.http.pages import WEB_DIR
+from panal.server.http.webapp import service_worker_script, static_assets, static_version
 
 
 def test_manifest_and_service_worker_are_served_for_the_whole_site(client: TestClient) -> None:

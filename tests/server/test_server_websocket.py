@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from panal.hive.rules import Rule
-from panal.server import websocket_session
+from panal.server.http import websocket_session
 from tests.server.helpers import FORCED_PASS, game_socket, receive_error, receive_state
 
 

@@ -1,12 +1,13 @@
 """The FastAPI application: it wires the process's parts together and serves nothing itself.
 
-One :class:`~panal.server.runtime.Runtime` per process (the database's threads, the bus, the job
-queue, the heavy pool); on it the kinds of live rooms, Hive games (:mod:`panal.server.hub`) and
-Enjambre tables (:mod:`panal.server.tables`), and the lobby; the routes of each concern
-(:mod:`~panal.server.hive_routes`, :mod:`~panal.server.table_routes`,
-:mod:`~panal.server.account_api`, :mod:`~panal.server.lobby`), the error answers
-(:mod:`~panal.server.http_errors`), the guards (:mod:`~panal.server.http_guard`) and the
-browser's pages (:mod:`~panal.server.pages`). The API itself is described in docs/web.md.
+One :class:`~panal.server.runtime.runtime.Runtime` per process (the database's threads, the bus,
+the job queue, the heavy pool); on it the kinds of live rooms, Hive games
+(:mod:`panal.server.hive_games.games`) and Enjambre tables
+(:mod:`panal.server.enjambre_tables.tables`), and the lobby; the routes of each concern
+(:mod:`~panal.server.hive_games.routes`, :mod:`~panal.server.enjambre_tables.routes`,
+:mod:`~panal.server.players.routes`, :mod:`~panal.server.lobby.lobby`), the error answers
+(:mod:`~panal.server.http.error_answers`), the guards (:mod:`~panal.server.http.guard`) and the
+browser's pages (:mod:`~panal.server.http.pages`). The API itself is described in docs/web.md.
 """
 
 from __future__ import annotations
@@ -21,31 +22,25 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from panal.server.account_api import PASSWORD_WORK_AT_ONCE, account_router
-from panal.server.ai_pool import ai_levels
-from panal.server.auth import OriginCheck
-from panal.server.body_limit import MAX_BODY_BYTES, BodyLimit
-from panal.server.bus import make_bus
-from panal.server.game_live import Limits
-from panal.server.game_store import GameStore
-from panal.server.hive_routes import game_router
-from panal.server.http_errors import answer_errors
-from panal.server.hub import GameHub
-from panal.server.jobs import (
-    ChildPool,
-    Executor,
-    InlineExecutor,
-    JobQueue,
-    LocalJobQueue,
-    RedisJobQueue,
-)
-from panal.server.lobby import Lobby, lobby_router
-from panal.server.pages import serve_pages
-from panal.server.players import PlayerStore
-from panal.server.runtime import Runtime
-from panal.server.table_live import TableLimits
-from panal.server.table_routes import table_router
-from panal.server.tables import TableHub
+from panal.server.enjambre_tables.live import TableLimits
+from panal.server.enjambre_tables.routes import table_router
+from panal.server.enjambre_tables.tables import TableHub
+from panal.server.hive_games.ai_pool import ai_levels
+from panal.server.hive_games.game_store import GameStore
+from panal.server.hive_games.games import GameHub
+from panal.server.hive_games.live import Limits
+from panal.server.hive_games.routes import game_router
+from panal.server.http.body_limit import MAX_BODY_BYTES, BodyLimit
+from panal.server.http.error_answers import answer_errors
+from panal.server.http.pages import serve_pages
+from panal.server.lobby.lobby import Lobby, lobby_router
+from panal.server.players.auth import OriginCheck
+from panal.server.players.player_store import PlayerStore
+from panal.server.players.routes import PASSWORD_WORK_AT_ONCE, account_router
+from panal.server.runtime.bus import make_bus
+from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
+from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
+from panal.server.runtime.runtime import Runtime
 
 __all__ = ["create_app"]
 

@@ -173,9 +173,9 @@ def serve_command(args: argparse.Namespace) -> int:
         import uvicorn
 
         from panal.server.app import create_app
-        from panal.server.http_guard import GuardedH11Protocol
-        from panal.server.store import DatabaseError, Store, database_url
-        from panal.server.table_live import TableLimits
+        from panal.server.database.store import DatabaseError, Store, database_url
+        from panal.server.enjambre_tables.live import TableLimits
+        from panal.server.http.guard import GuardedH11Protocol
     except ModuleNotFoundError as exc:
         return _missing_web_extra(exc, "serve")
     if not 0 < args.port < 65536:
@@ -203,7 +203,7 @@ def serve_command(args: argparse.Namespace) -> int:
             return 2
         return _supervise(args, description)
     if args.fd is not None:
-        from panal.server.lifeline import die_with_parent
+        from panal.server.runtime.lifeline import die_with_parent
 
         die_with_parent()
     try:
@@ -254,7 +254,7 @@ def _announce(args: argparse.Namespace, description: str) -> None:
     shown_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"panal: database {description}", flush=True)
     if args.redis:
-        from panal.server.store import database_url
+        from panal.server.database.store import database_url
 
         redis_shown = database_url(args.redis)[1] if "@" in args.redis else args.redis
         print(f"panal: scale-out through Redis {redis_shown}", flush=True)
@@ -339,7 +339,7 @@ def worker_command(args: argparse.Namespace) -> int:
     try:
         import asyncio
 
-        from panal.server.store import DatabaseError, database_url
+        from panal.server.database.store import DatabaseError, database_url
         from panal.server.worker import run_worker
     except ModuleNotFoundError as exc:
         return _missing_web_extra(exc, "ai-worker")
@@ -361,6 +361,6 @@ def worker_command(args: argparse.Namespace) -> int:
 def _websocket_protocol() -> str | type[Any]:
     """uvicorn's sans-I/O websockets protocol where this uvicorn has it (the older one is
     deprecated), reading on without a pause after every message; else the classic one."""
-    from panal.server.http_guard import steady_websocket_protocol
+    from panal.server.http.guard import steady_websocket_protocol
 
     return steady_websocket_protocol() or "websockets"

@@ -12,14 +12,15 @@ import asyncio
 import contextlib
 import signal
 
-from panal.server.ai_pool import ai_levels
-from panal.server.bus import RedisBus
-from panal.server.game_store import GameStore
-from panal.server.hub import GameHub
-from panal.server.jobs import ChildPool, RedisJobQueue
-from panal.server.players import PlayerStore
-from panal.server.runtime import Runtime
-from panal.server.tables import TableHub
+from panal.server.enjambre_tables.tables import TableHub
+from panal.server.hive_games.ai_pool import ai_levels
+from panal.server.hive_games.game_store import GameStore
+from panal.server.hive_games.games import GameHub
+from panal.server.players.player_store import PlayerStore
+from panal.server.runtime.bus import RedisBus
+from panal.server.runtime.job_queues import RedisJobQueue
+from panal.server.runtime.jobs import ChildPool
+from panal.server.runtime.runtime import Runtime
 
 __all__ = ["run_worker"]
 

@@ -1,0 +1,1 @@
+"""The database layer: engine, threads, the one-statement write path, migrations."""

@@ -1,0 +1,1 @@
+"""Enjambre Tácticas tables, a kind of live room: rows, actions, views, bots."""

@@ -1,0 +1,1 @@
+"""Hive games, a kind of live room: rows, actions, views, AI and records."""

@@ -1,0 +1,562 @@
+"""Hive games in the database: the ``games`` and ``moves`` tables (one row per ply, in UHP
+notation), the clocks' heartbeat, and :class:`GameStore`, the store with the games' reads and
+writes. A game is rebuilt by replaying its moves through :class:`panal.hive.Game`, so the
+database never holds anything the rules engine has not checked.
+
+Every change names the game's ``version`` it was computed from and goes through the one
+compare-and-set of :mod:`panal.server.database.store` (on PostgreSQL, a move is one statement whose
+``RETURNING`` row feeds the moves' ``INSERT``); ``(game_id, ply)`` is the moves' primary key.
+Claiming a seat with an invitation is a conditional ``UPDATE`` on the invitation code: exactly
+one winner.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    bindparam,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from panal.hive import OPTION_SPECS, Options
+from panal.server.database.store import (
+    AppendLog,
+    ChangeWrite,
+    Store,
+    bump_version,
+    metadata,
+    one_statement_write,
+)
+from panal.server.hive_games.clock import ClockState, TimeControl
+
+__all__ = [
+    "IMPORT_BATCH",
+    "GameRow",
+    "GameStore",
+    "clock_values",
+    "games_table",
+    "insert_game",
+    "rule_columns",
+    "rule_headers",
+]
+
+IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
+IMPORTING = "importing"  # the mode of a game whose moves are still being written
+CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("game_type", String(16), nullable=False),
+    Column("tournament_opening", Boolean, nullable=False),
+    Column("repetition_draw", Boolean, nullable=False),
+    Column("dragonfly_gates", Boolean, nullable=False, default=False),
+    Column("mode", String(12), nullable=False),
+    Column("look", String(12), nullable=False),
+    Column("ai_level", String(32)),
+    Column("ai_color", Integer),
+    Column("white_token", String(64)),
+    Column("black_token", String(64)),
+    Column("invite_code", String(64)),
+    Column("result", String(16)),
+    Column("end_reason", String(16)),
+    Column("draw_offer", Integer),
+    Column("plies", Integer, nullable=False),
+    Column("headers", Text),
+    Column("version", Integer, nullable=False, default=0),
+    Column("owner", String(64)),
+    # Players (revision 0004_players): accounts on each side, rated or casual, the clock.
+    Column("white_user", Integer),
+    Column("black_user", Integer),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("time_control", String(64)),  # TimeControl.to_json as text; NULL: untimed
+    Column("white_clock", Float),  # seconds left when the side's clock last stopped
+    Column("black_clock", Float),
+    Column("clock_since", Float),  # when the running clock started (NULL: none runs)
+    Column("deadline", Float),  # when the running clock's time runs out
+    Column("rematch_offer", Integer),  # the colour offering a rematch
+    Column("rematch_game", String(16)),  # the rematch, once agreed
+    Index("games_by_update", "updated_at"),
+    Index("games_open_by_mode", "mode", "result", "owner"),
+    Index("games_by_white_user", "white_user", "updated_at"),
+    Index("games_by_black_user", "black_user", "updated_at"),
+    Index("games_by_deadline", "deadline"),
+)
+
+#: One row per clock-keeping heartbeat: the last moment a server process was known to run.
+heartbeats_table = Table(
+    "heartbeats",
+    metadata,
+    Column("name", String(16), primary_key=True),
+    Column("at", Float, nullable=False),
+)
+
+moves_table = Table(
+    "moves",
+    metadata,
+    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("move", String(64), nullable=False),
+    Column("played_at", Float, nullable=False),
+)
+
+# The row's fields that a change may set (never the id, the rules or the creation time).
+MUTABLE_FIELDS = frozenset(
+    {
+        "white_token",
+        "black_token",
+        "invite_code",
+        "result",
+        "end_reason",
+        "draw_offer",
+        "plies",
+        "white_clock",
+        "black_clock",
+        "clock_since",
+        "deadline",
+        "rematch_offer",
+        "rematch_game",
+        "white_user",  # a guest's seat claimed by the account it signed up
+        "black_user",
+    }
+)
+
+
+@dataclass
+class GameRow:
+    """A game's row: everything but its moves. Tokens are stored as SHA-256 hashes."""
+
+    id: str
+    game_type: str
+    mode: str
+    tournament_opening: bool = False
+    repetition_draw: bool = True
+    dragonfly_gates: bool = False
+    look: str = "classic"
+    ai_level: str | None = None
+    ai_color: int | None = None
+    white_token: str | None = None
+    black_token: str | None = None
+    invite_code: str | None = None
+    result: str | None = None
+    end_reason: str | None = None
+    draw_offer: int | None = None
+    plies: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+    created_at: float = field(default_factory=time.time)
+    updated_at: float = field(default_factory=time.time)
+    version: int = 0
+    owner: str | None = None
+    white_user: int | None = None
+    black_user: int | None = None
+    rated: bool = False
+    time_control: str | None = None
+    white_clock: float | None = None
+    black_clock: float | None = None
+    clock_since: float | None = None
+    deadline: float | None = None
+    rematch_offer: int | None = None
+    rematch_game: str | None = None
+
+    @property
+    def rules(self) -> Options:
+        """The game's rule options: two columns, and the others as the PGN tags in ``headers``.
+
+        ``dragonfly_gates`` is the column of games stored before the Dragonfly had two options
+        for it (gaps and contact): true reads as both.
+        """
+        values: dict[str, bool | str] = {
+            "tournament_opening": self.tournament_opening,
+            "repetition_draw": self.repetition_draw,
+        }
+        if self.dragonfly_gates:
+            values.update(dragonfly_gaps=True, dragonfly_contact=True)
+        for spec in _OPTIONS_IN_HEADERS:
+            if spec.uhp in self.headers:
+                values[spec.name] = spec.parse(self.headers[spec.uhp])
+        return Options.from_values(values)
+
+    @property
+    def control(self) -> TimeControl | None:
+        """The game's time control (``None``: untimed)."""
+        if self.time_control is None:
+            return None
+        return TimeControl.from_json(json.loads(self.time_control))
+
+    @property
+    def clock(self) -> ClockState | None:
+        """The clocks as stored (``None``: untimed); the running one is the side to move's."""
+        if self.time_control is None or self.white_clock is None or self.black_clock is None:
+            return None
+        running = self.plies % 2 if self.clock_since is not None else None
+        return ClockState((self.white_clock, self.black_clock), self.clock_since, running)
+
+    def set_clock(self, control: TimeControl, clock: ClockState) -> None:
+        """Give the game a time control and its clocks' state."""
+        self.time_control = json.dumps(control.to_json(), separators=(",", ":"))
+        for name, value in clock_values(clock).items():
+            setattr(self, name, value)
+
+    def users(self) -> tuple[int | None, int | None]:
+        return (self.white_user, self.black_user)
+
+    def to_columns(self) -> dict[str, Any]:
+        values = asdict(self)
+        values["headers"] = json.dumps(self.headers) if self.headers else None
+        return values
+
+    @classmethod
+    def from_columns(cls, values: Any) -> GameRow:
+        data = {f.name: values[f.name] for f in fields(cls)}
+        data["headers"] = json.loads(data["headers"]) if data["headers"] else {}
+        return cls(**data)
+
+
+def clock_values(clock: ClockState) -> dict[str, Any]:
+    """The game row's clock fields for a clock's state."""
+    return {
+        "white_clock": clock.left[0],
+        "black_clock": clock.left[1],
+        "clock_since": clock.since,
+        "deadline": clock.deadline,
+    }
+
+
+# Rule options without a column of their own travel in ``headers``, as the tags that carry them in
+# a PGN record (``DragonflySidestep: Backward``): an exported record then carries them too.
+_OPTIONS_IN_HEADERS = tuple(
+    spec for spec in OPTION_SPECS if spec.name not in ("tournament_opening", "repetition_draw")
+)
+
+
+def rule_columns(options: Options) -> dict[str, Any]:
+    """A new game row's fields for its rule options (two columns; the others in ``headers``)."""
+    return {
+        "tournament_opening": options.tournament_opening,
+        "repetition_draw": options.repetition_draw,
+        "dragonfly_gates": False,
+        "headers": rule_headers(options, {}),
+    }
+
+
+def rule_headers(options: Options, headers: dict[str, str]) -> dict[str, str]:
+    """``headers`` with the rule-option tags replaced by those of ``options`` (changed ones)."""
+    changed = options.changed()
+    out = {name: value for name, value in headers.items() if name not in _OPTION_TAGS}
+    for spec in _OPTIONS_IN_HEADERS:
+        if spec.name in changed:
+            out[spec.uhp] = spec.uhp_value(changed[spec.name])
+    return out
+
+
+_OPTION_TAGS = frozenset(spec.uhp for spec in _OPTIONS_IN_HEADERS)
+
+
+_TAKE_BACK = delete(moves_table).where(
+    moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
+)
+_INSERT_MOVES = insert(moves_table)
+#: A game's moves, as a change appends them.
+MOVES = AppendLog(moves_table, "game_id", ("ply", "move"), ("played_at",))
+
+
+class GameStore(Store):
+    """The store with Hive games' reads and writes (short synchronous transactions, run by the
+    server in the store's threads; the per-move write also on the event loop)."""
+
+    # --- games -----------------------------------------------------------------------------
+
+    def create_game(self, row: GameRow, moves: list[str]) -> None:
+        """Store a new game and its moves in one transaction (see ``begin_import`` for a long
+        record)."""
+        with self.engine.begin() as conn:
+            insert_game(conn, row)
+            if moves:
+                conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
+
+    # A long record is written in short transactions, each its own call, so that other games'
+    # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
+    # mode is ``importing``: nothing lists, loads or plays it.
+
+    def begin_import(self, row: GameRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
+
+    def import_moves(self, game_id: str, first_ply: int, moves: list[str]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(insert(moves_table), _move_rows(game_id, first_ply, moves))
+
+    def finish_import(self, game_id: str, mode: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
+
+    def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
+        with self.snapshot() as conn:
+            found = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+            if found is None:
+                return None
+            moves = conn.execute(
+                select(moves_table.c.move)
+                .where(moves_table.c.game_id == game_id)
+                .order_by(moves_table.c.ply)
+            ).scalars()
+            return GameRow.from_columns(found._mapping), list(moves)
+
+    def load_row(self, game_id: str) -> GameRow | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+        return None if found is None else GameRow.from_columns(found._mapping)
+
+    def version_of(self, game_id: str) -> int | None:
+        """The game's version (one indexed read: is a cached copy still current?)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(games_table.c.version).where(games_table.c.id == game_id)
+            ).scalar_one_or_none()
+
+    def change(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        *,
+        add_moves: tuple[str, ...] = (),
+        keep_plies: int | None = None,
+        also: Callable[[Connection], object] | None = None,
+    ) -> int:
+        """Apply one change to a game computed from ``version``; returns the new version.
+
+        ``values`` sets row fields (see ``MUTABLE_FIELDS``); ``keep_plies`` deletes the moves
+        after that ply (an undo); ``add_moves`` appends moves after the stored ones, numbered
+        from ``values["plies"] - len(add_moves) + 1``; ``also`` makes more writes in the same
+        transaction once the change is sure to be written (a rated game's ratings, a rematch's
+        new game). Raises :class:`Conflict` (nothing written) when the stored version is not
+        ``version`` any more.
+        """
+        return self.write(self._change_write(game_id, version, values, add_moves, keep_plies, also))
+
+    async def change_async(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        *,
+        add_moves: tuple[str, ...] = (),
+        keep_plies: int | None = None,
+        also: Callable[[Connection], object] | None = None,
+    ) -> int:
+        """:meth:`change` without blocking the event loop: on PostgreSQL on the loop itself
+        (one statement: :meth:`execute_once_async`; else :meth:`transact_async`), on SQLite in
+        the store's thread."""
+        return await self.write_async(
+            self._change_write(game_id, version, values, add_moves, keep_plies, also)
+        )
+
+    def _change_write(
+        self,
+        game_id: str,
+        version: int,
+        values: dict[str, Any],
+        add_moves: tuple[str, ...],
+        keep_plies: int | None,
+        also: Callable[[Connection], object] | None,
+    ) -> ChangeWrite:
+        """The writes of :meth:`change`. On PostgreSQL a change that neither takes moves back
+        nor writes more (``also``) is one statement: the compare-and-set, with the moves it
+        adds inserted from its ``RETURNING`` row."""
+        unknown = set(values) - MUTABLE_FIELDS
+        if unknown:
+            raise ValueError(f"not changeable: {sorted(unknown)}")
+        now = time.time()
+        first = int(values["plies"]) - len(add_moves) + 1 if add_moves else 0
+        moves = [{"ply": first + i, "move": move} for i, move in enumerate(add_moves)]
+        if not self.is_sqlite and keep_plies is None and also is None:
+            played = {"played_at": now}
+            return one_statement_write(
+                games_table, game_id, version, values, now, MOVES, moves, played
+            )
+
+        def write(conn: Connection) -> int:
+            written = bump_version(conn, games_table, game_id, version, values, now)
+            if keep_plies is not None:
+                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
+            if moves:
+                conn.execute(
+                    _INSERT_MOVES,
+                    [{"game_id": game_id, **move, "played_at": now} for move in moves],
+                )
+            if also is not None:
+                also(conn)
+            return written
+
+        return ChangeWrite(game_id, version, work=write)
+
+    def claim_seat(
+        self,
+        game_id: str,
+        invite_code: str,
+        color: str,
+        token_hash: str,
+        values: dict[str, Any] | None = None,
+    ) -> bool:
+        """Give the open seat to the holder of the invitation, once: True for the one winner.
+        ``values`` are set with it (the joiner's account; the clock, which starts now)."""
+        column = games_table.c.white_token if color == "white" else games_table.c.black_token
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                update(games_table)
+                .where(
+                    games_table.c.id == game_id,
+                    games_table.c.invite_code == invite_code,
+                    column.is_(None),
+                )
+                .values(
+                    {
+                        column.name: token_hash,
+                        "invite_code": None,
+                        "version": games_table.c.version + 1,
+                        "updated_at": time.time(),
+                        **(values or {}),
+                    }
+                )
+            )
+            return updated.rowcount == 1
+
+    # --- clocks ----------------------------------------------------------------------------
+
+    def due_games(self, now: float, limit: int = 100) -> list[str]:
+        """Unfinished games whose running clock's time is up at ``now`` (an indexed read)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(games_table.c.id)
+                    .where(games_table.c.deadline <= now, games_table.c.result.is_(None))
+                    .order_by(games_table.c.deadline)
+                    .limit(limit)
+                ).scalars()
+            )
+
+    def heartbeat(self, now: float, outage: float) -> tuple[float, list[str]]:
+        """Note that a server process runs at ``now``. If none did for more than ``outage``
+        seconds (every process was stopped: a restart, a crash), give that time back to every
+        running clock, once, whichever process notices first. Returns the time given back and
+        the games whose clocks it moved (their versions are bumped: cached copies reload)."""
+        with self.engine.begin() as conn:
+            seen = conn.execute(
+                select(heartbeats_table.c.at).where(heartbeats_table.c.name == CLOCK_HEARTBEAT)
+            ).scalar_one_or_none()
+            if seen is None:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(insert(heartbeats_table).values(name=CLOCK_HEARTBEAT, at=now))
+                except IntegrityError:
+                    pass  # another process wrote the first heartbeat
+                return 0.0, []
+            if now <= seen:
+                return 0.0, []
+            beat = conn.execute(
+                update(heartbeats_table)
+                .where(heartbeats_table.c.name == CLOCK_HEARTBEAT, heartbeats_table.c.at == seen)
+                .values(at=now)
+            )
+            gap = now - seen
+            if beat.rowcount != 1 or gap <= outage:
+                return 0.0, []  # another process beat first, or there was no outage
+            running = (
+                games_table.c.result.is_(None),
+                games_table.c.deadline.is_not(None),
+                games_table.c.clock_since <= seen,
+            )
+            credited = list(conn.execute(select(games_table.c.id).where(*running)).scalars())
+            if credited:
+                conn.execute(
+                    update(games_table)
+                    .where(*running)
+                    .values(
+                        clock_since=games_table.c.clock_since + gap,
+                        deadline=games_table.c.deadline + gap,
+                        version=games_table.c.version + 1,
+                    )
+                )
+            return gap, credited
+
+    # --- listings --------------------------------------------------------------------------
+
+    def archive(self, limit: int, offset: int) -> tuple[int, list[GameRow]]:
+        """Finished games and imported records, newest first."""
+        finished = or_(games_table.c.result.is_not(None), games_table.c.mode == "review")
+        with self.engine.connect() as conn:
+            total = conn.execute(select(func.count()).where(finished)).scalar_one()
+            rows = conn.execute(
+                select(games_table)
+                .where(finished)
+                .order_by(games_table.c.updated_at.desc(), games_table.c.id)
+                .limit(limit)
+                .offset(offset)
+            ).all()
+        return total, [GameRow.from_columns(r._mapping) for r in rows]
+
+    def unfinished_ai_games(self, since: float = 0.0) -> list[str]:
+        """AI games without a result changed after ``since`` (the AI may owe a move)."""
+        with self.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    select(games_table.c.id).where(
+                        games_table.c.mode == "ai",
+                        games_table.c.result.is_(None),
+                        games_table.c.updated_at > since,
+                    )
+                ).scalars()
+            )
+
+    def active_ai_games(self, owner: str, since: float) -> int:
+        """How many unfinished AI games ``owner`` has touched after ``since``."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(
+                    select(func.count()).where(
+                        games_table.c.mode == "ai",
+                        games_table.c.result.is_(None),
+                        games_table.c.owner == owner,
+                        games_table.c.updated_at > since,
+                    )
+                ).scalar_one()
+            )
+
+
+def insert_game(conn: Connection, row: GameRow) -> None:
+    """Write a new game's row in the caller's transaction (a game created with other writes:
+    a challenge accepted, a rematch agreed)."""
+    conn.execute(insert(games_table).values(**row.to_columns()))
+
+
+def _move_rows(game_id: str, first_ply: int, moves: list[str]) -> list[dict[str, Any]]:
+    now = time.time()
+    return [
+        {"game_id": game_id, "ply": ply, "move": move, "played_at": now}
+        for ply, move in enumerate(moves, first_ply)
+    ]

@@ -1,0 +1,56 @@
+"""The browser UI's pages and files: the single-page app at each of its addresses, its static
+files and the installable app's manifest and service worker."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from panal.server.http.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
+
+__all__ = ["WEB_DIR", "serve_pages"]
+
+WEB_DIR = Path(str(files("panal").joinpath("web")))
+
+
+def serve_pages(app: FastAPI) -> None:
+    """Mount the UI on ``app`` (after the API, whose routes come first)."""
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    # The installable app: the worker at the root, so that its scope is the whole site.
+    @app.get("/manifest.webmanifest", include_in_schema=False)
+    async def manifest() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / "manifest.webmanifest",
+            media_type=MANIFEST_MEDIA_TYPE,
+            headers={"Cache-Control": "no-cache"},
+        )
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        return Response(
+            service_worker_script(WEB_DIR),
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+        )
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/lobby", include_in_schema=False)
+    @app.get("/signin", include_in_schema=False)
+    @app.get("/signup", include_in_schema=False)
+    @app.get("/new", include_in_schema=False)
+    @app.get("/archive", include_in_schema=False)
+    @app.get("/import", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/game/{game_id}", include_in_schema=False)
+    @app.get("/table/{table_id}", include_in_schema=False)
+    @app.get("/enjambre", include_in_schema=False)
+    @app.get("/@/{name}", include_in_schema=False)
+    async def game_page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})

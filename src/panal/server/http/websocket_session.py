@@ -1,0 +1,173 @@
+"""What every websocket of the server does alike, for Hive games and Enjambre tables: take the
+seat token from a first "hello" message (never from the URL, which proxies and access logs
+record), read requests as bounded JSON text, hand each to its game's or table's handler, answer a
+refused or failed one with an error message, and close a socket that fell behind."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, NamedTuple, Protocol
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from panal.server.http.request_error import RequestError
+
+__all__ = [
+    "HELLO_SECONDS",
+    "MAX_WS_MESSAGE_CHARS",
+    "Greeting",
+    "Outbox",
+    "close_with_error",
+    "error_message",
+    "greet",
+    "pump_then_close",
+    "serve_requests",
+]
+
+log = logging.getLogger("panal.server")
+
+MAX_WS_MESSAGE_CHARS = 4096
+HELLO_SECONDS = 10.0  # a socket that has not said hello by then is closed (4408)
+MAX_TOKEN_CHARS = 200
+
+
+class Outbox(Protocol):
+    """The server's side of one socket: messages queued for it and how it stands."""
+
+    closed: bool
+    too_slow: bool
+
+    def post(self, text: str) -> None: ...
+
+
+def error_message(code: str, message: str) -> str:
+    return json.dumps({"type": "error", "code": code, "message": message})
+
+
+async def close_with_error(websocket: WebSocket, error: RequestError, code: int) -> None:
+    """Send ``error`` and close the socket with ``code`` (4400 bad hello, 4403 wrong token, 4404
+    unknown game or table): the browser shows why and does not retry."""
+    with contextlib.suppress(Exception):  # the client may already be gone
+        await websocket.send_text(json.dumps(error.to_json()))
+        await websocket.close(code=code, reason=error.message)
+
+
+class Greeting(NamedTuple):
+    """Who said hello: the seat token and the seats it plays; ``watch``: the spectators' view
+    was asked for (no seats), and ``player``: by one of the players (not a spectator to count)."""
+
+    token: str | None
+    seats: frozenset[int]
+    watch: bool = False
+    player: bool = False
+
+
+async def greet(
+    websocket: WebSocket, seats_for: Callable[[str | None], frozenset[int]], what: str
+) -> Greeting | None:
+    """Read the first message, ``{"type": "hello", "token": "…"}`` (no token or ``null``: a
+    spectator), and return its token with the seats ``seats_for`` gives it. A bad, missing or
+    late hello, or a token that holds no seat of this ``what`` ("game", "table"), closes the
+    socket with a clear error and returns None; so does a client that left.
+
+    ``"watch": true`` asks for the spectators' view whatever the token: no seats; a token that
+    holds seats then only says that the watcher is one of the players (not counted as a
+    spectator), and one that holds none is no error (anyone may watch)."""
+    try:
+        async with asyncio.timeout(HELLO_SECONDS):
+            message = await websocket.receive()
+    except TimeoutError:
+        error = RequestError("no_hello", f"say hello within {HELLO_SECONDS:g} s", 408)
+        await close_with_error(websocket, error, 4408)
+        return None
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        hello = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
+        hello = None
+    token = hello.get("token") if isinstance(hello, dict) else None
+    watch = hello.get("watch", False) if isinstance(hello, dict) else False
+    if (
+        not isinstance(hello, dict)
+        or hello.get("type") != "hello"
+        or (token is not None and (not isinstance(token, str) or len(token) > MAX_TOKEN_CHARS))
+        or not isinstance(watch, bool)
+    ):
+        error = RequestError(
+            "bad_request", 'the first message must be {"type": "hello", "token": <seat token>}'
+        )
+        await close_with_error(websocket, error, 4400)
+        return None
+    token = token or None
+    seats = seats_for(token) if token else frozenset()
+    if watch:
+        return Greeting(None, frozenset(), watch=True, player=bool(seats))
+    if token and not seats:
+        error = RequestError("bad_token", f"this seat token does not belong to this {what}", 403)
+        await close_with_error(websocket, error, 4403)
+        return None
+    return Greeting(token, seats)
+
+
+async def serve_requests(
+    websocket: WebSocket,
+    connection: Outbox,
+    handle: Callable[[Any], Awaitable[None]],
+    pump: asyncio.Task[None],
+    where: str,
+) -> None:
+    """Read requests and ``handle`` each until the socket closes or its ``pump`` (the task that
+    sends) has stopped; ``where`` names the game or table in the log."""
+    while not connection.closed:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            connection.post(error_message("bad_request", "send JSON text messages, not binary"))
+            continue
+        if len(text) > MAX_WS_MESSAGE_CHARS:
+            connection.post(
+                error_message("too_large", f"messages are limited to {MAX_WS_MESSAGE_CHARS}")
+            )
+            continue
+        try:
+            request = json.loads(text)
+        except (ValueError, RecursionError):  # RecursionError: thousands of nested brackets
+            connection.post(error_message("bad_json", "that message is not valid JSON"))
+            continue
+        try:
+            await handle(request)
+        except RequestError as exc:
+            body = exc.to_json()
+            if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
+                body["id"] = request["id"]
+            connection.post(json.dumps(body, ensure_ascii=False))
+        except Exception:  # a bug must not close the game for everyone: report and go on
+            log.exception("request %r in %s", text[:200], where)
+            connection.post(
+                error_message("server_error", "the server could not handle that request")
+            )
+        if pump.done():
+            return
+
+
+async def pump_then_close(
+    websocket: WebSocket, connection: Outbox, pumping: Awaitable[None]
+) -> None:
+    """Run the connection's sending; a connection dropped for falling behind is closed (1013:
+    try again later), and the browser reconnects and resumes."""
+    await pumping
+    if connection.too_slow:
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1013, reason="too slow: reconnect")

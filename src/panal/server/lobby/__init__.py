@@ -1,0 +1,1 @@
+"""The lobby: open challenges and games being played."""

@@ -1,0 +1,337 @@
+"""The lobby: open challenges and the games being played now, live on every screen.
+
+* ``GET /api/lobby`` → ``{"challenges": [...], "games": [...]}``.
+* ``POST /api/challenges`` ``{"game_type", "options", "look", "clock", "rated", "color"}`` →
+  201 ``{"id", "token"}``: the token is the seat the creator will play with (a guest's browser
+  keeps it). A rated challenge needs an account and a clock.
+* ``POST /api/challenges/{id}/accept`` → ``{"id", "seat", "token"}``: the new game. Exactly
+  one acceptor wins (the database decides); the others get 409 ``challenge_taken``.
+* ``POST /api/challenges/{id}/cancel`` ``{"token"?}``: by its creator (account or token).
+* Websocket ``/ws/lobby``: ``{"type": "lobby", "challenges", "games"}`` on connect and whenever
+  the lists change (any process: the bus's ``lobby`` channel), ``{"type": "accepted",
+  "challenge", "game"}`` when a challenge becomes a game (its creator's page goes there).
+
+A challenge to a friend by link is the invitation of an online game (``POST /api/games``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import time
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from pydantic import Field
+
+from panal.hive import GameType, Options
+from panal.server.hive_games.clock import ClockState, TimeControl, TimeControlError
+from panal.server.hive_games.game_store import GameRow, rule_columns
+from panal.server.hive_games.games import LOBBY_CHANNEL
+from panal.server.hive_games.live import COLOR_NAMES
+from panal.server.http.models import Look, StrictModel
+from panal.server.http.request_error import RequestError
+from panal.server.players.auth import session_account
+from panal.server.players.player_store import (
+    CHALLENGE_SECONDS,
+    CORRESPONDENCE_CHALLENGE_SECONDS,
+    Challenge,
+    PlayerStore,
+)
+from panal.server.room.outbox import Connection
+from panal.server.room.tokens import hash_token, new_token
+from panal.server.runtime.runtime import Runtime
+
+__all__ = ["Lobby", "lobby_router"]
+
+REFRESH_DELAY = 0.1  # changes within this time are sent as one list
+PLAYING_WINDOW = 3600.0  # a game counts as being played if it moved within the last hour
+MAX_OPEN_PER_CREATOR = 3
+
+
+class ChallengeRequest(StrictModel):
+    game_type: str = Field("Base", max_length=16)
+    # Rule options by name, as for POST /api/games (panal.hive.OPTION_SPECS).
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
+    look: Look = "classic"
+    clock: dict[str, Any] | None = None
+    rated: bool = False
+    color: Literal["white", "black", "random"] = "random"
+
+
+class CancelRequest(StrictModel):
+    token: str | None = Field(None, max_length=200)
+
+
+class Lobby:
+    """This process's lobby pages: the lists, refreshed from the database on each change."""
+
+    def __init__(self, runtime: Runtime, players: PlayerStore) -> None:
+        self.runtime = runtime
+        self.players = players
+        self.connections: set[Connection] = set()
+        self._pending = False
+        runtime.listen(LOBBY_CHANNEL, self, channel=True)
+
+    def on_bus_message(self, channel: str, message: dict[str, Any]) -> None:
+        """A challenge was posted, cancelled or accepted, or a game began or ended (any
+        process)."""
+        if message.get("op") == "accepted":
+            text = json.dumps(
+                {
+                    "type": "accepted",
+                    "challenge": str(message.get("challenge")),
+                    "game": str(message.get("game")),
+                }
+            )
+            for connection in list(self.connections):
+                connection.post(text)
+        self._schedule()
+
+    def on_bus_reconnect(self) -> None:
+        self._schedule()  # a change may have been lost: the lists are read again
+
+    def _schedule(self) -> None:
+        if self._pending or not self.connections:
+            return
+        self._pending = True
+
+        async def refresh() -> None:
+            await asyncio.sleep(REFRESH_DELAY)
+            self._pending = False
+            try:
+                text = json.dumps(await self.snapshot(), separators=(",", ":"))
+            except Exception:
+                return
+            for connection in list(self.connections):
+                connection.post_state(text)
+
+        self.runtime.spawn(refresh())
+
+    async def snapshot(self) -> dict[str, Any]:
+        runtime, players = self.runtime, self.players
+        now = time.time()
+        challenges, games = await asyncio.gather(
+            runtime.db(players.open_challenges, now),
+            runtime.db(players.games_in_play, now - PLAYING_WINDOW),
+        )
+        users = {u for row in games for u in row.users() if u is not None}
+        names_by_id = await runtime.db(players.names, users)
+        return {
+            "type": "lobby",
+            "challenges": [c.to_json() for c in challenges],
+            "games": [_playing_json(row, names_by_id) for row in games],
+        }
+
+    def announce(self, challenge_id: str, game_id: str | None = None) -> None:
+        """A challenge was posted, cancelled or accepted (``game_id``): tell every process."""
+        message: dict[str, Any] = {"op": "changed"}
+        if game_id is not None:
+            message = {"op": "accepted", "challenge": challenge_id, "game": game_id}
+        self.runtime.announce(LOBBY_CHANNEL, message)
+
+    # --- challenges ------------------------------------------------------------------------
+
+    async def create(self, body: ChallengeRequest, request: Request) -> dict[str, Any]:
+        runtime, players = self.runtime, self.players
+        account = await session_account(request, self.players)
+        try:
+            game_type = str(GameType.parse(body.game_type))
+        except ValueError as exc:
+            raise RequestError("bad_game_type", str(exc)) from None
+        try:
+            control = TimeControl.from_json(body.clock)
+        except TimeControlError as exc:
+            raise RequestError("bad_clock", str(exc), 422) from None
+        try:
+            options = Options.from_values(body.options)
+        except (TypeError, ValueError) as exc:
+            raise RequestError("bad_options", str(exc)) from None
+        if body.rated and account is None:
+            raise RequestError("sign_in", "sign in to post a rated challenge", 401)
+        if body.rated and control is None:
+            raise RequestError("rated_untimed", "a rated game needs a clock", 422)
+        now = time.time()
+        if account is not None:
+            mine = [
+                c
+                for c in await runtime.db(players.open_challenges, now)
+                if c.creator_id == account.id
+            ]
+            if len(mine) >= MAX_OPEN_PER_CREATOR:
+                raise RequestError(
+                    "too_many_challenges",
+                    f"you have {len(mine)} open challenges (at most {MAX_OPEN_PER_CREATOR})",
+                    429,
+                )
+        token = new_token()
+        lasts = (
+            CORRESPONDENCE_CHALLENGE_SECONDS
+            if control is not None and control.kind == "correspondence"
+            else CHALLENGE_SECONDS
+        )
+        challenge = Challenge(
+            id=secrets.token_urlsafe(9),
+            created_at=now,
+            expires_at=now + lasts,
+            creator_id=account.id if account else None,
+            creator_token=hash_token(token),
+            game_type=game_type,
+            options=options.changed(),
+            look=body.look,
+            time_control=control,
+            rated=body.rated,
+            color=body.color,
+        )
+        await runtime.db(players.create_challenge, challenge)
+        self.announce(challenge.id)
+        if account is not None:
+            challenge = await runtime.db(players.with_creator, challenge, account.name)
+        return {"id": challenge.id, "token": token, "challenge": challenge.to_json()}
+
+    async def challenge(self, challenge_id: str) -> Challenge:
+        found = None
+        if 1 <= len(challenge_id) <= 16:
+            found = await self.runtime.db(self.players.challenge, challenge_id)
+        if found is None:
+            raise RequestError("unknown_challenge", "there is no such challenge", 404)
+        return found
+
+    async def cancel(self, challenge_id: str, body: CancelRequest, request: Request) -> None:
+        runtime, players = self.runtime, self.players
+        challenge = await self.challenge(challenge_id)
+        account = await session_account(request, self.players)
+        by_account = account is not None and account.id == challenge.creator_id
+        by_token = body.token is not None and secrets.compare_digest(
+            hash_token(body.token), challenge.creator_token
+        )
+        if not (by_account or by_token):
+            raise RequestError("not_yours", "only its creator can cancel a challenge", 403)
+        if not await runtime.db(players.cancel_challenge, challenge_id):
+            raise RequestError("challenge_closed", "this challenge is no longer open", 409)
+        self.announce(challenge_id)
+
+    async def accept(self, challenge_id: str, request: Request) -> dict[str, Any]:
+        """Start the challenge's game with the acceptor in the other seat, if nobody else
+        accepted it first."""
+        runtime, players = self.runtime, self.players
+        challenge = await self.challenge(challenge_id)
+        account = await session_account(request, self.players)
+        if challenge.status != "open" or challenge.expires_at <= time.time():
+            raise RequestError("challenge_taken", "this challenge is no longer open", 409)
+        if challenge.rated and account is None:
+            raise RequestError("sign_in", "sign in to accept a rated challenge", 401)
+        if account is not None and account.id == challenge.creator_id:
+            raise RequestError("own_challenge", "you cannot accept your own challenge", 409)
+        creator = challenge.color
+        if creator == "random":
+            creator = secrets.choice(COLOR_NAMES)
+        creator_color = COLOR_NAMES.index(creator)
+        token = new_token()
+        tokens = [challenge.creator_token, hash_token(token)]
+        users = [challenge.creator_id, account.id if account else None]
+        if creator_color == 1:
+            tokens.reverse()
+            users.reverse()
+        now = runtime.now()
+        row = GameRow(
+            id=secrets.token_urlsafe(9),
+            game_type=challenge.game_type,
+            mode="online",
+            **rule_columns(Options.from_values(challenge.options)),
+            look=challenge.look,
+            white_token=tokens[0],
+            black_token=tokens[1],
+            white_user=users[0],
+            black_user=users[1],
+            rated=challenge.rated,
+        )
+        if challenge.time_control is not None:
+            control = challenge.time_control
+            row.set_clock(control, ClockState.new(control).started(now))
+        won = await runtime.db(players.accept_challenge, challenge_id, row, time.time())
+        if not won:
+            raise RequestError("challenge_taken", "someone else accepted this challenge", 409)
+        self.announce(challenge_id, row.id)
+        seat = COLOR_NAMES[1 - creator_color]
+        return {"id": row.id, "seat": seat, "token": token}
+
+    # --- websocket -------------------------------------------------------------------------
+
+    async def watch(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        connection = Connection(send=websocket.send_text, seats=frozenset())
+        self.connections.add(connection)
+        pump = asyncio.get_running_loop().create_task(connection.pump())
+        try:
+            connection.post_state(json.dumps(await self.snapshot(), separators=(",", ":")))
+            while not connection.closed:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                if message.get("text") == '{"type":"ping"}':
+                    connection.post('{"type":"pong"}')
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        finally:
+            self.connections.discard(connection)
+            connection.close()
+            with contextlib.suppress(Exception):
+                await pump
+
+
+def _playing_json(row: GameRow, names_by_id: dict[int, str]) -> dict[str, Any]:
+    control = row.control
+    return {
+        "id": row.id,
+        "game_type": row.game_type,
+        "white": names_by_id.get(row.white_user) if row.white_user is not None else None,
+        "black": names_by_id.get(row.black_user) if row.black_user is not None else None,
+        "rated": row.rated,
+        "clock": control.shown() if control else None,
+        "plies": row.plies,
+    }
+
+
+lobby_router = APIRouter()
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+@lobby_router.get("/api/lobby")
+async def lobby_lists(request: Request) -> dict[str, Any]:
+    snapshot = await _lobby(request).snapshot()
+    snapshot.pop("type")
+    return snapshot
+
+
+@lobby_router.post("/api/challenges", status_code=201)
+async def post_challenge(body: ChallengeRequest, request: Request) -> dict[str, Any]:
+    return await _lobby(request).create(body, request)
+
+
+@lobby_router.get("/api/challenges/{challenge_id}")
+async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    """A challenge and what became of it (``status``; ``game`` once accepted)."""
+    challenge = await _lobby(request).challenge(challenge_id)
+    return challenge.to_json()
+
+
+@lobby_router.post("/api/challenges/{challenge_id}/accept")
+async def accept_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
+    return await _lobby(request).accept(challenge_id, request)
+
+
+@lobby_router.post("/api/challenges/{challenge_id}/cancel", status_code=204)
+async def cancel_challenge(challenge_id: str, body: CancelRequest, request: Request) -> None:
+    await _lobby(request).cancel(challenge_id, body, request)
+
+
+@lobby_router.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    await websocket.app.state.lobby.watch(websocket)

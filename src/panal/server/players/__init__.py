@@ -1,0 +1,1 @@
+"""Players: accounts, sessions and the player store."""

@@ -1,0 +1,149 @@
+"""Who is asking: the session cookie, and the origin check that keeps other sites from acting
+with it (cross-site request forgery).
+
+* The session lives in the cookie ``panal_session``: HTTP-only (no script reads it), SameSite=Lax
+  (other sites' requests do not carry it, except plain links), ``Secure`` whenever the request
+  came over HTTPS or to this machine (browsers keep secure cookies from ``http://localhost``),
+  for 30 days. The database keeps only the token's hash.
+* Every request that changes something (any method but GET, HEAD and OPTIONS) and names an
+  ``Origin`` must come from this server's own origin; a request carrying the session cookie
+  must name its origin (``Origin``, else ``Referer``). Browsers send ``Origin`` with every such
+  request, so a page of another site can neither act with a player's session nor sign a player
+  into another account. A websocket that takes its seats from the cookie is checked the same way
+  (browsers do not apply SameSite to websockets everywhere).
+
+Behind a reverse proxy, the proxy must pass the ``Host`` header through (nginx:
+``proxy_set_header Host $host``), since the origin is compared with it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from panal.server.players.accounts import SESSION_DAYS, session_key
+
+if TYPE_CHECKING:
+    from starlette.requests import HTTPConnection
+    from starlette.responses import Response
+
+    from panal.server.players.player_store import Account, PlayerStore
+
+__all__ = [
+    "SESSION_COOKIE",
+    "OriginCheck",
+    "clear_session_cookie",
+    "same_origin",
+    "session_account",
+    "set_session_cookie",
+]
+
+SESSION_COOKIE = "panal_session"
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "[::1]", "::1"})
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+def _netloc(url: str) -> str | None:
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    return parts.netloc.lower() or None
+
+
+def same_origin(scope: Scope, *, required: bool) -> bool:
+    """Whether the request names this server as its origin (``Origin``, else ``Referer``);
+    one that names none passes unless ``required``."""
+    host = (_header(scope, b"host") or "").lower()
+    named = _header(scope, b"origin")
+    if named is None or named == "null":
+        named = _header(scope, b"referer")
+    if named is None:
+        return not required
+    return bool(host) and _netloc(named) == host
+
+
+def _carries_session(scope: Scope) -> bool:
+    cookie = _header(scope, b"cookie") or ""
+    return any(part.strip().startswith(SESSION_COOKIE + "=") for part in cookie.split(";"))
+
+
+class OriginCheck:
+    """Refuse (403, ``bad_origin``) a state-changing request from another site."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        changes = scope["type"] == "http" and scope["method"] not in SAFE_METHODS
+        if changes and not same_origin(scope, required=_carries_session(scope)):
+            body = json.dumps(
+                {"error": "bad_origin", "detail": "this request must come from this site"}
+            ).encode()
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 403,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                    ],
+                }
+            )
+            await send({"type": "http.response.body", "body": body})
+            return
+        await self.app(scope, receive, send)
+
+
+def _secure(connection: HTTPConnection) -> bool:
+    return connection.url.scheme in ("https", "wss") or connection.url.hostname in LOOPBACK_HOSTS
+
+
+def set_session_cookie(response: Response, connection: HTTPConnection, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=SESSION_DAYS * 86_400,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=_secure(connection),
+    )
+
+
+def clear_session_cookie(response: Response, connection: HTTPConnection) -> None:
+    response.delete_cookie(
+        SESSION_COOKIE, path="/", httponly=True, samesite="lax", secure=_secure(connection)
+    )
+
+
+def session_token(connection: HTTPConnection) -> str | None:
+    token = connection.cookies.get(SESSION_COOKIE)
+    if token is None or not 20 <= len(token) <= 100:
+        return None
+    return token
+
+
+async def session_account(connection: HTTPConnection, players: PlayerStore) -> Account | None:
+    """The signed-in account of a request or websocket (read once per request)."""
+    cached: Any = getattr(connection.state, "account", False)
+    if cached is not False:
+        return cached  # type: ignore[no-any-return]
+    import asyncio
+
+    token = session_token(connection)
+    account = None
+    if token is not None:
+        account = await asyncio.to_thread(players.session_account, session_key(token))
+    connection.state.account = account
+    return account

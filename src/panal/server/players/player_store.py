@@ -1,0 +1,558 @@
+"""Players in the database: accounts, sessions, sign-in failures, ratings and their history,
+and the lobby's open challenges.
+
+The tables sit beside :mod:`panal.server.database.store`'s games (same metadata, same Alembic
+migrations); their transactions are short and synchronous, and the server runs them in a thread.
+What must happen exactly once is decided by the database:
+
+* a name is taken by one account (a unique index on its case-free key);
+* a challenge is accepted by one player (a conditional ``UPDATE`` in the transaction that
+  creates the game);
+* a rated game's result changes its players' ratings once
+  (:func:`panal.server.ratings.rating_store.settle_ratings`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    and_,
+    case,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+
+from panal.server.database.store import metadata
+from panal.server.hive_games.clock import TimeControl
+from panal.server.hive_games.game_store import GameRow, games_table, insert_game
+from panal.server.ratings.glicko2 import Glicko2, TableRating
+from panal.server.ratings.rating_store import hive_category, rating_history_table, ratings_table
+
+__all__ = [
+    "Account",
+    "Challenge",
+    "NameTaken",
+    "PlayerStore",
+    "RatingRow",
+]
+
+users_table = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(20), nullable=False),
+    Column("name_key", String(20), nullable=False),
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("language", String(8)),
+    Column("look", String(12)),
+    Index("users_by_name_key", "name_key", unique=True),
+)
+
+sessions_table = Table(
+    "sessions",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Index("sessions_by_user", "user_id"),
+)
+
+sign_in_failures_table = Table(
+    "sign_in_failures",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(80), nullable=False),
+    Column("at", Float, nullable=False),
+    Index("sign_in_failures_by_key", "key", "at"),
+)
+
+challenges_table = Table(
+    "challenges",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("creator_id", Integer, ForeignKey("users.id")),
+    Column("creator_token", String(64), nullable=False),
+    Column("game_type", String(16), nullable=False),
+    Column("options", String(200), nullable=False),
+    Column("look", String(12), nullable=False),
+    Column("time_control", String(64)),
+    Column("rated", Boolean, nullable=False),
+    Column("color", String(8), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("game_id", String(16)),
+    Index("challenges_by_status", "status", "expires_at"),
+)
+
+SESSION_SECONDS = 30 * 86_400
+SESSION_REFRESH = 86_400  # a session used a day after its last renewal runs 30 days again
+CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby this long
+CORRESPONDENCE_CHALLENGE_SECONDS = 7 * 86_400
+OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
+
+
+class NameTaken(Exception):
+    """Another account has this name (in any case)."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    created_at: float
+    language: str | None = None
+    look: str | None = None
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    category: str
+    rating: float
+    deviation: float
+    volatility: float | None
+    games: int
+
+    @property
+    def glicko2(self) -> Glicko2:
+        return Glicko2(self.rating, self.deviation, self.volatility or 0.06)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.volatility is None:  # a table's OpenSkill rating (see rate_table_game)
+            table = TableRating(self.rating, self.deviation)
+            shown, provisional = table.shown_text(), table.provisional
+        else:
+            shown, provisional = self.glicko2.shown(), self.glicko2.provisional
+        return {
+            "category": self.category,
+            "rating": round(self.rating, 1),
+            "deviation": round(self.deviation, 1),
+            "provisional": provisional,
+            "shown": shown,
+            "games": self.games,
+        }
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """An open challenge in the lobby: the game it will start, and who posted it."""
+
+    id: str
+    created_at: float
+    expires_at: float
+    creator_id: int | None
+    creator_token: str  # the SHA-256 hash of the seat token the creator will play with
+    game_type: str
+    options: dict[str, bool | str]  # rule options that differ from the defaults, by name
+    look: str
+    time_control: TimeControl | None
+    rated: bool
+    color: str  # the creator's colour: white, black or random
+    status: str = OPEN
+    game_id: str | None = None
+    creator_name: str | None = None
+    creator_rating: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """What the lobby shows (never the creator's token)."""
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "expires_at": self.expires_at,
+            "creator": self.creator_name,
+            "creator_rating": self.creator_rating,
+            "game_type": self.game_type,
+            "options": self.options,
+            "look": self.look,
+            "clock": self.time_control.shown() if self.time_control else None,
+            "rated": self.rated,
+            "color": self.color,
+            "status": self.status,
+            "game": self.game_id,
+        }
+
+    @classmethod
+    def from_columns(cls, values: Any, **extra: Any) -> Challenge:
+        control = values["time_control"]
+        return cls(
+            id=values["id"],
+            created_at=values["created_at"],
+            expires_at=values["expires_at"],
+            creator_id=values["creator_id"],
+            creator_token=values["creator_token"],
+            game_type=values["game_type"],
+            options=json.loads(values["options"]),
+            look=values["look"],
+            time_control=TimeControl.from_json(json.loads(control)) if control else None,
+            rated=bool(values["rated"]),
+            color=values["color"],
+            status=values["status"],
+            game_id=values["game_id"],
+            **extra,
+        )
+
+
+def _account(values: Any) -> Account:
+    return Account(
+        values["id"], values["name"], values["created_at"], values["language"], values["look"]
+    )
+
+
+class PlayerStore:
+    """Accounts, sessions, ratings and challenges on the games' database engine."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    # --- accounts --------------------------------------------------------------------------
+
+    def create_account(
+        self, name: str, key: str, password_hash: str, language: str | None, look: str | None
+    ) -> Account:
+        now = time.time()
+        try:
+            with self.engine.begin() as conn:
+                user_id = conn.execute(
+                    insert(users_table)
+                    .values(
+                        name=name,
+                        name_key=key,
+                        password_hash=password_hash,
+                        created_at=now,
+                        language=language,
+                        look=look,
+                    )
+                    .returning(users_table.c.id)
+                ).scalar_one()
+        except IntegrityError:
+            raise NameTaken(name) from None
+        return Account(user_id, name, now, language, look)
+
+    def account_by_key(self, key: str) -> tuple[Account, str] | None:
+        """The account with this name key, and its password hash."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(users_table).where(users_table.c.name_key == key)).first()
+        return None if row is None else (_account(row._mapping), row.password_hash)
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(users_table)
+                .where(users_table.c.id == user_id)
+                .values(password_hash=password_hash)
+            )
+
+    def set_preferences(self, user_id: int, values: dict[str, str]) -> None:
+        """The account's language and look (``values`` names one or both)."""
+        allowed = {k: v for k, v in values.items() if k in ("language", "look")}
+        if allowed:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(users_table).where(users_table.c.id == user_id).values(**allowed)
+                )
+
+    def names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        ids = {u for u in user_ids if u is not None}
+        if not ids:
+            return {}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(users_table.c.id, users_table.c.name).where(users_table.c.id.in_(ids))
+            )
+            return {row.id: row.name for row in rows}
+
+    # --- sessions --------------------------------------------------------------------------
+
+    def create_session(self, key: str, user_id: int) -> float:
+        """Store a session (by its token's hash); returns when it expires."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(sessions_table).values(
+                    key=key, user_id=user_id, created_at=now, expires_at=now + SESSION_SECONDS
+                )
+            )
+            # Sessions that ran out are dropped as new ones come (the table stays small).
+            conn.execute(delete(sessions_table).where(sessions_table.c.expires_at < now))
+        return now + SESSION_SECONDS
+
+    def session_account(self, key: str) -> Account | None:
+        """The account signed in by the session with this key, if it has not expired; a
+        session in use is renewed once a day."""
+        now = time.time()
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(users_table, sessions_table.c.expires_at)
+                .join(sessions_table, sessions_table.c.user_id == users_table.c.id)
+                .where(sessions_table.c.key == key, sessions_table.c.expires_at > now)
+            ).first()
+        if row is None:
+            return None
+        if row.expires_at - now < SESSION_SECONDS - SESSION_REFRESH:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(sessions_table)
+                    .where(sessions_table.c.key == key)
+                    .values(expires_at=now + SESSION_SECONDS)
+                )
+        return _account(row._mapping)
+
+    def delete_session(self, key: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(sessions_table).where(sessions_table.c.key == key))
+
+    # --- sign-in failures ------------------------------------------------------------------
+
+    def failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
+        """When each key failed to sign in after ``since``."""
+        found: dict[str, list[float]] = {key: [] for key in keys}
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(sign_in_failures_table.c.key, sign_in_failures_table.c.at).where(
+                    sign_in_failures_table.c.key.in_(keys), sign_in_failures_table.c.at > since
+                )
+            )
+            for row in rows:
+                found[row.key].append(row.at)
+        return found
+
+    def record_failure(self, keys: list[str], forget_before: float) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(insert(sign_in_failures_table), [{"key": k, "at": now} for k in keys])
+            conn.execute(
+                delete(sign_in_failures_table).where(sign_in_failures_table.c.at < forget_before)
+            )
+
+    def clear_failures(self, key: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(delete(sign_in_failures_table).where(sign_in_failures_table.c.key == key))
+
+    # --- ratings and profiles --------------------------------------------------------------
+
+    def ratings(self, user_id: int) -> list[RatingRow]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(ratings_table)
+                .where(ratings_table.c.user_id == user_id)
+                .order_by(ratings_table.c.category)
+            )
+            return [
+                RatingRow(r.category, r.rating, r.deviation, r.volatility, r.games) for r in rows
+            ]
+
+    def rating_history(self, user_id: int, limit: int = 500) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(rating_history_table)
+                .where(rating_history_table.c.user_id == user_id)
+                .order_by(rating_history_table.c.at.desc(), rating_history_table.c.id.desc())
+                .limit(limit)
+            ).all()
+        return [
+            {
+                "category": r.category,
+                "game": r.game_id,
+                "at": r.at,
+                "rating": round(r.rating, 1),
+                "change": round(r.change, 1),
+            }
+            for r in reversed(rows)
+        ]
+
+    def game_players(self, row: GameRow) -> dict[str, Any] | None:
+        """The accounts on a game's sides, as its page shows them: name, rating at the game's
+        speed (before the game, once a rated game is over) and its change."""
+        users = row.users()
+        if users == (None, None):
+            return None
+        names = self.names(u for u in users if u is not None)
+        control = row.control
+        shown: dict[int, str] = {}
+        if control is not None:
+            shown = self.shown_ratings([u for u in users if u is not None], hive_category(control))
+        changes: dict[int, tuple[float, float, float]] = {}
+        if row.rated and row.result is not None:
+            with self.engine.connect() as conn:
+                for r in conn.execute(
+                    select(rating_history_table).where(rating_history_table.c.game_id == row.id)
+                ):
+                    changes[r.user_id] = (r.rating, r.deviation, r.change)
+        players: dict[str, Any] = {}
+        for color, user in zip(("white", "black"), users, strict=True):
+            if user is None:
+                players[color] = None
+                continue
+            player: dict[str, Any] = {"name": names.get(user), "rating": shown.get(user)}
+            if user in changes:
+                after, deviation, change = changes[user]
+                player["rating"] = Glicko2(after - change, deviation).shown()
+                player["change"] = round(change)
+            players[color] = player
+        return players
+
+    def shown_ratings(self, user_ids: Iterable[int], category: str) -> dict[int, str]:
+        """Each account's rating in the category as players read it ("1500?" for none yet)."""
+        ids = {u for u in user_ids if u is not None}
+        shown = {u: Glicko2().shown() for u in ids}
+        if ids:
+            with self.engine.connect() as conn:
+                rows = conn.execute(
+                    select(ratings_table).where(
+                        ratings_table.c.user_id.in_(ids), ratings_table.c.category == category
+                    )
+                )
+                for r in rows:
+                    shown[r.user_id] = Glicko2(r.rating, r.deviation, r.volatility).shown()
+        return shown
+
+    def games_of(self, user_id: int, *, finished: bool, limit: int) -> list[GameRow]:
+        mine = or_(games_table.c.white_user == user_id, games_table.c.black_user == user_id)
+        state = games_table.c.result.is_not(None) if finished else games_table.c.result.is_(None)
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table)
+                .where(mine, state, games_table.c.mode.in_(("online", "ai")))
+                .order_by(games_table.c.updated_at.desc(), games_table.c.id)
+                .limit(limit)
+            ).all()
+        return [GameRow.from_columns(r._mapping) for r in rows]
+
+    def results_of(self, user_id: int) -> dict[str, int]:
+        """Wins, losses and draws of the account's finished games."""
+        won = or_(
+            and_(games_table.c.white_user == user_id, games_table.c.result == "WhiteWins"),
+            and_(games_table.c.black_user == user_id, games_table.c.result == "BlackWins"),
+        )
+        mine = or_(games_table.c.white_user == user_id, games_table.c.black_user == user_id)
+        with self.engine.connect() as conn:
+            total = conn.execute(
+                select(
+                    func.count(),
+                    func.sum(case((won, 1), else_=0)),
+                    func.sum(case((games_table.c.result == "Draw", 1), else_=0)),
+                ).where(mine, games_table.c.result.is_not(None))
+            ).one()
+        games, wins, draws = int(total[0]), int(total[1] or 0), int(total[2] or 0)
+        return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws}
+
+    # --- the lobby -------------------------------------------------------------------------
+
+    def create_challenge(self, challenge: Challenge) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(challenges_table).values(
+                    id=challenge.id,
+                    created_at=challenge.created_at,
+                    expires_at=challenge.expires_at,
+                    creator_id=challenge.creator_id,
+                    creator_token=challenge.creator_token,
+                    game_type=challenge.game_type,
+                    options=json.dumps(challenge.options, sort_keys=True),
+                    look=challenge.look,
+                    time_control=(
+                        json.dumps(challenge.time_control.to_json())
+                        if challenge.time_control
+                        else None
+                    ),
+                    rated=challenge.rated,
+                    color=challenge.color,
+                    status=OPEN,
+                )
+            )
+
+    def challenge(self, challenge_id: str) -> Challenge | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(challenges_table).where(challenges_table.c.id == challenge_id)
+            ).first()
+        return None if row is None else Challenge.from_columns(row._mapping)
+
+    def open_challenges(self, now: float, limit: int = 100) -> list[Challenge]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(challenges_table, users_table.c.name)
+                .outerjoin(users_table, users_table.c.id == challenges_table.c.creator_id)
+                .where(challenges_table.c.status == OPEN, challenges_table.c.expires_at > now)
+                .order_by(challenges_table.c.created_at.desc())
+                .limit(limit)
+            ).all()
+        challenges = [Challenge.from_columns(r._mapping, creator_name=r.name) for r in rows]
+        return [self._with_rating(c) for c in challenges]
+
+    def with_creator(self, challenge: Challenge, name: str) -> Challenge:
+        """The challenge with its creator's name and rating, as the lobby lists it."""
+        return self._with_rating(replace(challenge, creator_name=name))
+
+    def _with_rating(self, challenge: Challenge) -> Challenge:
+        """The challenge with its creator's rating at its speed (guests have none)."""
+        if challenge.creator_id is None or challenge.time_control is None:
+            return challenge
+        category = hive_category(challenge.time_control)
+        shown = self.shown_ratings([challenge.creator_id], category)[challenge.creator_id]
+        return replace(challenge, creator_rating=shown)
+
+    def cancel_challenge(self, challenge_id: str) -> bool:
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                update(challenges_table)
+                .where(challenges_table.c.id == challenge_id, challenges_table.c.status == OPEN)
+                .values(status=CANCELLED)
+            )
+            return updated.rowcount == 1
+
+    def accept_challenge(self, challenge_id: str, game: GameRow, now: float) -> bool:
+        """Close the challenge and create its game in one transaction, if the challenge is
+        still open: True for the one acceptor who wins."""
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                update(challenges_table)
+                .where(
+                    challenges_table.c.id == challenge_id,
+                    challenges_table.c.status == OPEN,
+                    challenges_table.c.expires_at > now,
+                )
+                .values(status=ACCEPTED, game_id=game.id)
+            )
+            if updated.rowcount != 1:
+                return False
+            insert_game(conn, game)
+        return True
+
+    def games_in_play(self, since: float, limit: int = 50) -> list[GameRow]:
+        """Online games with both seats taken, unfinished, changed after ``since``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table)
+                .where(
+                    games_table.c.mode == "online",
+                    games_table.c.result.is_(None),
+                    games_table.c.white_token.is_not(None),
+                    games_table.c.black_token.is_not(None),
+                    games_table.c.updated_at > since,
+                )
+                .order_by(games_table.c.updated_at.desc())
+                .limit(limit)
+            ).all()
+        return [GameRow.from_columns(r._mapping) for r in rows]

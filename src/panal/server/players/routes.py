@@ -1,0 +1,295 @@
+"""HTTP API of accounts and profiles.
+
+* ``POST /api/account/signup``  ``{"name", "password", "language"?, "look"?, "claim"?}`` → 201,
+  signed in; ``claim`` lists the ``{"game", "token"}`` seats this browser holds as a guest: those
+  games become the new account's.
+* ``POST /api/account/signin``  ``{"name", "password"}`` (any case of the name) → signed in; 401
+  ``bad_credentials``; 429 ``slow_down`` with ``retry_after`` after repeated failures.
+* ``POST /api/account/signout`` → 204.
+* ``GET /api/account`` → ``{"name", "language", "look"}`` (``name`` null for a guest).
+* ``PATCH /api/account`` ``{"language"?, "look"?}``: remembered for the account.
+* ``GET /api/users/{name}`` → the profile: ratings, rating history, results, recent games, games
+  in progress.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import Field
+
+from panal.server.hive_games.game_store import GameRow
+from panal.server.hive_games.games import GameHub
+from panal.server.http.models import Look, StrictModel
+from panal.server.http.request_error import RequestError
+from panal.server.players.accounts import (
+    FREE_FAILURES_PER_ADDRESS,
+    FREE_FAILURES_PER_NAME,
+    NAME_MAX,
+    PASSWORD_MAX,
+    SIGN_IN_WINDOW,
+    AccountError,
+    check_name,
+    check_password,
+    dummy_hash,
+    hash_password,
+    name_key,
+    new_session_token,
+    session_key,
+    sign_in_delay,
+    verify_password,
+)
+from panal.server.players.auth import (
+    clear_session_cookie,
+    session_account,
+    session_token,
+    set_session_cookie,
+)
+from panal.server.players.player_store import Account, NameTaken, PlayerStore
+from panal.server.room.tokens import hash_token
+from panal.server.runtime.runtime import Runtime
+
+__all__ = ["Language", "Look", "account_router", "client_key", "require_account"]
+
+#: Argon2 costs 64 MiB and tens of milliseconds a hash: a few at a time per process.
+PASSWORD_WORK_AT_ONCE = 2
+MAX_CLAIMS = 200
+#: Sign-ups from one address within the sign-in window before the next ones are slowed.
+FREE_SIGN_UPS_PER_ADDRESS = 10
+
+# The UI's languages and looks (panal.hive.names.LANGUAGES and LOOKS; a test checks they agree).
+Language = Literal["en", "es", "pt-PT", "pt-BR"]
+
+
+class SeatClaim(StrictModel):
+    game: str = Field(max_length=16)
+    token: str = Field(max_length=200)
+
+
+class SignUpRequest(StrictModel):
+    name: str = Field(max_length=NAME_MAX + 10)
+    password: str = Field(max_length=PASSWORD_MAX + 10)
+    language: Language | None = None
+    look: Look | None = None
+    claim: list[SeatClaim] = Field(default_factory=list, max_length=MAX_CLAIMS)
+
+
+class SignInRequest(StrictModel):
+    name: str = Field(max_length=NAME_MAX + 10)
+    password: str = Field(max_length=PASSWORD_MAX + 10)
+
+
+class PreferencesRequest(StrictModel):
+    language: Language | None = None
+    look: Look | None = None
+
+
+account_router = APIRouter()
+
+
+def _accounts(request: Request) -> tuple[Runtime, PlayerStore]:
+    """The process's runtime (for the database's threads) and its accounts' store."""
+    state = request.app.state
+    return state.runtime, state.players
+
+
+def client_key(request: Request) -> str:
+    """A client's address, hashed (sign-in failures are counted per address)."""
+    host = request.client.host if request.client else "unknown"
+    return hash_token(f"address:{host}")[:32]
+
+
+async def _password_work(request: Request, function: Any, *args: Any) -> Any:
+    semaphore: asyncio.Semaphore = request.app.state.password_work
+    async with semaphore:
+        return await asyncio.to_thread(function, *args)
+
+
+async def require_account(request: Request) -> Account:
+    account = await session_account(request, _accounts(request)[1])
+    if account is None:
+        raise RequestError("sign_in", "sign in first", 401)
+    return account
+
+
+def _account_json(account: Account | None) -> dict[str, Any]:
+    if account is None:
+        return {"name": None, "language": None, "look": None}
+    return {"name": account.name, "language": account.language, "look": account.look}
+
+
+async def _slowed(request: Request, keys: list[tuple[str, int]]) -> None:
+    """Refuse (429) while any of these keys has failed too often lately."""
+    runtime, players = _accounts(request)
+    now = time.time()
+    failures = await runtime.db(players.failures, [k for k, _ in keys], now - SIGN_IN_WINDOW)
+    wait = max(sign_in_delay(failures[key], free, now) for key, free in keys)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise RequestError(
+            "slow_down",
+            f"too many attempts: try again in {seconds} s",
+            429,
+            reason="too_many_attempts",
+            details={"retry_after": str(seconds)},
+        )
+
+
+async def _start_session(request: Request, response: Response, account: Account) -> None:
+    runtime, players = _accounts(request)
+    token = new_session_token()
+    await runtime.db(players.create_session, session_key(token), account.id)
+    set_session_cookie(response, request, token)
+
+
+@account_router.post("/api/account/signup", status_code=201)
+async def sign_up(body: SignUpRequest, request: Request, response: Response) -> dict[str, Any]:
+    runtime, players = _accounts(request)
+    try:
+        name = check_name(body.name)
+        password = check_password(body.password, name)
+    except AccountError as exc:
+        raise RequestError(exc.code, str(exc), 422, reason=exc.reason) from None
+    address = f"signup:{client_key(request)}"
+    await _slowed(request, [(address, FREE_SIGN_UPS_PER_ADDRESS)])
+    password_hash = await _password_work(request, hash_password, password)
+    try:
+        account = await runtime.db(
+            players.create_account,
+            name,
+            name_key(name),
+            password_hash,
+            body.language,
+            body.look,
+        )
+    except NameTaken:
+        raise RequestError(
+            "name_taken", f"the name {name!r} is taken", 409, reason="taken"
+        ) from None
+    await runtime.db(players.record_failure, [address], time.time() - SIGN_IN_WINDOW)
+    games: GameHub = request.app.state.hub
+    claimed = await games.claim_seats(account.id, [(seat.game, seat.token) for seat in body.claim])
+    await _start_session(request, response, account)
+    return {**_account_json(account), "claimed": sorted(claimed)}
+
+
+@account_router.post("/api/account/signin")
+async def sign_in(body: SignInRequest, request: Request, response: Response) -> dict[str, Any]:
+    runtime, players = _accounts(request)
+    key = name_key(body.name)
+    by_name, by_address = f"name:{key}", f"address:{client_key(request)}"
+    await _slowed(
+        request, [(by_name, FREE_FAILURES_PER_NAME), (by_address, FREE_FAILURES_PER_ADDRESS)]
+    )
+    found = await runtime.db(players.account_by_key, key)
+    stored = found[1] if found is not None else dummy_hash()
+    check = await _password_work(request, verify_password, stored, body.password)
+    if found is None or not check.ok:
+        await runtime.db(
+            players.record_failure, [by_name, by_address], time.time() - SIGN_IN_WINDOW
+        )
+        raise RequestError("bad_credentials", "wrong name or password", 401)
+    account = found[0]
+    if check.rehashed is not None:
+        await runtime.db(players.set_password_hash, account.id, check.rehashed)
+    await runtime.db(players.clear_failures, by_name)
+    await _start_session(request, response, account)
+    return _account_json(account)
+
+
+@account_router.post("/api/account/signout", status_code=204)
+async def sign_out(request: Request, response: Response) -> Response:
+    runtime, players = _accounts(request)
+    token = session_token(request)
+    if token is not None:
+        await runtime.db(players.delete_session, session_key(token))
+    clear_session_cookie(response, request)
+    response.status_code = 204
+    return response
+
+
+@account_router.get("/api/account")
+async def account(request: Request) -> dict[str, Any]:
+    return _account_json(await session_account(request, _accounts(request)[1]))
+
+
+@account_router.patch("/api/account")
+async def preferences(body: PreferencesRequest, request: Request) -> dict[str, Any]:
+    runtime, players = _accounts(request)
+    signed_in = await require_account(request)
+    values = body.model_dump(exclude_none=True)
+    await runtime.db(players.set_preferences, signed_in.id, values)
+    return _account_json(
+        Account(
+            signed_in.id,
+            signed_in.name,
+            signed_in.created_at,
+            values.get("language", signed_in.language),
+            values.get("look", signed_in.look),
+        )
+    )
+
+
+@account_router.get("/api/users/{name}")
+async def profile(name: str, request: Request) -> dict[str, Any]:
+    runtime, players = _accounts(request)
+    found = await runtime.db(players.account_by_key, name_key(name[: NAME_MAX + 1]))
+    if found is None:
+        raise RequestError("unknown_user", "there is no player with that name", 404)
+    user = found[0]
+    ratings, history, results, recent, playing = await asyncio.gather(
+        runtime.db(players.ratings, user.id),
+        runtime.db(players.rating_history, user.id),
+        runtime.db(players.results_of, user.id),
+        runtime.db(players.games_of, user.id, finished=True, limit=30),
+        runtime.db(players.games_of, user.id, finished=False, limit=30),
+    )
+    opponents = {u for row in (*recent, *playing) for u in row.users() if u not in (None, user.id)}
+    names_by_id = await runtime.db(players.names, opponents)
+    changes = {(entry["game"]): entry["change"] for entry in history}
+    return {
+        "name": user.name,
+        "created_at": user.created_at,
+        "ratings": [r.to_json() for r in ratings],
+        "history": history,
+        "results": results,
+        "recent": [_game_summary(row, user.id, names_by_id, changes) for row in recent],
+        "playing": [_game_summary(row, user.id, names_by_id, changes) for row in playing],
+    }
+
+
+def _game_summary(
+    row: GameRow, user_id: int, names_by_id: dict[int, str], changes: dict[str, float]
+) -> dict[str, Any]:
+    color = 0 if row.white_user == user_id else 1
+    opponent_user = row.users()[1 - color]
+    if row.mode == "ai" and row.ai_color == 1 - color:
+        opponent: dict[str, Any] = {"ai": row.ai_level}
+    elif opponent_user is not None:
+        opponent = {"name": names_by_id.get(opponent_user)}
+    else:
+        opponent = {"guest": True}
+    control = row.control
+    score = None
+    if row.result is not None:
+        won = row.result == ("WhiteWins", "BlackWins")[color]
+        score = 0.5 if row.result == "Draw" else float(won)
+    return {
+        "id": row.id,
+        "game_type": row.game_type,
+        "mode": row.mode,
+        "color": ("white", "black")[color],
+        "opponent": opponent,
+        "rated": row.rated,
+        "clock": control.shown() if control else None,
+        "result": row.result,
+        "end_reason": row.end_reason,
+        "score": score,
+        "rating_change": changes.get(row.id),
+        "plies": row.plies,
+        "updated_at": row.updated_at,
+    }
