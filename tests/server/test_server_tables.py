@@ -40,7 +40,7 @@ from tests.server.tables_helpers import (
 
 HANG_REPORT = Path(__file__).resolve().parents[2] / "test-artifacts" / "server-hang.txt"
 END = action_to_dict(EndTurn())
-QUICK = TableLimits(bot_pause=0.0, heartbeat_seconds=0.2, sweep_seconds=3600, min_replace_after=1.0)
+QUICK = TableLimits(bot_pause=0.0, presence_seconds=0.2, sweep_seconds=3600, min_replace_after=1.0)
 
 
 def make_client(backend: Backend, limits: TableLimits = QUICK) -> TestClient:

@@ -405,7 +405,7 @@ class Store:
         with self.engine.connect() as conn:
             return MigrationContext.configure(conn).get_current_revision()
 
-    def snapshot(self) -> Connection:
+    def consistent_reads(self) -> Connection:
         """A connection whose reads all see one snapshot of the database. A game or a table is
         read in several statements (its row, then its moves or its seats, games and actions);
         under PostgreSQL's default isolation each statement sees the changes committed before

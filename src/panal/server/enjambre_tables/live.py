@@ -26,7 +26,7 @@ class TableLimits:
     """Pacing and housekeeping of tables (tests shorten them)."""
 
     bot_pause: float = 0.7  # between two actions of a bot's turn, so that people can follow it
-    heartbeat_seconds: float = 10.0  # how often a process records who is connected to it
+    presence_seconds: float = 10.0  # how often a process records who is connected to it
     sweep_seconds: float = 5.0  # how often a process looks for stalled tables and leavers
     stall_seconds: float = 30.0  # a table waiting this long for a bot gets its job again
     min_replace_after: float = 30.0  # the shortest time-out a host may choose

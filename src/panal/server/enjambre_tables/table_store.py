@@ -270,7 +270,7 @@ class TableStore:
     def __init__(self, store: Store) -> None:
         self.database = store
         self.engine = store.engine
-        self.snapshot = store.snapshot
+        self.consistent_reads = store.consistent_reads
 
     # --- creating and loading --------------------------------------------------------------
 
@@ -288,7 +288,7 @@ class TableStore:
             )
 
     def load(self, table_id: str) -> LoadedTable | None:
-        with self.snapshot() as conn:
+        with self.consistent_reads() as conn:
             found = conn.execute(select(tables_table).where(tables_table.c.id == table_id)).first()
             if found is None:
                 return None
@@ -320,7 +320,7 @@ class TableStore:
 
     def game_log(self, table_id: str, number: int) -> tuple[GameHeader, list[Any]] | None:
         """One game's header and actions (for replays)."""
-        with self.snapshot() as conn:
+        with self.consistent_reads() as conn:
             found = conn.execute(
                 select(games_table).where(
                     games_table.c.table_id == table_id, games_table.c.number == number

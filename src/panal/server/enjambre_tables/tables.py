@@ -108,7 +108,9 @@ class TableHub:
         """Begin the housekeeping: presence, and the sweep (which first resumes every table's
         bots)."""
         every = self.runtime.every
-        self.runtime.spawn(every(self.limits.heartbeat_seconds, self.heartbeat, "table presence"))
+        self.runtime.spawn(
+            every(self.limits.presence_seconds, self.touch_present, "table presence")
+        )
         self.runtime.spawn(self._sweep_at_start())
 
     async def _sweep_at_start(self) -> None:
@@ -479,7 +481,7 @@ class TableHub:
 
     # --- presence and the sweep ------------------------------------------------------------
 
-    async def heartbeat(self) -> None:
+    async def touch_present(self) -> None:
         """Record that the players connected to this process are here."""
         present = sorted(
             {

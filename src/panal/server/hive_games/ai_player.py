@@ -97,7 +97,7 @@ class AiPlayer:
         if live.is_ai_turn and not live.is_finished and live.game is not None:
             if live.ai_error is not None:
                 live.ai_error = None
-                live.changed()
+                live.broadcast()
             await self.games.runtime.jobs.submit(self._ai_job(live))
 
     async def resume_ai_games(self) -> None:

@@ -315,7 +315,7 @@ class GameStore(Store):
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
-        with self.snapshot() as conn:
+        with self.consistent_reads() as conn:
             found = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if found is None:
                 return None

@@ -209,7 +209,7 @@ class GameHub:
             live.players = await self.runtime.db(self.players.game_players, live.row)
 
     def show(self, live: LiveGame) -> None:
-        live.changed()
+        live.broadcast()
 
     def encode(self, change: GameChange) -> dict[str, Any]:
         return {
@@ -243,7 +243,7 @@ class GameHub:
         if message.get("op") == "presence" and isinstance(count, int) and isinstance(origin, str):
             live.remote_spectators[origin] = (max(0, count), time.monotonic())
             if live.spectators != live.announced_spectators:
-                live.changed()
+                live.broadcast()
 
     async def _build(self, row: GameRow, moves: list[str]) -> LiveGame:
         """A copy from the stored row and moves: replayed here when short, else in a worker."""
@@ -554,7 +554,7 @@ class GameHub:
         def announce() -> None:
             live._presence_pending = False
             if live.spectators != live.announced_spectators:
-                live.changed()
+                live.broadcast()
             if self.shared and live.local_spectators != live.published_spectators:
                 self.runtime.spawn(self._publish_presence(live))
 

@@ -211,7 +211,7 @@ class LiveGame:
             self._history_from = index
         self._history_cache = None
 
-    def changed(self) -> None:
+    def broadcast(self) -> None:
         """The copy changed: send it to every connection of this process. A connection that
         takes deltas gets what differs from the state before; the delta is encoded once for all
         of them (with the legal moves once for the side to move)."""

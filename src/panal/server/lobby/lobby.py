@@ -102,7 +102,7 @@ class Lobby:
             await asyncio.sleep(REFRESH_DELAY)
             self._pending = False
             try:
-                text = json.dumps(await self.snapshot(), separators=(",", ":"))
+                text = json.dumps(await self.lists(), separators=(",", ":"))
             except Exception:
                 return
             for connection in list(self.connections):
@@ -110,7 +110,7 @@ class Lobby:
 
         self.runtime.spawn(refresh())
 
-    async def snapshot(self) -> dict[str, Any]:
+    async def lists(self) -> dict[str, Any]:
         runtime, players = self.runtime, self.players
         now = time.time()
         challenges, games = await asyncio.gather(
@@ -266,7 +266,7 @@ class Lobby:
         self.connections.add(connection)
         pump = asyncio.get_running_loop().create_task(connection.pump())
         try:
-            connection.post_state(json.dumps(await self.snapshot(), separators=(",", ":")))
+            connection.post_state(json.dumps(await self.lists(), separators=(",", ":")))
             while not connection.closed:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
@@ -305,7 +305,7 @@ def _lobby(request: Request) -> Lobby:
 
 @lobby_router.get("/api/lobby")
 async def lobby_lists(request: Request) -> dict[str, Any]:
-    snapshot = await _lobby(request).snapshot()
+    snapshot = await _lobby(request).lists()
     snapshot.pop("type")
     return snapshot
 

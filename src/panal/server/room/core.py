@@ -85,14 +85,15 @@ class Failure:
     message: str
 
 
-def decode(message: Any, change: Any) -> Changed[Any] | Reload | Failure | None:
-    """A bus message as one of the core's types (``change`` decodes a change's fields); None
+def decode(message: Any) -> Changed[dict[str, Any]] | Reload | Failure | None:
+    """A bus message as one of the core's types, a change's fields left as they came (the kind
+    decodes them only when it applies them: most messages are this process's own, or old); None
     for one of the kind's own (see :meth:`RoomKind.on_other`) or one that is not understood."""
     if not isinstance(message, dict) or not isinstance(message.get("v"), int):
         return None
     version, op = message["v"], message.get("op")
     if op == "change":
-        return Changed(version, change(message))
+        return Changed(version, message)
     if op == "reload":
         return Reload(version)
     if op == "failure":
@@ -311,12 +312,7 @@ class Rooms(Generic[L, C]):
             self.runtime.spawn(self._received(live, message))
 
     async def _received(self, live: L, message: Any) -> None:
-        try:
-            typed = decode(message, self.kind.decode)
-        except Exception:
-            where = (self.kind.name, live.id)
-            log.exception("a change of %s %s that does not read: reloading", *where)
-            typed = Reload(live.version + 1)
+        typed = decode(message)
         async with live.lock:
             if typed is None:
                 if isinstance(message, dict):
@@ -331,8 +327,9 @@ class Rooms(Generic[L, C]):
                 return  # this process made that change, or has it already
             if isinstance(typed, Changed) and typed.version == live.version + 1:
                 try:
-                    self.kind.apply_change(live, typed.change, typed.version)
-                    await self.kind.applied(live, typed.change)
+                    change = self.kind.decode(typed.change)
+                    self.kind.apply_change(live, change, typed.version)
+                    await self.kind.applied(live, change)
                 except Exception:
                     where = (self.kind.name, live.id)
                     log.exception("cannot apply a change of %s %s: reloading", *where)

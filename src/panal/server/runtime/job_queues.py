@@ -159,9 +159,9 @@ class RedisJobQueue:
     cancelled game are dropped when a consumer finds them stale, and a running one is stopped
     when its handler finds it stale (a late cancellation must not stop the next position's job).
 
-    A consumer renews its hold on the job it has taken every ``HEARTBEAT`` seconds (``XCLAIM``
+    A consumer renews its hold on the job it has taken every ``RENEW_SECONDS`` seconds (``XCLAIM``
     of the entry to itself, which resets the entry's idle time), from the moment it takes the
-    job until it acknowledges it; every ``HEARTBEAT`` seconds each process takes over the jobs
+    job until it acknowledges it; every ``RENEW_SECONDS`` seconds each process takes over the jobs
     whose hold was not renewed for ``CLAIM_IDLE`` seconds (``XAUTOCLAIM``): their holder died,
     or its event loop stalled that long. A game whose AI move was being computed by a process
     that was killed thus gets its move from another within seconds, not after the job's whole
@@ -171,7 +171,7 @@ class RedisJobQueue:
 
     GROUP = "workers"
     #: Seconds between two renewals of a hold on a job, and between two sweeps for abandoned jobs.
-    HEARTBEAT = 1.0
+    RENEW_SECONDS = 1.0
     #: Seconds without a renewal after which another consumer takes a job over.
     CLAIM_IDLE = 5.0
 
@@ -277,7 +277,7 @@ class RedisJobQueue:
         """Renew this consumer's hold on a job it has taken, until cancelled (see the class
         docstring)."""
         while True:
-            await asyncio.sleep(self.HEARTBEAT)
+            await asyncio.sleep(self.RENEW_SECONDS)
             try:
                 await self.redis.xclaim(
                     self.stream, self.GROUP, consumer, 0, [entry_id], justid=True
@@ -331,7 +331,7 @@ class RedisJobQueue:
         idle_ms = int(self.CLAIM_IDLE * 1000)
         consumer = f"{self.name}:reclaim"
         while True:
-            await asyncio.sleep(self.HEARTBEAT)
+            await asyncio.sleep(self.RENEW_SECONDS)
             try:
                 # One at a time: an entry taken here is held (renewed) only while it is
                 # handled, so others left waiting would look abandoned again.
