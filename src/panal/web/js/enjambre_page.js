@@ -13,42 +13,18 @@
 
 import { account } from "./account.js";
 import { ApiError, api } from "./api.js";
-import { GameClient } from "./client.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { TableBoard, colourFill, startDrag } from "./enjambre_board.js";
-import { describeError, hasKey, onChange, t } from "./i18n.js";
+import { describeError, hasKey, t } from "./i18n.js";
+import { LivePage, heldToken } from "./live_page.js";
 import { cellKey, parseKey, toPixel } from "./position.js";
+import { saveTableInvites, tableInvites, tableSeats } from "./storage.js";
 
-const TOKEN_PREFIX = "panal.table.";
 let configPromise = null;
 
 export function enjambreConfig() {
   configPromise = configPromise || api("/api/enjambre/config");
   return configPromise;
-}
-
-function storage(key, value) {
-  try {
-    if (value === undefined) return localStorage.getItem(key);
-    if (value === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, value);
-  } catch {
-    // No storage (private browsing): the links in the URL fragment still work.
-  }
-  return null;
-}
-
-export const tableToken = (id, token) => storage(TOKEN_PREFIX + id, token);
-export function tableInvites(id, invites) {
-  if (invites === undefined) {
-    try {
-      return JSON.parse(storage(`${TOKEN_PREFIX}${id}.invites`) || "{}");
-    } catch {
-      return {};
-    }
-  }
-  storage(`${TOKEN_PREFIX}${id}.invites`, JSON.stringify(invites));
-  return invites;
 }
 
 export const colourName = (colour) => t(`enj.colour.${colour}`);
@@ -65,14 +41,6 @@ export function describeTableError(error) {
   return describeError(error);
 }
 
-/** The websocket of a table: a game's, at the table's address. */
-class TableClient extends GameClient {
-  url() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    return `${scheme}://${location.host}/ws/tables/${encodeURIComponent(this.gameId)}`;
-  }
-}
-
 export async function showTablePage(root, tableId, navigate) {
   const page = new TablePage(root, tableId, navigate);
   await page.start();
@@ -84,14 +52,20 @@ class TablePage {
     this.root = root;
     this.id = id;
     this.navigate = navigate;
-    this.state = null;
+    this.live = new LivePage({
+      path: `/ws/tables/${encodeURIComponent(id)}`,
+      texts: { unknown: "enj.unknown", reconnecting: "enj.reconnecting" },
+      describe: describeTableError,
+      offline: () => ({ text: t("enj.reconnecting"), kind: "warn" }),
+      receive: (state, previous) => this.receive(state, previous),
+      showNotices: () => this.renderDock(),
+      render: () => this.render(),
+    });
     this.events = [];
     this.game = -1;
     this.selected = null;
     this.arrangement = new Map(); // set-up: tile number → "q,r"
     this.pick = null; // set-up: the number picked from the tray
-    this.notice = null;
-    this.connection = "connecting";
     this.shows = []; // combats and scouts to animate, in order
     this.seenResults = null; // how many finished games' scoreboards were dismissed
     this.replay = null; // {game, step, view, data}
@@ -100,13 +74,11 @@ class TablePage {
   async start() {
     this.config = await enjambreConfig();
     const fragment = new URLSearchParams(location.hash.slice(1));
-    let token = fragment.get("token") || tableToken(this.id);
-    if (fragment.get("token")) tableToken(this.id, token);
+    const token = heldToken(tableSeats, this.id, fragment);
     const invite = fragment.get("invite");
     const seat = Number(fragment.get("seat"));
     if (location.hash) history.replaceState(null, "", `/table/${this.id}`);
     this.token = token;
-    this.unsubscribe = onChange(() => this.render());
     if (invite && !token) {
       this.renderJoin(seat, invite);
       return;
@@ -116,16 +88,11 @@ class TablePage {
 
   connect() {
     this.renderFrame();
-    this.client = new TableClient(this.id, this.token, {
-      onState: (state) => this.receive(state),
-      onError: (error) => this.showError(error),
-      onStatus: (status, code) => this.connectionChanged(status, code),
-    });
+    this.live.open(this.token);
   }
 
   stop() {
-    this.client?.close();
-    this.unsubscribe?.();
+    this.live.stop();
     clearTimeout(this.showTimer);
     this.trayDrag?.abort(); // a drag under way when the page is left: its listeners go
     this.board?.destroy();
@@ -159,7 +126,7 @@ class TablePage {
           body: { seat, invite, name },
         });
         this.token = joined.token;
-        tableToken(this.id, joined.token);
+        tableSeats.set(this.id, joined.token);
         this.connect();
       } catch (failure) {
         const element = this.root.querySelector("[data-form-error]");
@@ -172,8 +139,11 @@ class TablePage {
 
   // --- state from the server -------------------------------------------------------------
 
-  receive(state) {
-    const previous = this.state;
+  get state() {
+    return this.live.state;
+  }
+
+  receive(state, previous) {
     const fresh = !previous || state.events_from === 0 || state.table.game !== this.game;
     if (fresh) this.events = [];
     const added = state.events;
@@ -187,34 +157,18 @@ class TablePage {
       this.pick = null;
     }
     this.game = state.table.game;
-    this.state = state;
     if (this.seenResults === null) this.seenResults = state.table.results.length; // already over when opened
     const legal = state.view.legal;
     if (!legal || !legal.moves || !(String(this.selected) in legal.moves)) {
       if (!(legal?.scout || []).includes(this.selected)) this.selected = null;
     }
     if (state.view.active !== null && legal?.moves?.[state.view.active]) this.selected = state.view.active;
-    if (previous && previous.table.version !== state.table.version) this.notice = null;
+    if (previous && previous.table.version !== state.table.version) this.live.notice = null;
     this.render();
   }
 
-  showError(error) {
-    this.notice = { text: describeTableError(error), kind: "error" };
-    this.renderDock();
-  }
-
-  connectionChanged(status, code) {
-    this.connection = status;
-    if (status === "closed" && code === 4404) this.notice = { text: t("enj.unknown"), kind: "error" };
-    if (status === "closed" && code === 4403) this.notice = { text: describeError({ code: "bad_token" }), kind: "error" };
-    this.renderDock();
-  }
-
   send(message) {
-    if (!this.client?.send(message)) {
-      this.notice = { text: t("enj.reconnecting"), kind: "warn" };
-      this.renderDock();
-    }
+    this.live.send(message);
   }
 
   // --- facts about the state -------------------------------------------------------------
@@ -474,8 +428,7 @@ class TablePage {
     const dock = this.root.querySelector(".enj-dock");
     if (!this.state) return;
     const parts = [];
-    if (this.connection === "reconnecting") parts.push(`<p class="banner warn">${t("enj.reconnecting")}</p>`);
-    if (this.notice) parts.push(`<p class="banner ${this.notice.kind}" role="alert">${escapeHtml(this.notice.text)}</p>`);
+    parts.push(this.live.bannersMarkup());
     if (this.table.bot_error) parts.push(`<p class="banner error">${t("enj.botError", { message: escapeHtml(this.table.bot_error) })}</p>`);
     if (!this.replay && this.setupMode()) parts.push(this.trayMarkup());
     else if (!this.replay && this.view.legal && !this.view.legal.place) parts.push(this.turnMarkup());
@@ -892,10 +845,10 @@ class TablePage {
         const seat = Number(button.dataset.seat);
         try {
           const answer = await api(`/api/enjambre/tables/${encodeURIComponent(this.id)}/seats/${seat}/invite`, { method: "POST", token: this.token });
-          tableInvites(this.id, { ...tableInvites(this.id), [seat]: answer.invite });
+          saveTableInvites(this.id, { ...tableInvites(this.id), [seat]: answer.invite });
           this.renderSide();
         } catch (failure) {
-          this.showError({ code: failure.code, message: failure.detail });
+          this.live.showError({ code: failure.code, message: failure.detail });
         }
         break;
       }
@@ -937,7 +890,7 @@ class TablePage {
       replay.data = await api(`/api/enjambre/tables/${encodeURIComponent(this.id)}/replay?${query}`);
       replay.step = replay.data.step;
     } catch (failure) {
-      this.showError({ code: failure.code, message: failure.detail });
+      this.live.showError({ code: failure.code, message: failure.detail });
       return;
     }
     this.render();

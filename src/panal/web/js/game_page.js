@@ -7,16 +7,16 @@
 // On a phone the bars, the board and the dock fill the first screen (board first, hands as
 // compact strips, the move to confirm always in view); the side panel follows below.
 
-import { api, saveSeatToken, seatToken } from "./api.js";
+import { api } from "./api.js";
 import { Board } from "./board.js";
-import { GameClient } from "./client.js";
 import { controlWithSpeed, formatClock, timeLeft } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, colorName, describeError, getLook, hasKey, onChange, pieceName, setLook, t } from "./i18n.js";
+import { bugName, colorName, describeError, getLook, hasKey, pieceName, setLook, t } from "./i18n.js";
+import { LivePage, heldToken } from "./live_page.js";
 import { pieceSvg } from "./pieces.js";
 import { cellKey, handsAt, stacksAt, surroundedQueens } from "./position.js";
-import { confirmMoves, savedLook } from "./preferences.js";
 import { changedRules, ruleTexts } from "./rules.js";
+import { confirmMoves, gameSeats, savedLook } from "./storage.js";
 
 const COLORS = ["white", "black"];
 
@@ -32,13 +32,11 @@ class GamePage {
     this.gameId = gameId;
     this.navigate = navigate;
     this.config = config; // GET /api/config: the rule options' defaults
-    this.state = null;
+    this.live = null; // the state, the notice, the connection (live_page.js)
     this.viewPly = null; // null: follow the game; a number: looking back at that ply
     this.selected = null;
     this.carryChoice = null;
     this.pending = null; // a chosen move waiting for "Play it": {move, piece, to}
-    this.notice = null; // {text, kind}
-    this.connection = "connecting";
     this.confirmResign = false;
     this.resultClosed = false;
     this.clockOffset = 0; // the server's time minus this browser's, from the last state
@@ -47,11 +45,10 @@ class GamePage {
   async start() {
     const params = new URLSearchParams(location.search);
     const fragment = new URLSearchParams(location.hash.slice(1));
-    if (fragment.get("token")) {
-      saveSeatToken(this.gameId, fragment.get("token"));
-      this.fragmentToken = fragment.get("token");
-    }
-    let token = params.has("watch") ? null : this.fragmentToken || seatToken(this.gameId);
+    const watching = params.has("watch");
+    const held = heldToken(gameSeats, this.gameId, fragment);
+    let token = watching ? null : held;
+    let refused = null;
     const invite = params.get("invite");
     if (invite && !token) {
       try {
@@ -59,29 +56,28 @@ class GamePage {
           method: "POST",
           body: { invite },
         });
-        saveSeatToken(this.gameId, joined.token);
+        gameSeats.set(this.gameId, joined.token);
         token = joined.token;
       } catch (error) {
-        this.notice = { text: describeError({ code: error.code, message: error.detail }), kind: "error" };
+        refused = describeError({ code: error.code, message: error.detail });
       }
     }
-    if (invite || fragment.get("token")) history.replaceState(null, "", `/game/${this.gameId}${params.has("watch") ? "?watch=1" : ""}`);
+    if (invite || fragment.get("token")) history.replaceState(null, "", `/game/${this.gameId}${watching ? "?watch=1" : ""}`);
     this.token = token;
+    this.live = new LivePage({
+      path: `/ws/games/${encodeURIComponent(this.gameId)}?deltas=1`,
+      texts: { unknown: "game.unknown", reconnecting: "game.reconnecting" },
+      offline: () => ({ text: describeError({ code: "network" }), kind: "error" }),
+      receive: (state, previous) => this.receive(state, previous),
+      showNotices: () => this.renderDock(),
+      showConnection: () => this.renderPanels(),
+      render: () => this.renderAll(),
+    });
+    if (refused) this.live.notify(refused, "error");
     this.renderFrame();
     // Watching (?watch=1), the page shows what spectators see; a seat token this browser holds
     // still goes with it, so that a player watching their own game is not counted among them.
-    const watching = params.has("watch");
-    this.client = new GameClient(
-      this.gameId,
-      watching ? seatToken(this.gameId) : token,
-      {
-        onState: (state) => this.receive(state),
-        onError: (error) => this.showError(error),
-        onStatus: (status, code) => this.connectionChanged(status, code),
-      },
-      { watch: watching },
-    );
-    this.unsubscribe = onChange(() => this.renderAll());
+    this.live.open(watching ? held : token, { watch: watching });
     // The running clock counts down between states; a tenth of a second is its finest unit.
     this.ticker = setInterval(() => this.tickClocks(), 100);
     this.keyHandler = (event) => this.onKey(event);
@@ -96,21 +92,22 @@ class GamePage {
   stop() {
     clearInterval(this.ticker);
     this.board?.destroy();
-    this.client?.close();
-    this.unsubscribe?.();
+    this.live?.stop();
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("panal:preferences", this.preferencesHandler);
   }
 
   // --- state from the server -------------------------------------------------------------
 
-  receive(state) {
-    const previous = this.state;
-    this.state = state;
+  get state() {
+    return this.live?.state ?? null;
+  }
+
+  receive(state, previous) {
     if (typeof state.now === "number") this.clockOffset = state.now - Date.now() / 1000;
     if (state.rematch_game && previous && !previous.rematch_game && this.seats().size) {
       // The rematch was agreed: the same seats, colours swapped; both players go there.
-      if (this.token) saveSeatToken(state.rematch_game, this.token);
+      if (this.token) gameSeats.set(state.rematch_game, this.token);
       this.navigate(`/game/${state.rematch_game}`);
       return;
     }
@@ -127,7 +124,7 @@ class GamePage {
       this.pending = null;
       if (this.viewPly === previous.ply) this.viewPly = null;
       if (state.ply > previous.ply) this.announceMove(state.history[state.ply - 1]);
-      if (this.notice) this.notice = null;
+      this.live.notice = null;
     }
     if (previous) this.noticeDeclinedDraw(previous, state);
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
@@ -142,20 +139,8 @@ class GamePage {
     if (offerer === null || offerer === undefined || state.draw_offer !== null || state.result) return;
     if (!this.seats().has(offerer)) return;
     const text = t("game.drawDeclined", { color: colorName(1 - offerer) });
-    this.notice = { text, kind: "info", key: "drawDeclined" };
+    this.live.notify(text, "info", "drawDeclined");
     this.announce(text);
-  }
-
-  showError(error) {
-    this.notice = { text: describeError(error), kind: "error" };
-    this.renderDock();
-  }
-
-  connectionChanged(status, code) {
-    this.connection = status;
-    if (status === "closed" && code === 4404) this.notice = { text: t("game.unknown"), kind: "error" };
-    if (status === "closed" && code === 4403) this.notice = { text: describeError({ code: "bad_token" }), kind: "error" };
-    this.renderPanels();
   }
 
   // --- what the viewer may do ------------------------------------------------------------
@@ -181,7 +166,7 @@ class GamePage {
   }
 
   send(message) {
-    if (!this.client.send(message)) this.showError({ code: "network" });
+    this.live.send(message);
   }
 
   // --- board callbacks -------------------------------------------------------------------
@@ -549,12 +534,7 @@ class GamePage {
 
   renderBanners() {
     const state = this.state;
-    const parts = [];
-    if (this.connection === "reconnecting") parts.push(`<p class="banner warn" data-banner="reconnecting">${t("game.reconnecting")}</p>`);
-    if (this.notice) {
-      const key = this.notice.key ? ` data-notice="${this.notice.key}"` : "";
-      parts.push(`<p class="banner ${this.notice.kind}" role="alert" data-banner="notice"${key}>${escapeHtml(this.notice.text)}</p>`);
-    }
+    const parts = [this.live.bannersMarkup()];
     if (state && !state.result && state.mode !== "review") {
       const mine = this.seats().has(state.turn);
       if (!this.isLive()) {

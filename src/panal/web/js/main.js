@@ -12,7 +12,7 @@ import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
 import { watchMyChallenges } from "./lobby_feed.js";
 import { showLobbyPage } from "./lobby_page.js";
-import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./preferences.js";
+import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
 import { showProfilePage } from "./profile_page.js";
 
 // Each language is named in itself.
