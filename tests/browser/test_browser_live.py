@@ -1,11 +1,14 @@
-"""What every live page shares, in Chromium: an Enjambre table's page reconnects through the one
-websocket module and resumes with its seat (the game page's reconnect is in
-``test_browser_deltas.py``)."""
+"""What every live page shares, and the texts' catalogs, in Chromium: an Enjambre table's page
+reconnects through the one websocket module and resumes with its seat (the game page's
+reconnect is in ``test_browser_deltas.py``); a catalog missing a key shows the English text,
+and a key missing in English shows the key itself; a catalog that cannot be fetched leaves its
+area in English; and no key flashes on screen while the catalogs are on their way."""
 
 from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,8 +17,13 @@ import pytest
 
 from tests.browser.conftest import DESKTOP
 from tests.server.helpers import ServerProcess
+from tests.server.translations import MERGED
 
 pytestmark = pytest.mark.browser
+
+# A text that looks like one of the catalogs' keys ("new.title", "enj.seat.you").
+_PREFIXES = sorted({key.split(".")[0] for key in MERGED["en"]})
+KEY_ON_SCREEN = rf"\b(?:{'|'.join(_PREFIXES)})\.[a-z][A-Za-z_.]*[A-Za-z]\b"
 
 
 @pytest.fixture
@@ -36,6 +44,71 @@ def fresh_page(browser: Any, server: ServerProcess) -> Iterator[Callable[..., An
     for context in contexts:
         context.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def edited_catalog(route: Any, drop: tuple[str, ...]) -> None:
+    """Serve the real catalog less the keys ``drop``."""
+    table = route.fetch().json()
+    for key in drop:
+        del table[key]
+    route.fulfill(status=200, content_type="application/json", body=json.dumps(table))
+
+
+def test_a_missing_text_falls_back_visibly(fresh_page: Any, server: ServerProcess) -> None:
+    page = fresh_page("es-ES")
+    page.route(
+        "**/locales/es/hive.json",
+        lambda route: edited_catalog(route, ("new.title", "new.opponent")),
+    )
+    page.route("**/locales/en/hive.json", lambda route: edited_catalog(route, ("new.opponent",)))
+    page.goto(f"{server.url}/new")
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text("h1") == "New game"  # English, where Spanish has no text
+    assert page.inner_text("form.new-game legend >> nth=0") == "new.opponent"  # nobody has one
+    assert page.inner_text("[data-action=start]") == "Empezar"  # the rest is Spanish
+
+
+def test_a_catalog_that_cannot_be_fetched_leaves_its_area_in_english(
+    fresh_page: Any, server: ServerProcess
+) -> None:
+    page = fresh_page("es-ES")
+    page.route("**/locales/es/hive.json", lambda route: route.fulfill(status=404, body="{}"))
+    page.goto(f"{server.url}/new")
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text("h1") == "New game"
+    assert page.inner_text("[data-nav=archive]") == "Archivo"  # common.json came
+
+
+def test_no_key_shows_while_the_catalogs_are_on_their_way(
+    fresh_page: Any, server: ServerProcess
+) -> None:
+    page = fresh_page("pt-BR")
+
+    def slow(route: Any) -> None:
+        time.sleep(0.3)
+        route.continue_()
+
+    page.route(re.compile(r"/locales/"), slow)
+    # Every text the page ever shows, from its first paint on.
+    page.add_init_script(
+        """
+        window.__seen = [];
+        new MutationObserver(() => document.body && window.__seen.push(document.body.innerText))
+            .observe(document, { subtree: true, childList: true, characterData: true });
+        """
+    )
+    page.goto(f"{server.url}/new")
+    page.wait_for_selector("body[data-ready]")
+    assert page.inner_text("h1") == "Novo jogo"
+    seen = page.evaluate("window.__seen")
+    assert seen
+    keys = {match for text in seen for match in re.findall(KEY_ON_SCREEN, text)}
+    assert keys == set()
+    # Another language is fetched when chosen, and the page speaks it once it is here.
+    page.select_option("select[name=language]", "es")
+    page.wait_for_function("document.querySelector('h1').textContent === 'Nueva partida'")
+    seen = page.evaluate("window.__seen")
+    assert {match for text in seen for match in re.findall(KEY_ON_SCREEN, text)} == set()
 
 
 def test_a_table_page_reconnects_and_resumes_with_its_seat(
