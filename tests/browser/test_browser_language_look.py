@@ -162,7 +162,7 @@ def test_the_ais_error_is_said_in_the_pages_language(open_page: Any) -> None:
     said = page.evaluate(
         """async () => {
             const i18n = await import('/static/js/i18n.js');
-            const { aiErrorText } = await import('/static/js/game_page.js');
+            const { aiErrorText } = await import('/static/js/game_view.js');
             const out = {};
             for (const lang of i18n.LANGUAGES) {
                 await i18n.setLanguage(lang);

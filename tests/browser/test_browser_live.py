@@ -9,13 +9,12 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.browser.conftest import DESKTOP
+from tests.browser.helpers import Relay
 from tests.server.helpers import ServerProcess
 from tests.server.translations import MERGED
 
@@ -26,26 +25,6 @@ _PREFIXES = sorted({key.split(".")[0] for key in MERGED["en"]})
 KEY_ON_SCREEN = rf"\b(?:{'|'.join(_PREFIXES)})\.[a-z][A-Za-z_.]*[A-Za-z]\b"
 
 
-@pytest.fixture
-def fresh_page(browser: Any, server: ServerProcess) -> Iterator[Callable[..., Any]]:
-    """``fresh_page(locale)``: a page in a new context, not opened yet (routes go first)."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_(locale: str = "en-US") -> Any:
-        context = browser.new_context(locale=locale, **DESKTOP)
-        contexts.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.set_default_timeout(20_000)
-        return page
-
-    yield open_
-    for context in contexts:
-        context.close()
-    assert not errors, f"JavaScript errors: {errors}"
-
-
 def edited_catalog(route: Any, drop: tuple[str, ...]) -> None:
     """Serve the real catalog less the keys ``drop``."""
     table = route.fetch().json()
@@ -54,51 +33,44 @@ def edited_catalog(route: Any, drop: tuple[str, ...]) -> None:
     route.fulfill(status=200, content_type="application/json", body=json.dumps(table))
 
 
-def test_a_missing_text_falls_back_visibly(fresh_page: Any, server: ServerProcess) -> None:
-    page = fresh_page("es-ES")
-    page.route(
-        "**/locales/es/hive.json",
-        lambda route: edited_catalog(route, ("new.title", "new.opponent")),
-    )
-    page.route("**/locales/en/hive.json", lambda route: edited_catalog(route, ("new.opponent",)))
-    page.goto(f"{server.url}/new")
-    page.wait_for_selector("body[data-ready]")
+def test_a_missing_text_falls_back_visibly(open_page: Any) -> None:
+    def prepare(page: Any) -> None:
+        spanish = ("new.title", "new.opponent")
+        page.route("**/locales/es/hive.json", lambda route: edited_catalog(route, spanish))
+        page.route("**/locales/en/hive.json", lambda route: edited_catalog(route, spanish[1:]))
+
+    page = open_page("/new", locale="es-ES", prepare=prepare)
     assert page.inner_text("h1") == "New game"  # English, where Spanish has no text
     assert page.inner_text("form.new-game legend >> nth=0") == "new.opponent"  # nobody has one
     assert page.inner_text("[data-action=start]") == "Empezar"  # the rest is Spanish
 
 
-def test_a_catalog_that_cannot_be_fetched_leaves_its_area_in_english(
-    fresh_page: Any, server: ServerProcess
-) -> None:
-    page = fresh_page("es-ES")
-    page.route("**/locales/es/hive.json", lambda route: route.fulfill(status=404, body="{}"))
-    page.goto(f"{server.url}/new")
-    page.wait_for_selector("body[data-ready]")
+def test_a_catalog_that_cannot_be_fetched_leaves_its_area_in_english(open_page: Any) -> None:
+    def prepare(page: Any) -> None:
+        page.route("**/locales/es/hive.json", lambda route: route.fulfill(status=404, body="{}"))
+
+    page = open_page("/new", locale="es-ES", prepare=prepare)
     assert page.inner_text("h1") == "New game"
     assert page.inner_text("[data-nav=archive]") == "Archivo"  # common.json came
 
 
-def test_no_key_shows_while_the_catalogs_are_on_their_way(
-    fresh_page: Any, server: ServerProcess
-) -> None:
-    page = fresh_page("pt-BR")
-
+def test_no_key_shows_while_the_catalogs_are_on_their_way(open_page: Any) -> None:
     def slow(route: Any) -> None:
         time.sleep(0.3)
         route.continue_()
 
-    page.route(re.compile(r"/locales/"), slow)
-    # Every text the page ever shows, from its first paint on.
-    page.add_init_script(
-        """
-        window.__seen = [];
-        new MutationObserver(() => document.body && window.__seen.push(document.body.innerText))
-            .observe(document, { subtree: true, childList: true, characterData: true });
-        """
-    )
-    page.goto(f"{server.url}/new")
-    page.wait_for_selector("body[data-ready]")
+    def prepare(page: Any) -> None:
+        page.route(re.compile(r"/locales/"), slow)
+        # Every text the page ever shows, from its first paint on.
+        page.add_init_script(
+            """
+            window.__seen = [];
+            new MutationObserver(() => document.body && window.__seen.push(document.body.innerText))
+                .observe(document, { subtree: true, childList: true, characterData: true });
+            """
+        )
+
+    page = open_page("/new", locale="pt-BR", prepare=prepare)
     assert page.inner_text("h1") == "Novo jogo"
     seen = page.evaluate("window.__seen")
     assert seen
@@ -112,7 +84,7 @@ def test_no_key_shows_while_the_catalogs_are_on_their_way(
 
 
 def test_a_table_page_reconnects_and_resumes_with_its_seat(
-    fresh_page: Any, server: ServerProcess
+    open_page: Any, server: ServerProcess
 ) -> None:
     created = httpx.post(
         f"{server.url}/api/enjambre/tables",
@@ -124,26 +96,14 @@ def test_a_table_page_reconnects_and_resumes_with_its_seat(
         },
     ).json()
     table, token = created["id"], created["token"]
-    routes: list[Any] = []
-    from_page: list[list[dict[str, Any]]] = []
+    relay = Relay()
+    routes, from_page = relay.routes, relay.from_page
 
-    def route(ws: Any) -> None:
-        routes.append(ws)
-        sent: list[dict[str, Any]] = []
-        from_page.append(sent)
-        upstream = ws.connect_to_server()
-
-        def page_sent(message: str | bytes) -> None:
-            sent.append(json.loads(message))
-            upstream.send(message)
-
-        ws.on_message(page_sent)
-        upstream.on_message(ws.send)
-
-    page = fresh_page("en-GB")
-    page.route_web_socket(re.compile(r"/ws/tables/"), route)
-    page.goto(f"{server.url}/table/{table}#token={token}")
-    page.wait_for_selector("body[data-ready]")
+    page = open_page(
+        f"/table/{table}#token={token}",
+        locale="en-GB",
+        prepare=lambda page: page.route_web_socket(re.compile(r"/ws/tables/"), relay),
+    )
     page.wait_for_selector(".enj-tray [data-tray]")
     assert from_page[0][0] == {"type": "hello", "token": token}
     assert page.url.endswith(f"/table/{table}")  # the token left the address bar

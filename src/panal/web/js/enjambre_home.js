@@ -8,7 +8,8 @@ import { account } from "./account.js";
 import { api } from "./api.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { colourFill } from "./enjambre_board.js";
-import { colourName, describeTableError, enjambreConfig } from "./enjambre_page.js";
+import { enjambreConfig } from "./enjambre_page.js";
+import { colourName, describeTableError } from "./enjambre_view.js";
 import { hasKey, onChange, t } from "./i18n.js";
 import { saveTableInvites, tableSeats } from "./storage.js";
 
