@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,17 +74,25 @@ DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 
 @pytest.fixture
 def open_page(browser: Any, server: ServerProcess) -> Iterator[Any]:
-    """``open_page(path, locale="en-US", phone=False)`` → a page in a fresh browser context (on
-    a 390×844 touch screen with ``phone``)."""
+    """``open_page(path, locale="en-US", phone=False, prepare=None)`` → a page in a fresh browser
+    context (on a 390×844 touch screen with ``phone``); ``prepare(page)`` runs before the page
+    is opened (to route its requests)."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def open_(path: str = "/", locale: str = "en-US", phone: bool = False) -> Any:
+    def open_(
+        path: str = "/",
+        locale: str = "en-US",
+        phone: bool = False,
+        prepare: Callable[[Any], None] | None = None,
+    ) -> Any:
         context = browser.new_context(locale=locale, **(PHONE if phone else DESKTOP))
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.set_default_timeout(20_000)
+        if prepare:
+            prepare(page)
         page.goto(server.url + path)
         page.wait_for_selector("body[data-ready]")
         return page

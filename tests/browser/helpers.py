@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -73,3 +75,32 @@ def window_listeners(page: Any, kind: str) -> int:
     finally:
         cdp.detach()
     return sum(1 for listener in found if listener["type"] == kind)
+
+
+class Relay:
+    """A page's websockets through Playwright (``page.route_web_socket(pattern, relay)``): each
+    connection goes on to the server, and what the page sends on each is kept, parsed, in
+    ``from_page``. ``drop(index, message)`` may keep a server's message from the page."""
+
+    def __init__(self, drop: Callable[[int, dict[str, Any]], bool] | None = None) -> None:
+        self.routes: list[Any] = []  # the page's websockets, in order
+        self.from_page: list[list[dict[str, Any]]] = []
+        self.drop = drop or (lambda index, message: False)
+
+    def __call__(self, ws: Any) -> None:
+        index = len(self.routes)
+        self.routes.append(ws)
+        sent: list[dict[str, Any]] = []
+        self.from_page.append(sent)
+        upstream = ws.connect_to_server()
+
+        def page_sent(message: str | bytes) -> None:
+            sent.append(json.loads(message))
+            upstream.send(message)
+
+        def server_sent(message: str | bytes) -> None:
+            if not self.drop(index, json.loads(message)):
+                ws.send(message)
+
+        ws.on_message(page_sent)
+        upstream.on_message(server_sent)

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_state, wait_for_ply
+from tests.browser.helpers import Relay, game_state, wait_for_ply
 from tests.server.helpers import ServerProcess, connect_game
 
 pytestmark = pytest.mark.browser
@@ -22,33 +22,18 @@ pytestmark = pytest.mark.browser
 def test_a_lost_delta_and_a_dropped_connection(open_page: Any, server: ServerProcess) -> None:
     created = httpx.post(f"{server.url}/api/games", json={"mode": "hotseat"}).json()
     game, token = created["id"], created["token"]
-    routes: list[Any] = []  # the page's game websockets, in order
-    from_page: list[list[dict[str, Any]]] = []  # what the page sent on each
     lost: list[dict[str, Any]] = []
 
-    def route(ws: Any) -> None:
-        index = len(routes)
-        routes.append(ws)
-        sent: list[dict[str, Any]] = []
-        from_page.append(sent)
-        upstream = ws.connect_to_server()
+    def drop(index: int, data: dict[str, Any]) -> bool:
+        if index == 0 and data["type"] == "delta" and data.get("ply") == 2 and not lost:
+            lost.append(data)  # never reaches the page
+            return True
+        return False
 
-        def page_sent(message: str | bytes) -> None:
-            sent.append(json.loads(message))
-            upstream.send(message)
-
-        def server_sent(message: str | bytes) -> None:
-            data = json.loads(message)
-            if index == 0 and data["type"] == "delta" and data.get("ply") == 2 and not lost:
-                lost.append(data)  # never reaches the page
-                return
-            ws.send(message)
-
-        ws.on_message(page_sent)
-        upstream.on_message(server_sent)
-
+    relay = Relay(drop)
+    routes, from_page = relay.routes, relay.from_page
     page = open_page("/", locale="en-GB")
-    page.route_web_socket(re.compile(r"/ws/games/"), route)
+    page.route_web_socket(re.compile(r"/ws/games/"), relay)
     page.goto(f"{server.url}/game/{game}?watch=1")
     page.wait_for_selector(".moves-panel")
 

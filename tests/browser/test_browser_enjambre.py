@@ -236,9 +236,11 @@ def test_brazilian_portuguese_speaks_brazilian_and_shares_the_rest(open_page: An
     differ = page.evaluate(
         """async () => {
             const i18n = await import('/static/js/i18n.js');
-            const say = (lang, key) => { i18n.setLanguage(lang); return i18n.t(key); };
-            return ['enj.status.watching', 'enj.option.rounds', 'enj.board'].map(
-                (key) => [say('pt-PT', key), say('pt-BR', key)]);
+            const say = async (lang, key) => { await i18n.setLanguage(lang); return i18n.t(key); };
+            const out = [];
+            for (const key of ['enj.status.watching', 'enj.option.rounds', 'enj.board'])
+                out.push([await say('pt-PT', key), await say('pt-BR', key)]);
+            return out;
         }"""
     )
     assert differ == [

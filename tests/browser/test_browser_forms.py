@@ -88,6 +88,7 @@ def test_every_rule_option_and_choice_speaks_every_language(open_page: Any) -> N
     missing = page.evaluate(
         """async (names) => {
             const i18n = await import('/static/js/i18n.js');
+            await Promise.all(i18n.LANGUAGES.map(i18n.load));
             const out = [];
             for (const lang of i18n.LANGUAGES)
                 for (const key of names)

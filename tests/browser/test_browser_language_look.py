@@ -20,6 +20,8 @@ def test_language_from_the_browser_and_switching(open_page: Any, artifacts: Path
     page.screenshot(path=str(artifacts / "language-pt.png"))
 
     page.select_option("select[name=language]", "es")
+    # The page speaks Spanish once its texts are fetched (a language is loaded when first chosen).
+    page.wait_for_function("document.documentElement.lang === 'es'")
     assert page.inner_text("[data-nav=new]") == "Nueva partida"
     assert page.inner_text("form.new-game button[type=submit]") == "Empezar"
     assert "Hormiga" in page.inner_text(".legend")
@@ -47,6 +49,7 @@ def test_english_has_no_untranslated_keys(open_page: Any) -> None:
     missing = page.evaluate(
         """async () => {
             const i18n = await import('/static/js/i18n.js');
+            await Promise.all(i18n.LANGUAGES.map(i18n.load));
             const out = [];
             for (const lang of i18n.LANGUAGES)
                 for (const key of i18n.allKeys())
@@ -69,7 +72,7 @@ def test_counts_agree_with_their_nouns(open_page: Any) -> None:
             const i18n = await import('/static/js/i18n.js');
             const out = {};
             for (const lang of i18n.LANGUAGES) {
-                i18n.setLanguage(lang);
+                await i18n.setLanguage(lang);
                 out[lang] = [
                     i18n.t('profile.results', { games: 1, wins: 1, losses: 0, draws: 0 }),
                     i18n.t('profile.results', { games: 3, wins: 2, losses: 1, draws: 0 }),
@@ -159,10 +162,10 @@ def test_the_ais_error_is_said_in_the_pages_language(open_page: Any) -> None:
     said = page.evaluate(
         """async () => {
             const i18n = await import('/static/js/i18n.js');
-            const { aiErrorText } = await import('/static/js/game_page.js');
+            const { aiErrorText } = await import('/static/js/game_view.js');
             const out = {};
             for (const lang of i18n.LANGUAGES) {
-                i18n.setLanguage(lang);
+                await i18n.setLanguage(lang);
                 out[lang] = ['ai_failed', 'ai_illegal_move', 'ai_unheard_of'].map((code) =>
                     aiErrorText({ ai_error: 'the AI failed: it broke', ai_error_code: code }));
             }

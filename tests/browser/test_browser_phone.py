@@ -14,6 +14,7 @@ import pytest
 
 from tests.browser.helpers import game_id, wait_for_ply
 from tests.server.helpers import ServerProcess
+from tests.server.translations import AREAS, LANGUAGES
 
 pytestmark = pytest.mark.browser
 
@@ -204,6 +205,8 @@ def test_installable_with_a_service_worker(
         }"""
     )
     assert {"/", "/static/js/main.js", "/static/style.css", "/manifest.webmanifest"} <= set(cached)
+    catalogs = {f"/static/locales/{lang}/{area}.json" for lang in LANGUAGES for area in AREAS}
+    assert catalogs <= set(cached)  # every language's texts, for offline
     assert not [path for path in cached if path.startswith(("/api/", "/ws/"))]
 
     # Offline, the app still starts from the cache (and says the server cannot be reached).

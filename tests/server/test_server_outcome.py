@@ -17,7 +17,7 @@ WON_BY_SURROUND = (
 
 @pytest.mark.parametrize("reason", [*(t.value for t in Termination), "record"])
 def test_every_ending_is_translated_in_every_language(reason: str) -> None:
-    languages, _ = TABLES["i18n.js"]
+    languages, _ = TABLES["hive"]
     assert set(languages) == set(LANGUAGES)
     for code, table in languages.items():
         assert f"reason.{reason}" in table, (code, reason)

@@ -1,70 +1,48 @@
-"""The UI's translation tables read without a browser, for the tests (see
-``test_web_translations.py``)."""
+"""The UI's translation catalogs read without a browser, for the tests (see
+``test_web_translations.py``): ``panal/web/locales/<language>/<area>.json``, layered as the
+page's loader (``web/js/i18n.js``) layers them."""
 
 from __future__ import annotations
 
-import re
+import json
 from importlib.resources import files
+from typing import Any
 
-MODULES = ("i18n.js", "i18n_players.js", "enjambre_i18n.js")
 LANGUAGES = ("en", "es", "pt-PT", "pt-BR")
-
-# A language's table as a constant (PT_PT), or as an entry of the module's table of languages.
-_OPEN = re.compile(r'^(?:const (?P<const>[A-Z]{2}_[A-Z]{2}) = \{|  "?(?P<lang>[a-zA-Z-]+)"?: \{)$')
-_ALIAS = re.compile(r'^  "?(?P<lang>[a-zA-Z-]+)"?: (?P<const>[A-Z_]+),$')
-_ENTRY = re.compile(r'^\s+"(?P<key>[a-zA-Z0-9_.]+)": (?P<text>".*"),$')
-_SPREAD = re.compile(r"^\s+\.\.\.(?P<const>[A-Z_]+),$")
+AREAS = ("common", "hive", "players", "enjambre")
+# A language whose catalogs hold only what differs from another's.
+LAYERED_ON = {"pt-BR": "pt-PT"}
+LOCALES = files("panal.web").joinpath("locales")
 
 
-def read_tables(source: str) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
-    """(every language's table with spreads resolved, each language's own entries). A line of
-    a table that is neither an entry nor a spread fails: this reader must not skip keys."""
-    consts: dict[str, dict[str, str]] = {}
+def _no_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [key for key, _ in pairs]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    assert not twice, f"keys written twice: {twice}"  # JSON would keep the last one silently
+    return dict(pairs)
+
+
+def read_catalog(language: str, area: str) -> dict[str, str]:
+    """One catalog file, checked to be a flat table of texts."""
+    text = LOCALES.joinpath(language, f"{area}.json").read_text(encoding="utf-8")
+    table = json.loads(text, object_pairs_hook=_no_twice)
+    assert isinstance(table, dict)
+    assert all(isinstance(value, str) for value in table.values()), f"{language}/{area}"
+    return table
+
+
+def read_area(area: str) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+    """(every language's texts of ``area`` with the layers resolved, each language's own file)."""
+    own = {language: read_catalog(language, area) for language in LANGUAGES}
     merged: dict[str, dict[str, str]] = {}
-    own: dict[str, dict[str, str]] = {}
-    current: dict[str, str] | None = None  # the table being read
-    entries: dict[str, str] = {}  # its own entries (not spread from another)
-    own_name: str | None = None  # its language, unless it is a constant
-    for number, line in enumerate(source.splitlines(), 1):
-        if current is None:
-            opened = _OPEN.match(line)
-            alias = _ALIAS.match(line)
-            if alias:
-                merged[alias["lang"]] = dict(consts[alias["const"]])
-                own[alias["lang"]] = dict(consts[alias["const"]])
-            elif opened and opened["const"]:
-                current, entries = {}, {}
-                consts[opened["const"]] = current
-                own_name = None
-            elif opened and opened["lang"]:
-                current, entries = {}, {}
-                merged[opened["lang"]] = current
-                own_name = opened["lang"]
-            continue
-        if line in ("};", "  },"):
-            if own_name is not None:
-                own[own_name] = entries
-            current = None
-            continue
-        if line.lstrip().startswith("//"):
-            continue
-        spread = _SPREAD.match(line)
-        entry = _ENTRY.match(line)
-        if spread:
-            current.update(consts[spread["const"]])
-        elif entry:
-            assert entry["key"] not in entries, f"line {number}: {entry['key']} twice"
-            current[entry["key"]] = entries[entry["key"]] = entry["text"]
-        else:
-            raise AssertionError(f"line {number} is not a table entry: {line!r}")
+    for language in LANGUAGES:
+        below = merged[LAYERED_ON[language]] if language in LAYERED_ON else {}
+        merged[language] = {**below, **own[language]}
     return merged, own
 
 
-TABLES = {
-    module: read_tables(files("panal.web").joinpath(f"js/{module}").read_text(encoding="utf-8"))
-    for module in MODULES
-}
-# Every module's tables merged, as i18n.js merges them for the pages.
+TABLES = {area: read_area(area) for area in AREAS}
+# Every area merged, as the loader merges them for the pages.
 MERGED: dict[str, dict[str, str]] = {language: {} for language in LANGUAGES}
 for _merged, _own in TABLES.values():
     for _language, _table in _merged.items():

@@ -2,9 +2,9 @@
 // look remembered for them. The session itself is an HTTP-only cookie the page never sees.
 
 import { api } from "./api.js";
+import { gameSeats } from "./storage.js";
 
 const GUEST = { name: null, language: null, look: null };
-const TOKEN_PREFIX = "panal.token.";
 const MAX_CLAIMS = 200;
 let current = GUEST;
 const listeners = new Set();
@@ -56,14 +56,5 @@ export function rememberForAccount(values) {
 
 /** The seat tokens kept in this browser: {game, token} for each game played here as a guest. */
 function guestSeats() {
-  const seats = [];
-  try {
-    for (let i = 0; i < localStorage.length && seats.length < MAX_CLAIMS; i += 1) {
-      const key = localStorage.key(i);
-      if (key?.startsWith(TOKEN_PREFIX)) seats.push({ game: key.slice(TOKEN_PREFIX.length), token: localStorage.getItem(key) });
-    }
-  } catch {
-    // No storage: nothing to claim.
-  }
-  return seats;
+  return [...gameSeats.all(MAX_CLAIMS)].map(([game, token]) => ({ game, token }));
 }

@@ -1,4 +1,4 @@
-// HTTP calls and the secret seat tokens kept in this browser.
+// HTTP calls to the server's API, and its refusals as errors with the server's code.
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -24,22 +24,4 @@ export async function api(path, { method = "GET", body, token } = {}) {
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, data);
   return data;
-}
-
-const TOKEN_PREFIX = "panal.token.";
-
-export function seatToken(gameId) {
-  try {
-    return localStorage.getItem(TOKEN_PREFIX + gameId);
-  } catch {
-    return null;
-  }
-}
-
-export function saveSeatToken(gameId, token) {
-  try {
-    localStorage.setItem(TOKEN_PREFIX + gameId, token);
-  } catch {
-    // Private browsing without storage: the token lives in the page's URL fragment instead.
-  }
 }

@@ -8,8 +8,10 @@ import { account } from "./account.js";
 import { api } from "./api.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { colourFill } from "./enjambre_board.js";
-import { colourName, describeTableError, enjambreConfig, tableInvites, tableToken } from "./enjambre_page.js";
+import { enjambreConfig } from "./enjambre_page.js";
+import { colourName, describeTableError } from "./enjambre_view.js";
 import { hasKey, onChange, t } from "./i18n.js";
+import { saveTableInvites, tableSeats } from "./storage.js";
 
 const TIMEOUT_MINUTES = [1, 2, 5, 10, 30];
 
@@ -143,8 +145,8 @@ export async function showTableForm(root, navigate) {
     busy = true;
     try {
       const created = await api("/api/enjambre/tables", { method: "POST", body });
-      tableToken(created.id, created.token);
-      if (created.invites) tableInvites(created.id, created.invites);
+      tableSeats.set(created.id, created.token);
+      if (created.invites) saveTableInvites(created.id, created.invites);
       navigate(`/table/${created.id}`);
     } catch (failure) {
       const element = root.querySelector("[data-form-error]");

@@ -4,11 +4,12 @@
 // keyboard focus); a choice in the form changes the form's state and shows or hides the parts
 // that depend on it, without redrawing anything, so the focus stays where the player is.
 
-import { api, saveSeatToken } from "./api.js";
+import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLook, onChange, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
+import { gameSeats } from "./storage.js";
 
 const EXPANSIONS = ["M", "L", "P", "D"];
 const LEGEND = ["Q", "B", "G", "S", "A", "M", "L", "P", "D"];
@@ -263,7 +264,7 @@ export function showImportPage(root, config, navigate) {
 async function openCreatedGame(url, body, navigate, showError) {
   try {
     const created = await api(url, { method: "POST", body });
-    if (created.token) saveSeatToken(created.id, created.token);
+    if (created.token) gameSeats.set(created.id, created.token);
     navigate(`/game/${created.id}`);
   } catch (failure) {
     showError(describeError({ code: failure.code, message: failure.detail }));

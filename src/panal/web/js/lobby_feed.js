@@ -2,58 +2,38 @@
 // this browser's own open challenges: when one is accepted, wherever the player is on the site,
 // the page goes to the new game.
 
-import { api, saveSeatToken } from "./api.js";
+import { api } from "./api.js";
+import { ReconnectingSocket } from "./socket.js";
+import { challenges, gameSeats } from "./storage.js";
 
-const CHALLENGE_PREFIX = "panal.challenge.";
-const PING_EVERY_MS = 25000;
 const subscribers = new Set();
-let socket = null;
-let retries = 0;
-let retryTimer = null;
-let pinger = null;
+let feed = null;
 let goToGame = null;
 let latest = null;
 
 /** Challenges posted from this browser and still waiting: id → the creator's seat token. */
 export function myChallenges() {
-  const mine = new Map();
-  try {
-    for (let i = 0; i < localStorage.length; i += 1) {
-      const key = localStorage.key(i);
-      if (key?.startsWith(CHALLENGE_PREFIX)) mine.set(key.slice(CHALLENGE_PREFIX.length), localStorage.getItem(key));
-    }
-  } catch {
-    // No storage: the lobby page still follows its own challenges while it is open.
-  }
-  return mine;
+  return challenges.all();
 }
 
 export function rememberChallenge(id, token) {
-  try {
-    localStorage.setItem(CHALLENGE_PREFIX + id, token);
-  } catch {
-    // No storage.
-  }
+  challenges.set(id, token);
   connect();
 }
 
 export function forgetChallenge(id) {
-  try {
-    localStorage.removeItem(CHALLENGE_PREFIX + id);
-  } catch {
-    // No storage.
-  }
+  challenges.remove(id);
 }
 
 function accepted(challengeId, gameId) {
-  const token = myChallenges().get(challengeId);
-  if (token === undefined) return;
+  const token = challenges.get(challengeId);
+  if (token === null) return;
   forgetChallenge(challengeId);
-  saveSeatToken(gameId, token);
+  gameSeats.set(gameId, token);
   goToGame?.(`/game/${gameId}`);
 }
 
-/** After a reconnect: a challenge may have been accepted while the feed was away. */
+/** After a (re)connect: a challenge may have been accepted while the feed was away. */
 async function checkMine() {
   for (const [id] of myChallenges()) {
     try {
@@ -71,43 +51,29 @@ function needed() {
 }
 
 function connect() {
-  if (socket || !needed()) return;
-  clearTimeout(retryTimer);
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-  socket = ws;
-  ws.addEventListener("open", () => {
-    retries = 0;
-    pinger = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), PING_EVERY_MS);
-    checkMine();
+  if (feed || !needed()) return;
+  const socket = new ReconnectingSocket("/ws/lobby", {
+    onOpen: checkMine,
+    onMessage: (message) => {
+      if (message.type === "lobby") {
+        latest = message;
+        subscribers.forEach((subscriber) => subscriber(message));
+      } else if (message.type === "accepted") {
+        accepted(message.challenge, message.game);
+      }
+    },
+    onStatus: (status) => {
+      if (status === "closed" && feed === socket) feed = null;
+    },
+    wanted: needed,
   });
-  ws.addEventListener("message", (event) => {
-    let message;
-    try {
-      message = JSON.parse(event.data);
-    } catch {
-      return;
-    }
-    if (message.type === "lobby") {
-      latest = message;
-      subscribers.forEach((subscriber) => subscriber(message));
-    } else if (message.type === "accepted") {
-      accepted(message.challenge, message.game);
-    }
-  });
-  ws.addEventListener("close", () => {
-    clearInterval(pinger);
-    socket = null;
-    if (!needed()) return;
-    retryTimer = setTimeout(connect, Math.min(500 * 2 ** retries, 8000));
-    retries += 1;
-  });
+  feed = socket;
 }
 
 function disconnectIfIdle() {
-  if (!needed() && socket) {
-    socket.close();
-    socket = null;
+  if (!needed() && feed) {
+    feed.close();
+    feed = null;
   }
 }
 

@@ -2,11 +2,12 @@
 // challenges with a button to play each, and the games being played now, live.
 
 import { account } from "./account.js";
-import { api, saveSeatToken } from "./api.js";
+import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, controlWithSpeed, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, describeError, getLook, onChange, t } from "./i18n.js";
 import { followLobby, forgetChallenge, myChallenges, rememberChallenge } from "./lobby_feed.js";
+import { gameSeats } from "./storage.js";
 
 const EXPANSIONS = ["M", "L", "P", "D"];
 // The colour the one who accepts plays, for the colour its creator chose.
@@ -160,7 +161,7 @@ export function showLobbyPage(root, config, navigate) {
     try {
       if (button.dataset.action === "accept") {
         const game = await api(`/api/challenges/${encodeURIComponent(id)}/accept`, { method: "POST" });
-        saveSeatToken(game.id, game.token);
+        gameSeats.set(game.id, game.token);
         navigate(`/game/${game.id}`);
         return;
       }

@@ -12,7 +12,7 @@ import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
 import { watchMyChallenges } from "./lobby_feed.js";
 import { showLobbyPage } from "./lobby_page.js";
-import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./preferences.js";
+import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
 import { showProfilePage } from "./profile_page.js";
 
 // Each language is named in itself.
@@ -102,7 +102,7 @@ async function route() {
 function bindPreferences() {
   document.querySelector("select[name=language]").addEventListener("change", (event) => {
     saveLanguage(event.target.value);
-    setLanguage(event.target.value);
+    setLanguage(event.target.value); // the page is drawn again once the language's texts are here
     rememberForAccount({ language: event.target.value });
   });
   document.querySelector("select[name=look]").addEventListener("change", (event) => {
@@ -140,10 +140,10 @@ function registerServiceWorker() {
   });
 }
 
-function applyAccountPreferences(signedIn) {
+async function applyAccountPreferences(signedIn) {
   if (signedIn.language && LANGUAGES.includes(signedIn.language)) {
     saveLanguage(signedIn.language);
-    setLanguage(signedIn.language);
+    await setLanguage(signedIn.language);
   }
   if (signedIn.look) {
     saveLook(signedIn.look);
@@ -152,9 +152,9 @@ function applyAccountPreferences(signedIn) {
 }
 
 async function start() {
-  setLanguage(pickLanguage(savedLanguage()));
-  document.documentElement.lang = getLanguage();
   setLook(savedLook() || "classic");
+  // Nothing is drawn before the reader's language has its texts (no key shows, even briefly).
+  const language = setLanguage(pickLanguage(savedLanguage()));
   try {
     config = await api("/api/config");
   } catch {
@@ -164,11 +164,13 @@ async function start() {
   configure(config);
   // A signed-in account brings its own language and look (remembered on the server).
   const signedIn = await loadAccount();
-  applyAccountPreferences(signedIn);
+  await language;
+  await applyAccountPreferences(signedIn);
+  document.documentElement.lang = getLanguage();
   renderHeader();
   onChange(renderHeader);
-  onAccountChange((changed) => {
-    applyAccountPreferences(changed);
+  onAccountChange(async (changed) => {
+    await applyAccountPreferences(changed);
     renderHeader();
   });
   bindPreferences();
