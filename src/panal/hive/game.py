@@ -39,7 +39,7 @@ The AI, the notation and the rule explanations use only this surface.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, pack, unpack
 from panal.hive import movement
@@ -75,6 +75,8 @@ _BEETLE = int(Bug.BEETLE)
 _MOSQUITO = int(Bug.MOSQUITO)
 _PILLBUG = int(Bug.PILLBUG)
 _DRAGONFLY = int(Bug.DRAGONFLY)
+_WHITE_QUEEN = int(Piece.wQ)
+_BLACK_QUEEN = int(Piece.bQ)
 
 
 # --- Zobrist keys ---------------------------------------------------------------------------
@@ -127,12 +129,14 @@ def _frozen_key(cell: int) -> int:
     return key
 
 
-class _Undo(NamedTuple):
-    code: int
-    origin: int
-    last_moved: int
-    state: GameState
-    hash: int
+# What ``pop_code`` needs to take a move back: (move code, origin cell, last-moved piece, state,
+# hash) before the move. A plain tuple: one is built per move, and a NamedTuple's constructor
+# costs seven times as much.
+_Undo = tuple[int, int, int, GameState, int]
+_UNDO_CODE: Final = 0
+_UNDO_HASH: Final = 4
+_IN_PROGRESS = GameState.IN_PROGRESS
+_NOT_STARTED = GameState.NOT_STARTED
 
 
 class _Start(NamedTuple):
@@ -615,18 +619,18 @@ class Game:
     @property
     def move_stack(self) -> list[Move]:
         """The moves played so far, first first (a new list each time)."""
-        return [Move.from_code(u.code) for u in self._undo]
+        return [Move.from_code(undo[_UNDO_CODE]) for undo in self._undo]
 
     @property
     def move_codes(self) -> list[int]:
         """The moves played so far as move codes."""
-        return [u.code for u in self._undo]
+        return [undo[_UNDO_CODE] for undo in self._undo]
 
     def peek(self) -> Move:
         """The last move played; ``IndexError`` before the first."""
         if not self._undo:
             raise IndexError("no move has been played")
-        return Move.from_code(self._undo[-1].code)
+        return Move.from_code(self._undo[-1][_UNDO_CODE])
 
     def move_strings(self) -> list[str]:
         """The moves played so far in UHP notation, each relative to its own position."""
@@ -669,7 +673,8 @@ class Game:
         return code in self.legal_move_codes()
 
     def _generate(self) -> list[int]:
-        if self._state.is_over:
+        state = self._state
+        if state is not _IN_PROGRESS and state is not _NOT_STARTED:  # not state.is_over, faster
             return []
         color = self._ply & 1
         codes = self._placements(color)
@@ -767,7 +772,7 @@ class Game:
         if it is a carrier (a Dragonfly, or a Mosquito flying as one) on top of a stack."""
         if len(self._undo) < 2:
             return NO_PIECE
-        code = self._undo[-2].code
+        code = self._undo[-2][_UNDO_CODE]
         if code == PASS_CODE:
             return NO_PIECE
         piece = code & 31
@@ -878,7 +883,7 @@ class Game:
         last_moved = self._last_moved
         h = self._hash
         origin = OFF_BOARD if code == PASS_CODE else self._cell[code & 31]
-        self._undo.append(_Undo(code, origin, last_moved, self._state, h))
+        self._undo.append((code, origin, last_moved, self._state, h))
         if self._has_pillbug and last_moved >= 0:
             h ^= _frozen_key(self._cell[last_moved])
         if code == PASS_CODE:
@@ -963,13 +968,12 @@ class Game:
         """Take back the last move and return its code (the fast path, with ``push_code``)."""
         if not self._undo:
             raise IndexError("no move to take back")
-        undo = self._undo.pop()
+        code, origin, last_moved, state, previous_hash = self._undo.pop()
         seen = self._seen[self._hash] - 1
         if seen:
             self._seen[self._hash] = seen
         else:
             del self._seen[self._hash]
-        code = undo.code
         if code != PASS_CODE:
             stacks = self._stacks
             piece = code & 31
@@ -981,7 +985,6 @@ class Game:
                 del stacks[dest]
             else:
                 del target[-count:]
-            origin = undo.origin
             if origin == OFF_BOARD:
                 self._placed[piece & 16 | BUG_OF[piece]] -= 1
                 self._cell[piece] = OFF_BOARD
@@ -990,9 +993,9 @@ class Game:
                 for p in moving:
                     self._cell[p] = origin
         self._ply -= 1
-        self._last_moved = undo.last_moved
-        self._state = undo.state
-        self._hash = undo.hash
+        self._last_moved = last_moved
+        self._state = state
+        self._hash = previous_hash
         self._legal = None
         if self._track_flight:
             self._flying = self._flying_undo.pop()
@@ -1003,23 +1006,25 @@ class Game:
         return code
 
     def _evaluate(self, seen: int) -> GameState:
-        white_lost = self._surrounded(int(Piece.wQ))
-        black_lost = self._surrounded(int(Piece.bQ))
-        if white_lost and black_lost:
-            return GameState.DRAW
-        if white_lost:
-            return GameState.BLACK_WINS
-        if black_lost:
-            return GameState.WHITE_WINS
+        # A surrounded queen has six neighbours: no queen is before seven cells are occupied.
+        if len(self._stacks) >= 7:
+            white_lost = self._surrounded(_WHITE_QUEEN)
+            black_lost = self._surrounded(_BLACK_QUEEN)
+            if white_lost and black_lost:
+                return GameState.DRAW
+            if white_lost:
+                return GameState.BLACK_WINS
+            if black_lost:
+                return GameState.WHITE_WINS
         if seen >= 3 and self._options.repetition_draw and self._loop_is_forced():
             return GameState.DRAW
-        return GameState.IN_PROGRESS
+        return _IN_PROGRESS
 
     def _loop_is_forced(self) -> bool:
         """``repetition_forced``: was every position since this one first occurred forced?"""
         if not self._track_forced:
             return True
-        first = next(i for i, undo in enumerate(self._undo) if undo.hash == self._hash)
+        first = next(i for i, undo in enumerate(self._undo) if undo[_UNDO_HASH] == self._hash)
         return all(self._forced[first:])
 
     def _surrounded(self, queen: int) -> bool:
