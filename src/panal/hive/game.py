@@ -415,16 +415,22 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (position, history and options)."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        # Field by field, no __dict__: the compiled build's Game has none.
+        other = Game(self._game_type, options=self._options)
         other._stacks = {cell: list(stack) for cell, stack in self._stacks.items()}
         other._cell = list(self._cell)
         other._placed = list(self._placed)
+        other._ply = self._ply
+        other._last_moved = self._last_moved
+        other._hash = self._hash
+        other._state = self._state
         other._undo = list(self._undo)
         other._seen = dict(self._seen)
+        other._start = self._start
+        other._carrier = self._carrier
+        other._flying = self._flying
         other._flying_undo = list(self._flying_undo)
         other._forced = list(self._forced)
-        other._legal = None
         return other
 
     # --- text -------------------------------------------------------------------------------
