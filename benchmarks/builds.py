@@ -20,13 +20,16 @@ from pathlib import Path
 from typing import Any
 
 import panal
+import panal.hive.game
 
 PURE_FLAG = "--json-on-pure-source"
 
 
 def build_name() -> str:
-    """``compiled`` (mypyc) or ``pure``: the build this process imports."""
-    return "compiled" if panal.compiled() else "pure"
+    """``compiled`` (mypyc) or ``pure``: the build this process imports. (Read from the rules
+    engine's file rather than ``panal.compiled()``, so that versions before it measure too.)"""
+    suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+    return "compiled" if str(panal.hive.game.__file__).endswith(suffixes) else "pure"
 
 
 def run_on_pure_source(script: str, args: list[str]) -> dict[str, Any]:

@@ -70,18 +70,21 @@ from panal.hive.svg import board_svg
 
 __all__ = ["Game", "LegalMoves"]
 
-_QUEEN = int(Bug.QUEEN)
-_BEETLE = int(Bug.BEETLE)
-_MOSQUITO = int(Bug.MOSQUITO)
-_PILLBUG = int(Bug.PILLBUG)
-_DRAGONFLY = int(Bug.DRAGONFLY)
-_WHITE_QUEEN = int(Piece.wQ)
-_BLACK_QUEEN = int(Piece.bQ)
+_QUEEN: Final = int(Bug.QUEEN)
+_BEETLE: Final = int(Bug.BEETLE)
+_MOSQUITO: Final = int(Bug.MOSQUITO)
+_PILLBUG: Final = int(Bug.PILLBUG)
+_DRAGONFLY: Final = int(Bug.DRAGONFLY)
+_WHITE_QUEEN: Final = int(Piece.wQ)
+# By bug value: how many pieces of the bug a side has, and its first slot (Piece value & 15).
+_COUNT_OF_BUG: Final = tuple(BUG_COUNTS[bug] for bug in Bug)
+_FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
+_BLACK_QUEEN: Final = int(Piece.bQ)
 
 
 # --- Zobrist keys ---------------------------------------------------------------------------
 
-_MASK64 = (1 << 64) - 1
+_MASK64: Final = (1 << 64) - 1
 
 
 def _splitmix64(x: int) -> int:
@@ -91,21 +94,21 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-_ZOBRIST: dict[int, int] = {}
-_FROZEN: dict[int, int] = {}
-SIDE_KEY = _splitmix64(0x5EED)
+_ZOBRIST: Final[dict[int, int]] = {}
+_FROZEN: Final[dict[int, int]] = {}
+SIDE_KEY: Final = _splitmix64(0x5EED)
 # Pieces of one kind are interchangeable: the key of a piece is that of its colour and bug, so
 # two positions that differ only by which ant stands where are one position (as for nokamute,
 # and for the repetition rule).
-_KIND = [p & 16 | BUG_OF[p] for p in range(32)]
+_KIND: Final = [p & 16 | BUG_OF[p] for p in range(32)]
 # Options that make the legal moves depend on more than the pieces (docs/rules.md): under
 # ``dragonfly_carry=next_turn`` the carrier that landed last turn, under
 # ``mosquito_stays_dragonfly`` each mosquito that flew up as a Dragonfly. Positions that differ
 # in them differ in their keys. (Both are unique pieces, one per colour.)
-CARRIER_KEYS = [_splitmix64(0xCA00 + p) for p in range(32)]
-FLYING_KEYS = [_splitmix64(0xF1E00 + p) for p in range(32)]
+CARRIER_KEYS: Final = [_splitmix64(0xCA00 + p) for p in range(32)]
+FLYING_KEYS: Final = [_splitmix64(0xF1E00 + p) for p in range(32)]
 
-_SIDESTEP_TURNS = {
+_SIDESTEP_TURNS: Final = {
     DragonflySidestep.FORWARD: movement.FORWARD_TURNS,
     DragonflySidestep.BACKWARD: movement.BACKWARD_TURNS,
     DragonflySidestep.EITHER: movement.FORWARD_TURNS + movement.BACKWARD_TURNS,
@@ -135,8 +138,8 @@ def _frozen_key(cell: int) -> int:
 _Undo = tuple[int, int, int, GameState, int]
 _UNDO_CODE: Final = 0
 _UNDO_HASH: Final = 4
-_IN_PROGRESS = GameState.IN_PROGRESS
-_NOT_STARTED = GameState.NOT_STARTED
+_IN_PROGRESS: Final = GameState.IN_PROGRESS
+_NOT_STARTED: Final = GameState.NOT_STARTED
 
 
 class _Start(NamedTuple):
@@ -242,6 +245,7 @@ class Game:
             and opts.mosquito_stays_dragonfly
         )
         self._track_forced = opts.repetition_draw and opts.repetition_forced
+        self._tournament_opening = opts.tournament_opening
         self._stacks: dict[int, list[int]] = {}
         self._cell = [OFF_BOARD] * 32
         self._placed = [0] * 32  # colour << 4 | bug -> how many placed
@@ -712,15 +716,14 @@ class Game:
         if self._cell[base] == OFF_BOARD:
             if turn >= 4:
                 return [base]
-            skip_queen = turn == 1 and self._options.tournament_opening
+            skip_queen = turn == 1 and self._tournament_opening
         else:
             skip_queen = True
         placed = self._placed
         return [
-            base | (FIRST_SLOT[bug] + placed[base | bug])  # type: ignore[index]
+            base | (_FIRST_SLOT_OF_BUG[bug] + placed[base | bug])
             for bug in self._bugs
-            if placed[base | bug] < BUG_COUNTS[bug]  # type: ignore[index]
-            and not (bug == _QUEEN and skip_queen)
+            if placed[base | bug] < _COUNT_OF_BUG[bug] and not (bug == _QUEEN and skip_queen)
         ]
 
     def _placements(self, color: int) -> list[int]:
@@ -815,7 +818,7 @@ class Game:
                 if bug == _DRAGONFLY:
                     dests.update(movement.dragonfly_moves(stacks, cell, *self._sidestep))
                 else:
-                    dests.update(MOVES_BY_BUG[bug](stacks, cell))
+                    dests.update(movement.moves(bug, stacks, cell))
         finally:
             if lone:
                 stacks[cell] = stack
@@ -1056,11 +1059,10 @@ class Game:
         if depth == 1:
             return len(codes)
         total = 0
-        push, pop, perft = self.push_code, self.pop_code, self.perft
-        for code in list(codes):
-            push(code)
-            total += perft(depth - 1)
-            pop()
+        for code in list(codes):  # direct calls: the compiled build calls them natively
+            self.push_code(code)
+            total += self.perft(depth - 1)
+            self.pop_code()
         return total
 
 
@@ -1077,14 +1079,3 @@ def _as_cell(where: object) -> int:
     if pair is None:
         raise TypeError(f"expected a Hex or a (q, r) pair, not {where!r}")
     return pack(pair)
-
-
-MOVES_BY_BUG = {
-    _QUEEN: movement.queen_moves,
-    int(Bug.SPIDER): movement.spider_moves,
-    _BEETLE: movement.beetle_moves,
-    int(Bug.GRASSHOPPER): movement.grasshopper_moves,
-    int(Bug.ANT): movement.ant_moves,
-    int(Bug.LADYBUG): movement.ladybug_moves,
-    _PILLBUG: movement.pillbug_moves,
-}
