@@ -116,43 +116,57 @@ def touches_hive(stacks: Stacks, cell: int) -> bool:
 
 
 def articulation_points(stacks: Stacks) -> set[int]:
-    """Cells whose removal would split the hive (Tarjan's algorithm, iterative).
+    """Cells whose removal would split the hive (Tarjan's algorithm).
 
     A piece alone on such a cell is pinned by the one-hive rule. Computed once per position.
+    The cells are numbered first, so that the search itself works on lists of small ints (fast
+    when compiled); it recurses at most as deep as there are pieces (28).
     """
     if len(stacks) < 3:
         return set()
-    root = next(iter(stacks))
-    order = {root: 0}
-    low = {root: 0}
-    points: set[int] = set()
-    root_children = 0
-    todo = [(root, root, iter(NEIGHBOR_OFFSETS))]
-    while todo:
-        cell, parent, steps = todo[-1]
-        for step in steps:
-            neighbor = cell + step
-            if neighbor not in stacks:
-                continue
-            if neighbor not in order:
-                order[neighbor] = low[neighbor] = len(order)
-                todo.append((neighbor, cell, iter(NEIGHBOR_OFFSETS)))
-                break
-            if neighbor != parent and order[neighbor] < low[cell]:
-                low[cell] = order[neighbor]
-        else:
-            todo.pop()
-            if cell == root:
-                continue
-            if low[cell] < low[parent]:
-                low[parent] = low[cell]
-            if parent == root:
-                root_children += 1
-            elif low[cell] >= order[parent]:
-                points.add(parent)
-    if root_children > 1:
-        points.add(root)
-    return points
+    cells = list(stacks)
+    number = {cell: i for i, cell in enumerate(cells)}
+    neighbors = [
+        [number[cell + step] for step in NEIGHBOR_OFFSETS if cell + step in number]
+        for cell in cells
+    ]
+    order = [-1] * len(cells)  # visiting order; -1 while unvisited
+    low = [0] * len(cells)  # lowest order reachable through the subtree and one back edge
+    points: list[int] = []
+    _visit(0, -1, 0, neighbors, order, low, points)
+    return {cells[i] for i in points}
+
+
+def _visit(
+    node: int,
+    parent: int,
+    counter: int,
+    neighbors: list[list[int]],
+    order: list[int],
+    low: list[int],
+    points: list[int],
+) -> int:
+    """Tarjan's depth-first step from ``node``; returns the next visiting order."""
+    order[node] = lowest = counter
+    counter += 1
+    children = 0
+    cut = False
+    for neighbor in neighbors[node]:
+        seen = order[neighbor]
+        if seen < 0:
+            counter = _visit(neighbor, node, counter, neighbors, order, low, points)
+            children += 1
+            below = low[neighbor]
+            if below < lowest:
+                lowest = below
+            if below >= order[node]:
+                cut = True  # that subtree reaches nothing above node: removing node cuts it off
+        elif seen < lowest and neighbor != parent:
+            lowest = seen
+    low[node] = lowest
+    if (cut and parent >= 0) or (parent < 0 and children > 1):
+        points.append(node)
+    return counter
 
 
 # Pinned cells depend only on which cells are occupied, and the positions of a search or a perft
