@@ -4,6 +4,7 @@ misuse (issue 12's list)."""
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
@@ -247,3 +248,20 @@ def test_set_up_positions_play_on() -> None:
 def test_board_text_errors(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         Game.from_board_text(text)
+
+
+@pytest.mark.parametrize("game_type", ["Base", "Base+MLP", "Base+MLPD"])
+def test_perft_counts_the_last_ply_as_the_legal_moves(game_type: str) -> None:
+    """perft(1) counts without building the placements' codes: it must equal the moves' number
+    in every position of random games, and be 0 once a game is over."""
+    rng = random.Random(7)
+    for _ in range(6):
+        game = Game(game_type)
+        while game.ply < 120 and not game.is_over():
+            count = game.perft(1)  # before legal_move_codes() caches the list it would read
+            assert count == len(game.legal_move_codes()) > 0, game.game_string()
+            game.push_code(rng.choice(game.legal_move_codes()))
+    around = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
+    pieces = ["bQ", "bA1", "bA2", "bA3", "bS1", "bS2"]
+    over = Game.from_board({(0, 0): "wQ", **dict(zip(around, pieces, strict=True))})
+    assert over.is_over() and over.perft(1) == 0 == len(over.legal_move_codes())

@@ -38,6 +38,7 @@ The AI, the notation and the rule explanations use only this surface.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
@@ -1053,17 +1054,43 @@ class Game:
 
     def perft(self, depth: int) -> int:
         """Count the leaf positions ``depth`` plies ahead (bulk-counted at the last ply)."""
+        # perft makes no reference cycles: the collector's passes, set off by its allocations,
+        # could only slow it down.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._perft(depth)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _perft(self, depth: int) -> int:
         if depth <= 0:
             return 1
-        codes = self.legal_move_codes()
         if depth == 1:
-            return len(codes)
+            return self._count_legal_moves()
         total = 0
-        for code in list(codes):  # direct calls: the compiled build calls them natively
+        for code in list(self.legal_move_codes()):  # direct calls: compiled, they are native
             self.push_code(code)
-            total += self.perft(depth - 1)
+            total += self._perft(depth - 1)
             self.pop_code()
         return total
+
+    def _count_legal_moves(self) -> int:
+        """``len(self.legal_move_codes())`` without building the placements' codes, which are
+        most of them: every placeable piece on every placement cell, all distinct, and none a
+        movement (a placed piece is in hand, a moving one on the board)."""
+        if self._legal is not None:
+            return len(self._legal)
+        state = self._state
+        if state is not _IN_PROGRESS and state is not _NOT_STARTED:
+            return 0
+        color = self._ply & 1
+        pieces = self.placeable_pieces(color)
+        count = len(self.placement_cells(color)) * len(pieces) if pieces else 0
+        if self._cell[color << 4] != OFF_BOARD:
+            count += len(self._movements(color))
+        return count or 1  # the pass
 
 
 def _as_piece(piece: object) -> Piece:
