@@ -42,7 +42,7 @@ import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
-from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, pack, unpack
+from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, neighbor_cells, pack, unpack
 from panal.hive import movement
 from panal.hive.board_text import format_board, parse_board_text
 from panal.hive.codes import CARRY_FLAG, NO_PIECE, OFF_BOARD, PASS_CODE
@@ -704,9 +704,7 @@ class Game:
         own: set[int] = set()
         enemy: set[int] = set()
         for cell, stack in stacks.items():
-            near = own if stack[-1] >> 4 == color else enemy
-            for step in NEIGHBOR_OFFSETS:
-                near.add(cell + step)
+            (own if stack[-1] >> 4 == color else enemy).update(neighbor_cells(cell))
         own -= enemy
         return [cell for cell in own if cell not in stacks]
 
