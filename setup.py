@@ -47,4 +47,6 @@ def extensions() -> list[object]:
     )
 
 
-setup(ext_modules=extensions())
+# force: a build folder left by an earlier compile holds per-module stubs whose C files have not
+# changed, so setuptools would keep them, bound to the old shared library, and imports would fail.
+setup(ext_modules=extensions(), options={"build_ext": {"force": True}})
