@@ -8,7 +8,10 @@ Metadata lives in pyproject.toml.
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 from setuptools import setup
@@ -28,9 +31,12 @@ def compiled_modules() -> list[str]:
     return [file for file in files if file not in NOT_COMPILED]
 
 
-def extensions() -> list[object]:
-    if os.environ.get("PANAL_MYPYC", "") in ("", "0"):
-        return []
+def compiled_build() -> bool:
+    return os.environ.get("PANAL_MYPYC", "") not in ("", "0")
+
+
+def extensions(folder: str) -> list[object]:
+    """mypyc's extension modules, their C written under ``folder``."""
     try:
         from mypyc.build import mypycify
     except ImportError:
@@ -38,15 +44,21 @@ def extensions() -> list[object]:
             "PANAL_MYPYC=1 compiles panal with mypyc, which comes with mypy: install "
             "'mypy>=2.4,<2.5' first when building without pip's build isolation"
         ) from None
-
     return mypycify(
         ["--config-file", "pyproject.toml", *compiled_modules()],
         opt_level="3",
         debug_level="0",
         group_name="panal",
+        target_dir=folder,
     )
 
 
-# force: a build folder left by an earlier compile holds per-module stubs whose C files have not
-# changed, so setuptools would keep them, bound to the old shared library, and imports would fail.
-setup(ext_modules=extensions(), options={"build_ext": {"force": True}})
+if compiled_build():
+    # A fresh build folder each time, removed after: one left by an earlier compile holds
+    # extension modules that this one would package too (stubs bound to the old shared library,
+    # modules no longer compiled), and the imports would fail.
+    folder = tempfile.mkdtemp(prefix="panal-mypyc-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    setup(ext_modules=extensions(folder), options={"build": {"build_base": folder}})
+else:
+    setup()
