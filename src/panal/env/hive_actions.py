@@ -44,8 +44,6 @@ Move(wS1, (0, 0))
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL
 from panal.hive.codes import CARRY_FLAG, OFF_BOARD, PASS_CODE
 from panal.hive.game import Game
@@ -58,6 +56,7 @@ __all__ = ["ON_TOP", "HiveActions"]
 ON_TOP = 6
 """The relation of a climb onto the reference (and of the first piece of a game)."""
 _RELATIONS = 7  # six directions and on top
+_STEPS = tuple(enumerate(NEIGHBOR_OFFSETS))
 
 
 class HiveActions:
@@ -81,8 +80,9 @@ class HiveActions:
         for index, piece in enumerate(self.pieces):
             self._index[piece] = index
         self._count = count
-        # piece index -> the first action moving that piece (what a move adds to it)
-        self._piece_base = [index * count * self.relations for index in range(count)]
+        # piece value -> its part of an action as the moving piece, and as the reference
+        self._moving = [max(i, 0) * count * self.relations for i in self._index]
+        self._referred = [max(i, 0) * self.relations for i in self._index]
 
     def __repr__(self) -> str:
         return f"HiveActions({str(self.game_type)!r})"
@@ -93,7 +93,8 @@ class HiveActions:
         """Every legal action of ``game``'s position → its move code (``{}`` once it is over).
 
         The actions are the ones of the MoveStrings ``game.move_string`` writes; this builds
-        them from the position without writing any text.
+        them from the position without writing any text (it runs at every step of an
+        environment, so it is written for speed: each destination's references are found once).
         """
         codes = game.legal_move_codes()
         if not codes:
@@ -101,14 +102,13 @@ class HiveActions:
         if codes[0] == PASS_CODE:
             return {self.pass_action: PASS_CODE}
         stacks = game.stacks
-        index = self._index
-        piece_base = self._piece_base
+        moving = self._moving
         if not stacks:  # the first piece: (piece, piece, on top)
-            return {
-                piece_base[index[c & 31]] + index[c & 31] * self.relations + ON_TOP: c
-                for c in codes
-            }
+            return {moving[c & 31] + self._referred[c & 31] + ON_TOP: c for c in codes}
+        referred = self._referred
         cells = game.piece_cells
+        get = stacks.get
+        steps = _STEPS
         # destination -> (first referenced cell, its part of the action, the next one's part)
         near: dict[int, tuple[int, int, int]] = {}
         out: dict[int, int] = {}
@@ -116,40 +116,29 @@ class HiveActions:
             dest = code >> 6
             found = near.get(dest)
             if found is None:
-                found = near[dest] = self._references(stacks, dest)
+                stack = get(dest)
+                if stack:  # a climb: the reference is the top piece
+                    found = (-1, referred[stack[-1]] + ON_TOP, -1)
+                else:
+                    first_cell = first = second = -1
+                    for direction, step in steps:
+                        stack = get(dest - step)  # dest lies in `direction` from there
+                        if stack:
+                            if first < 0:
+                                first_cell, first = dest - step, referred[stack[-1]] + direction
+                            else:
+                                second = referred[stack[-1]] + direction
+                                break
+                    found = (first_cell, first, second)
+                near[dest] = found
             first_cell, part, second = found
             piece = code & 31
             if first_cell == cells[piece] and second >= 0:
-                part = second
+                part = second  # not the moving piece's own cell, unless it is the only one
             if code & CARRY_FLAG:
                 part += _RELATIONS
-            out[piece_base[index[piece]] + part] = code
+            out[moving[piece] + part] = code
         return out
-
-    def _references(self, stacks: Mapping[int, Sequence[int]], dest: int) -> tuple[int, int, int]:
-        """For destination ``dest``: the cell of its canonical reference, that reference's
-        part of an action (``reference * R + relation``), and the next candidate's part (-1 if
-        none), used when the first is the moving piece's own cell."""
-        relations = self.relations
-        index = self._index
-        stack = stacks.get(dest)
-        if stack:
-            return -1, index[stack[-1]] * relations + ON_TOP, -1
-        first_cell = -1
-        first = -1
-        for direction, step in enumerate(NEIGHBOR_OFFSETS):
-            neighbor = dest - step  # dest lies in `direction` from `neighbor`
-            stack = stacks.get(neighbor)
-            if not stack:
-                continue
-            part = index[stack[-1]] * relations + direction
-            if first < 0:
-                first_cell, first = neighbor, part
-            else:
-                return first_cell, first, part
-        if first < 0:
-            raise ValueError("a destination that touches no piece")
-        return first_cell, first, -1
 
     def mask(self, game: Game) -> list[int]:
         """The legal actions of ``game``, sorted (the action mask's set entries)."""

@@ -61,6 +61,16 @@ class HiveObserver:
         self._bug_of_piece = [self._bug_index[BUG_OF[p]] for p in range(32)]
         self._pieces = pieces
         self._owner_and_bug = [(p >> 4, self._bug_of_piece[p]) for p in pieces]
+        # Flat offsets into the planes, per observing colour and piece value: where a piece
+        # on top, and a piece covered, is counted.
+        area = self.side * self.side
+        self._area = area
+        self._top: list[list[int]] = []
+        self._covered: list[list[int]] = []
+        for color in (0, 1):
+            mine = [int((p >> 4) != color) * self.bugs + self._bug_of_piece[p] for p in range(32)]
+            self._top.append([plane * area for plane in mine])
+            self._covered.append([(2 * self.bugs + plane) * area for plane in mine])
 
     def planes_of(self, game: Game, color: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The board planes of ``game`` seen by ``color`` (0 White, 1 Black)."""
@@ -73,24 +83,34 @@ class HiveObserver:
         # Packed cells are (q + BIAS) * STRIDE + (r + BIAS): biased q and r, fine for offsets.
         qs = [cell // STRIDE for cell in stacks]
         rs = [cell % STRIDE for cell in stacks]
-        q0 = (min(qs) + max(qs)) // 2
-        r0 = (min(rs) + max(rs)) // 2
+        side = self.side
+        # the flat index of the bounding box's middle cell, minus the grid's middle
         half = self.half
-        bugs = self.bugs
-        bug_of = self._bug_of_piece
-        height = 4 * bugs
+        corner = ((min(rs) + max(rs)) // 2 - half) * side + (min(qs) + max(qs)) // 2 - half
+        area = self._area
+        top = self._top[color]
+        covered_at = self._covered[color]
+        heights_at = 4 * self.bugs * area
+        ones: list[int] = []
+        heights: list[int] = []
+        height_values: list[int] = []
+        covered: list[int] = []
+        for stack, q, r in zip(stacks.values(), qs, rs, strict=True):
+            at = r * side + q - corner
+            ones.append(top[stack[-1]] + at)
+            heights.append(heights_at + at)
+            height_values.append(len(stack))
+            if len(stack) > 1:
+                covered.extend(covered_at[piece] + at for piece in stack[:-1])
+        flat = out.reshape(-1)
+        flat[ones] = 1
+        flat[heights] = height_values
+        if covered:
+            np.add.at(flat, covered, 1)
         last = game.last_moved
-        last_cell = game.piece_cells[last] if last is not None else OFF_BOARD
-        for stack, q, r, cell in zip(stacks.values(), qs, rs, stacks, strict=True):
-            row = r - r0 + half
-            col = q - q0 + half
-            top = stack[-1]
-            out[((top >> 4) != color) * bugs + bug_of[top], row, col] = 1
-            out[height, row, col] = len(stack)
-            for piece in stack[:-1]:
-                out[2 * bugs + ((piece >> 4) != color) * bugs + bug_of[piece], row, col] += 1
-            if cell == last_cell:
-                out[height + 1, row, col] = 1
+        if last is not None:
+            cell = game.piece_cells[last]
+            flat[heights_at + area + (cell % STRIDE) * side + cell // STRIDE - corner] = 1
         return out
 
     def in_hand_of(self, game: Game, color: int) -> np.ndarray[Any, np.dtype[np.int8]]:
