@@ -154,6 +154,11 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         self.agent_selection = AGENTS[self.game.turn]
         self._settle()
 
+    def legal_actions(self) -> dict[int, int]:
+        """The legal actions of the agent to move → their move codes (``{}`` after the end);
+        the mask's set entries, without building the observation."""
+        return self._legal
+
     def observe(self, agent: str) -> _ObsDict:
         color = AGENTS.index(agent)
         mask = np.zeros(self.actions.size, dtype=np.int8)
