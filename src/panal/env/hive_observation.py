@@ -115,12 +115,13 @@ class HiveObserver:
 
     def in_hand_of(self, game: Game, color: int) -> np.ndarray[Any, np.dtype[np.int8]]:
         """Pieces in hand per bug, ``color``'s row first."""
-        out = np.zeros((2, self.bugs), dtype=np.int8)
+        counts = [0] * (2 * self.bugs)
         cells = game.piece_cells
+        bugs = self.bugs
         for piece, (owner, bug) in zip(self._pieces, self._owner_and_bug, strict=True):
             if cells[piece] == OFF_BOARD:
-                out[int(owner != color), bug] += 1
-        return out
+                counts[(owner != color) * bugs + bug] += 1
+        return np.array(counts, dtype=np.int8).reshape(2, bugs)
 
 
 def text_view(game: Game, *, legal_moves: bool = True) -> str:
