@@ -201,3 +201,20 @@ def test_render_modes() -> None:
     assert len({tuple(c) for c in array.reshape(-1, 3)[::7]}) > 3
     with pytest.raises(ValueError, match="render_mode"):
         HiveEnv("Base", render_mode="svg")
+
+
+@pytest.mark.parametrize(("game_type", "rules"), GAMES)
+def test_the_tracker_agrees_with_a_fresh_encoding_move_after_move(game_type, rules) -> None:
+    """ActionTracker keeps destinations' references between positions; it must always give what
+    HiveActions.legal computes from scratch (Pillbug throws and Dragonfly carries included)."""
+    actions = HiveActions(game_type)
+    rng = random.Random(7)
+    for _ in range(4):
+        game = Game(game_type, **rules)
+        tracker = actions.tracker(game)
+        while not game.is_over() and game.ply < 200:
+            legal = tracker.legal()
+            assert legal == actions.legal(game)
+            tracker.push(rng.choice(sorted(legal.values())))
+        game.pop()  # a move taken back behind the tracker's back
+        assert tracker.legal() == actions.legal(game)

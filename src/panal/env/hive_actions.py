@@ -95,7 +95,13 @@ class HiveActions:
         The actions are the ones of the MoveStrings ``game.move_string`` writes; this builds
         them from the position without writing any text (it runs at every step of an
         environment, so it is written for speed: each destination's references are found once).
+        :class:`ActionTracker` also remembers them from one position to the next.
         """
+        return self._legal(game, {})
+
+    def _legal(self, game: Game, near: dict[int, tuple[int, int, int]]) -> dict[int, int]:
+        """:meth:`legal`, with ``near`` (destination → its references, as found below) known
+        for some destinations already and filled in for the others."""
         codes = game.legal_move_codes()
         if not codes:
             return {}
@@ -109,8 +115,7 @@ class HiveActions:
         cells = game.piece_cells
         get = stacks.get
         steps = _STEPS
-        # destination -> (first referenced cell, its part of the action, the next one's part)
-        near: dict[int, tuple[int, int, int]] = {}
+        # near: destination -> (first referenced cell, its part of the action, the next one's)
         out: dict[int, int] = {}
         for code in codes:
             dest = code >> 6
@@ -143,6 +148,10 @@ class HiveActions:
     def mask(self, game: Game) -> list[int]:
         """The legal actions of ``game``, sorted (the action mask's set entries)."""
         return sorted(self.legal(game))
+
+    def tracker(self, game: Game) -> ActionTracker:
+        """An :class:`ActionTracker` of ``game``."""
+        return ActionTracker(self, game)
 
     # --- single moves -----------------------------------------------------------------------
 
@@ -221,3 +230,46 @@ class HiveActions:
         if index < 0:
             raise ValueError(f"{piece!r} is not a piece of {self.game_type}")
         return index
+
+
+class ActionTracker:
+    """The legal actions of one game as it goes forward, move by move through :meth:`push`.
+
+    A destination's references depend only on its own cell and its six neighbours, and a move
+    changes two cells (where the piece, or a Dragonfly's pair, left and where it landed), so the
+    tracker keeps every destination's references from one position to the next and forgets only
+    those around those two cells. Anything else done to the game (a move pushed past the
+    tracker, a move taken back) is noticed by its ply and starts afresh.
+    """
+
+    def __init__(self, actions: HiveActions, game: Game) -> None:
+        self.actions = actions
+        self.game = game
+        self._near: dict[int, tuple[int, int, int]] = {}
+        self._ply = game.ply
+
+    def legal(self) -> dict[int, int]:
+        """:meth:`HiveActions.legal` of the game's position."""
+        if self.game.ply != self._ply:
+            self._near.clear()
+            self._ply = self.game.ply
+        return self.actions._legal(self.game, self._near)
+
+    def push(self, code: int) -> None:
+        """Play move ``code`` (known to be legal) in the game."""
+        game = self.game
+        in_step = game.ply == self._ply
+        touched: tuple[int, ...] = ()
+        if code != PASS_CODE:
+            origin = game.piece_cells[code & 31]
+            touched = (code >> 6,) if origin == OFF_BOARD else (code >> 6, origin)
+        game.push_code(code)
+        self._ply = game.ply
+        near = self._near
+        if not in_step:
+            near.clear()
+            return
+        for cell in touched:
+            near.pop(cell, None)
+            for step in NEIGHBOR_OFFSETS:
+                near.pop(cell + step, None)

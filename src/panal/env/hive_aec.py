@@ -107,6 +107,7 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         )
         self._action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in AGENTS}
         self._legal: dict[int, int] = {}
+        self._tracker = self.actions.tracker(self.game)
         self._start_ply = 0
         self._reset_state()
 
@@ -146,6 +147,7 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         self._reset_state()
 
     def _reset_state(self) -> None:
+        self._tracker = self.actions.tracker(self.game)
         self.rewards = {agent: 0.0 for agent in AGENTS}
         self._cumulative_rewards = {agent: 0.0 for agent in AGENTS}
         self.terminations = {agent: False for agent in AGENTS}
@@ -179,7 +181,7 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         if code is None:
             raise ValueError(self._illegal(action))
         self._cumulative_rewards[agent] = 0.0
-        self.game.push_code(code)
+        self._tracker.push(code)
         self.agent_selection = AGENTS[self.game.turn]
         self._settle()
         self._accumulate_rewards()
@@ -206,7 +208,9 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
             self.truncations = {agent: True for agent in AGENTS}
             self._finish_infos()
             return
-        self._legal = self.actions.legal(game)
+        if self._tracker.game is not game:
+            self._tracker = self.actions.tracker(game)
+        self._legal = self._tracker.legal()
         if self.info_moves:
             self.infos[self.agent_selection]["move_strings"] = [
                 game.move_string(self._legal[a]) for a in sorted(self._legal)
