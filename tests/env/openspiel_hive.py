@@ -60,21 +60,44 @@ def _translate(game: Game, names: dict[str, Piece], text: str) -> int:
 
 
 def known_openspiel_error(game: Game, extra: set[int]) -> bool:
-    """OpenSpiel's one known error: at Black's third turn it lets Black's first piece move
-    although that piece alone joins Black's queen to the hive (so moving it splits the hive).
+    """OpenSpiel's one known error: at Black's third turn it takes neither first piece of the
+    game for pinned when Black's queen touches only Black's first piece, so it lets Black's
+    first piece move, and, when that piece is the Pillbug, throw White's first piece: both
+    lift a piece whose removal splits the hive.
 
-    Precisely: ply 5 (Black[3]); Black placed its queen on its second turn (ply 3) touching
-    only Black's first piece; and every move OpenSpiel adds moves that first piece.
+    Precisely: ply 5 (Black[3]); Black placed its queen at ply 3 touching only Black's first
+    piece; every move OpenSpiel adds (and it removes none) moves Black's first piece, or, when
+    that is the Pillbug, White's first piece; and lifting the moved piece splits the hive.
     """
     if game.ply != 5 or not extra or PASS_CODE in extra:
         return False
     codes = game.move_codes
-    first, queen = codes[1] & 31, codes[3] & 31
-    if queen != Piece.bQ or any(code & 31 != first for code in extra):
+    white_first, black_first, queen = codes[0] & 31, codes[1] & 31, codes[3] & 31
+    movers = {black_first}
+    if black_first == Piece.bP:
+        movers.add(white_first)
+    if queen != Piece.bQ or any(code & 31 not in movers for code in extra):
         return False
-    queen_cell = game.piece_cells[queen]
-    touching = {queen_cell + step for step in NEIGHBOR_OFFSETS} & set(game.stacks)
-    return touching == {game.piece_cells[first]}
+    cells = game.piece_cells
+    touching = {cells[queen] + step for step in NEIGHBOR_OFFSETS} & set(game.stacks)
+    if touching != {cells[black_first]}:
+        return False
+    return all(_splits(game, cells[code & 31]) for code in extra)
+
+
+def _splits(game: Game, lifted: int) -> bool:
+    """Whether lifting the lone piece on cell ``lifted`` leaves the hive in two."""
+    rest = set(game.stacks) - {lifted}
+    start = next(iter(rest))
+    seen = {start}
+    todo = [start]
+    while todo:
+        cell = todo.pop()
+        for step in NEIGHBOR_OFFSETS:
+            if cell + step in rest and cell + step not in seen:
+                seen.add(cell + step)
+                todo.append(cell + step)
+    return seen != rest
 
 
 def play(pyspiel: Any, seed: int, board_size: int = BOARD_SIZE) -> GameReport:
