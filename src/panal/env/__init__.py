@@ -9,6 +9,7 @@ imports none of them:
 * :mod:`panal.env.hive_render`: a Hive position as an RGB image (numpy only);
 * :mod:`panal.env.hive_aec`: Hive as a PettingZoo AEC environment (``hive_v0``);
 * :mod:`panal.env.hive_gym`: a Gymnasium single-agent wrapper against any opponent;
+* :mod:`panal.env.hive_opponents`: random play, panal's AI levels, any UHP engine;
 * :mod:`panal.env.hive_openspiel`: Hive registered as an OpenSpiel Python game;
 * :mod:`panal.env.hive_text_agents`: language-model agents, a driver and its records.
 

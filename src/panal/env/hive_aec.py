@@ -183,17 +183,20 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         self._cumulative_rewards[agent] = 0.0
         self._tracker.push(code)
         self.agent_selection = AGENTS[self.game.turn]
-        self._settle()
-        self._accumulate_rewards()
+        if self._settle():
+            self._accumulate_rewards()  # rewards are 0 until the end
         if self.render_mode == "human":
             self.render()
 
-    def _settle(self) -> None:
-        """After a move: legal actions, the end of the game or its truncation, rewards."""
+    def _settle(self) -> bool:
+        """After a move: legal actions, the end of the game or its truncation, rewards; True
+        when the game has ended (only then are there rewards). While the game goes on, the
+        rewards stay 0 and the infos empty, and their dicts are kept from step to step."""
         game = self.game
-        self.rewards = {agent: 0.0 for agent in AGENTS}
-        self.infos = {agent: {} for agent in AGENTS}
         state = game.state
+        if state.is_over or self.info_moves:
+            self.rewards = {agent: 0.0 for agent in AGENTS}
+            self.infos = {agent: {} for agent in AGENTS}
         if state.is_over:
             self._legal = {}
             if state is GameState.WHITE_WINS:
@@ -202,12 +205,12 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
                 self.rewards = {AGENTS[0]: -1.0, AGENTS[1]: 1.0}
             self.terminations = {agent: True for agent in AGENTS}
             self._finish_infos()
-            return
+            return True
         if self.max_plies is not None and game.ply - self._start_ply >= self.max_plies:
             self._legal = {}
             self.truncations = {agent: True for agent in AGENTS}
             self._finish_infos()
-            return
+            return True
         if self._tracker.game is not game:
             self._tracker = self.actions.tracker(game)
         self._legal = self._tracker.legal()
@@ -215,6 +218,7 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
             self.infos[self.agent_selection]["move_strings"] = [
                 game.move_string(self._legal[a]) for a in sorted(self._legal)
             ]
+        return False
 
     def _finish_infos(self) -> None:
         text = self.game.game_string()
