@@ -218,3 +218,16 @@ def test_the_tracker_agrees_with_a_fresh_encoding_move_after_move(game_type, rul
             tracker.push(rng.choice(sorted(legal.values())))
         game.pop()  # a move taken back behind the tracker's back
         assert tracker.legal() == actions.legal(game)
+
+
+def test_bad_reset_options_raise_and_change_nothing() -> None:
+    env = HiveEnv("Base")
+    env.reset(options={"game_string": "Base;InProgress;White[2];wS1;bS1 wS1-"})
+    before = env.game
+    for options in ({"opening_plies": -1}, {"opening_plies": "3"}, {"game_string": "Base+M"}):
+        with pytest.raises(ValueError):
+            env.reset(options=options)
+        assert env.game is before
+    with pytest.raises(ValueError, match="not a Base game"):
+        env.reset(options={"game_string": "Base+M;NotStarted;White[1]"})
+    assert env.game is before

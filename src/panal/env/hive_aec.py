@@ -125,23 +125,24 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         options = options or {}
         game_string = options.get("game_string")
         opening = options.get("opening_plies", 0)
+        if not isinstance(opening, int) or isinstance(opening, bool) or opening < 0:
+            raise ValueError(f"opening_plies is an int >= 0, not {opening!r}")
+        if game_string is not None:
+            game = Game.from_game_string(game_string, options=self.game.options)
+            if game.game_type != self.actions.game_type:
+                raise ValueError(f"{game_string!r} is not a {self.actions.game_type} game")
+        else:
+            game = self._new_game()
         if seed is not None:
             for index, agent in enumerate(AGENTS):
                 self._action_spaces[agent].seed(seed + index)
-        if game_string is not None:
-            self.game = Game.from_game_string(game_string, options=self.game.options)
-            if self.game.game_type != self.actions.game_type:
-                raise ValueError(f"{game_string!r} is not a {self.actions.game_type} game")
-        else:
-            self.game = self._new_game()
-        if not isinstance(opening, int) or opening < 0:
-            raise ValueError(f"opening_plies is an int >= 0, not {opening!r}")
         rng = random.Random(seed)
         for _ in range(opening):
-            codes = self.game.legal_move_codes()
+            codes = game.legal_move_codes()
             if not codes:
                 break
-            self.game.push_code(codes[rng.randrange(len(codes))] if len(codes) > 1 else codes[0])
+            game.push_code(codes[rng.randrange(len(codes))])
+        self.game = game
         self._start_ply = self.game.ply
         self.agents = list(AGENTS)
         self._reset_state()
