@@ -215,7 +215,13 @@ def test_the_tracker_agrees_with_a_fresh_encoding_move_after_move(game_type, rul
         while not game.is_over() and game.ply < 200:
             legal = tracker.legal()
             assert legal == actions.legal(game)
-            tracker.push(rng.choice(sorted(legal.values())))
+            code = rng.choice(sorted(legal.values()))
+            if game.ply % 7 == 3:  # a copy goes on by itself, as OpenSpiel's clones do
+                twin = tracker.copy()
+                twin.push(code)
+                assert twin.legal() == actions.legal(twin.game)
+                assert tracker.legal() == legal and twin.game.ply == game.ply + 1
+            tracker.push(code)
         game.pop()  # a move taken back behind the tracker's back
         assert tracker.legal() == actions.legal(game)
 

@@ -255,6 +255,13 @@ class ActionTracker:
             self._ply = self.game.ply
         return self.actions._legal(self.game, self._near)
 
+    def copy(self) -> ActionTracker:
+        """A tracker of a copy of the game (``game.copy()``) that keeps what this one knows."""
+        other = ActionTracker(self.actions, self.game.copy())
+        other._near = dict(self._near)  # the values are tuples, never changed
+        other._ply = self._ply
+        return other
+
     def push(self, code: int) -> None:
         """Play move ``code`` (known to be legal) in the game."""
         game = self.game

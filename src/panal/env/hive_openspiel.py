@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from panal.env.hive_actions import HiveActions
+from panal.env.hive_actions import ActionTracker, HiveActions
 from panal.env.hive_observation import HiveObserver, text_view
 from panal.hive.game import Game
 from panal.hive.options import OPTION_SPECS
@@ -82,16 +82,26 @@ class _Config:
 
 
 class _Position:
-    """A state's game and its legal actions; deep-copied with the game's own fast copy."""
+    """A state's game and its legal actions (through an :class:`ActionTracker`, which keeps
+    the destinations' references from move to move); deep-copied with the game's own fast
+    copy, as OpenSpiel copies a state for every simulation of a search."""
 
-    def __init__(self, config: _Config, game: Game) -> None:
-        self.game = game
-        self.legal = config.actions.legal(game)
+    def __init__(self, tracker: ActionTracker) -> None:
+        self.tracker = tracker
+        self.legal = tracker.legal()
+
+    @property
+    def game(self) -> Game:
+        return self.tracker.game
+
+    def push(self, code: int) -> None:
+        self.tracker.push(code)
+        self.legal = self.tracker.legal()
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
         copy = object.__new__(_Position)
-        copy.game = self.game.copy()
-        copy.legal = dict(self.legal)
+        copy.tracker = self.tracker.copy()
+        copy.legal = self.legal  # replaced, never changed, by push
         return copy
 
 
@@ -128,7 +138,7 @@ class PanalHiveState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PanalHiveGame) -> None:
         super().__init__(game)
         self.config = game.config
-        self.position = _Position(game.config, game.config.new_game())
+        self.position = _Position(game.config.actions.tracker(game.config.new_game()))
 
     @property
     def hive(self) -> Game:
@@ -151,8 +161,7 @@ class PanalHiveState(pyspiel.State):  # type: ignore[misc]
         code = position.legal.get(action)
         if code is None:
             raise ValueError(f"action {action} is not legal here")
-        position.game.push_code(code)
-        position.legal = self.config.actions.legal(position.game)
+        position.push(code)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self.config.actions.move_string(self.position.game, action)
