@@ -46,6 +46,7 @@ __all__ = [
     "encode_observation",
     "encoding_size",
     "global_size",
+    "known_numbers",
 ]
 
 MAX_SEATS = 6
@@ -191,3 +192,18 @@ def _static_cells(board: Board, sectors: tuple[int, ...], viewer: int) -> np.nda
     block.setflags(write=False)
     _STATIC[key] = block
     return block
+
+
+def known_numbers(vector: np.ndarray, board: Board, viewer: int, players: int) -> dict[int, int]:
+    """The numbers a vector says its viewer knows, by engine tile id (reads the tile block)."""
+    tiles = board.tiles_per_player
+    start = len(board.cells) * CELL_FEATURES
+    block = vector[start : start + MAX_SEATS * tiles * TILE_FEATURES]
+    block = block.reshape(MAX_SEATS, tiles, TILE_FEATURES)[
+        :, :, 2 + MAX_SEATS : 2 + MAX_SEATS + NUMBERS
+    ]
+    found: dict[int, int] = {}
+    for offset, slot in zip(*np.nonzero(block.any(axis=2)), strict=True):
+        seat = (viewer + int(offset)) % players
+        found[seat * tiles + int(slot)] = int(np.argmax(block[offset, slot])) + 1
+    return found
