@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from panal.enjambre import (
     Action,
@@ -49,7 +50,9 @@ from panal.enjambre import (
     Place,
     Scout,
     Step,
+    default_board,
 )
+from panal.enjambre.actions import action_from_dict, action_to_dict
 from panal.enjambre.observation import Observation
 from panal.enjambre.state import PublicState
 from panal.hex import Hex
@@ -216,6 +219,23 @@ class EnjambreTable:
             actions_taken=self.actions_taken,
         )
 
+    def __deepcopy__(self, memo: dict[int, object]) -> EnjambreTable:
+        """OpenSpiel clones a Python state with ``copy.deepcopy``: the board and options are
+        shared, as :meth:`Game.copy` does."""
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its seats, first player and actions (OpenSpiel pickles states)."""
+        game = self.game
+        state = game.state
+        record = (
+            game.options,
+            state.sectors,
+            state.first_player,
+            [(player, action_to_dict(action)) for player, action in game.log.actions],
+        )
+        return (_rebuild, (record, self.moves, self.picks, self.placements, self.actions_taken))
+
     @property
     def players(self) -> int:
         return self.game.players
@@ -357,6 +377,23 @@ class EnjambreTable:
             mean = sum(result.scores) / players
             return [(score - mean) / best for score in result.scores]
         raise ValueError(f"reward must be 'rank' or 'score', not {reward!r}")
+
+
+def _rebuild(
+    record: tuple[Options, tuple[int, ...], int, list[tuple[int, dict[str, Any]]]],
+    moves: str,
+    picks: Sequence[Sequence[Hex]],
+    placements: Sequence[tuple[Hex, ...] | None],
+    actions_taken: int,
+) -> EnjambreTable:
+    options, sectors, first_player, actions = record
+    start = PublicState(default_board(), options, sectors, first_player)
+    game = Game.from_public(start, [0] * len(start.tile_cell))
+    for player, data in actions:
+        game.apply(player, action_from_dict(data))
+    return EnjambreTable.from_game(
+        game, moves=moves, picks=picks, placements=placements, actions_taken=actions_taken
+    )
 
 
 def _movers(state: PublicState, seat: int) -> list[int]:

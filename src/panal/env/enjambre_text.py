@@ -1,0 +1,144 @@
+"""Enjambre Tácticas in words, for language-model agents and for OpenSpiel's strings.
+
+:func:`observation_text` is one seat's view as plain text: the board the terminal game draws
+(``render_board``: a tile shows its number only if the seat may look at it now, ``?``
+otherwise), the status (round, turn, own tiles, eliminations), every number shown to all that is
+still on the board (the public record a player with a perfect memory keeps), the seat's set-up
+picks not yet sent, and the latest events. It is built from ``Game.observe(seat)`` only.
+
+:func:`action_text` names an index of the action space in the terminal game's notation
+(``panal enjambre play``): ``move H9 H8`` (a step; with ``moves="paths"`` the whole path,
+``move H9 H8 G8``), ``scout H9`` (``scout H9 (below)`` for the tile under one passing over
+it), ``displace G5``, ``end``; a set-up pick is ``place 3 C4`` (the tile numbered 3 goes on
+C4; the terminal's ``place`` takes all ten cells at once).
+:func:`legal_action_texts` maps each legal action's text to its index, one to one.
+
+:func:`play_text_game` is a small play loop for text agents (a callable from the prompt and the
+legal texts to a reply): replies that are not a legal text are refused with the reason and
+asked again, up to ``retries`` times, then the first legal action is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from panal.enjambre import Phase, Step
+from panal.enjambre.observation import Observation
+from panal.enjambre.render import describe_event, render_board, render_status
+from panal.hex import Hex
+
+from .enjambre_actions import EnjambreTable
+
+__all__ = [
+    "TextAgent",
+    "action_text",
+    "legal_action_texts",
+    "observation_text",
+    "play_text_game",
+    "prompt_text",
+]
+
+TextAgent = Callable[[str, Sequence[str]], str]
+"""A text agent: (the prompt, the legal action texts) -> its reply."""
+
+
+def observation_text(observation: Observation, picks: Sequence[Hex] = (), events: int = 20) -> str:
+    """One seat's view in words (see the module's description)."""
+    state = observation.state
+    board = state.board
+    seat = observation.me
+    lines = [
+        f"You are {state.colour(seat)} (seat {seat}) in Enjambre Tácticas, "
+        f"{state.players} players, phase: {state.phase}.",
+        render_board(observation),
+        render_status(observation),
+    ]
+    remembered = []
+    for tile, number in sorted(observation.revealed.items()):
+        cell = state.tile_cell[tile]
+        if cell is not None and state.owner(tile) != seat and tile not in observation.numbers:
+            remembered.append(f"{board.label(cell)}={number}")
+    if remembered:
+        lines.append("enemy numbers shown earlier: " + ", ".join(remembered))
+    if state.phase is Phase.SETUP and observation.my_turn:
+        done = ", ".join(
+            f"{n}->{board.label(c)}"
+            for n, c in enumerate(picks, start=1)  # type: ignore[arg-type]
+        )
+        lines.append(
+            f"set-up: place your tiles 1 to {board.tiles_per_player} in order on cells of your "
+            f"zone; placed so far: {done or 'none'}"
+        )
+    recent = [describe_event(e, state) for e in observation.history[-events:]]
+    shown = [line for line in recent if line]
+    if shown:
+        lines.append("latest events:")
+        lines.extend(f"  {line}" for line in shown)
+    return "\n".join(lines)
+
+
+def action_text(table: EnjambreTable, index: int) -> str:
+    """The index, for the seat to act now, in the terminal game's notation."""
+    seat = table.to_move
+    if seat is None:
+        raise ValueError("the game is over")
+    state = table.state
+    board = state.board
+    kind, slot, where = table.layout.describe(index)
+    if kind == "pick":
+        number = len(table.picks[seat]) + 1
+        return f"place {number} {board.label(state.zone(seat)[where])}"
+    if kind == "end":
+        return "end"
+    if kind == "displace":
+        return f"displace {board.label(table.layout.cells[where])}"
+    tile = seat * table.layout.tiles + slot
+    cell = state.tile_cell[tile]
+    start = "?" if cell is None else board.label(cell)
+    if kind == "scout":
+        # A tile passing over its own shares a cell with it: the terminal's "scout A" means the
+        # tile in motion, so the one it stands over is named apart.
+        below = tile != state.active and cell is not None and state.is_floating()
+        below = below and state.tile_cell[state.active or 0] == cell
+        return f"scout {start}" + (" (below)" if below else "")
+    cells = [board.label(s.target) for s in table.engine_actions(index) if isinstance(s, Step)]
+    return "move " + " ".join([start, *cells])
+
+
+def legal_action_texts(table: EnjambreTable) -> dict[str, int]:
+    """Each legal action's text and its index, for the seat to act."""
+    return {action_text(table, index): index for index in table.legal_indices()}
+
+
+def prompt_text(table: EnjambreTable, seat: int) -> str:
+    observation = table.observe(seat)
+    return observation_text(observation, table.picks[seat])
+
+
+def play_text_game(
+    table: EnjambreTable,
+    agents: Mapping[int, TextAgent],
+    *,
+    retries: int = 2,
+    on_refusal: Callable[[int, str, str], None] | None = None,
+) -> list[float]:
+    """Play ``table`` to its end with one text agent per seat; returns the rank rewards."""
+    while not table.over:
+        seat = table.to_move
+        assert seat is not None
+        legal = legal_action_texts(table)
+        prompt = prompt_text(table, seat)
+        texts = list(legal)
+        index = None
+        for _ in range(retries + 1):
+            reply = agents[seat](prompt, texts).strip().lower()
+            reply = " ".join(reply.split())
+            if reply in legal:
+                index = legal[reply]
+                break
+            reason = f"{reply!r} is not one of the legal actions"
+            if on_refusal is not None:
+                on_refusal(seat, reply, reason)
+            prompt = f"{prompt}\n\n{reason}; answer with one of them exactly."
+        table.apply(legal[texts[0]] if index is None else index)
+    return table.returns()
