@@ -35,7 +35,6 @@ PettingZoo environment and the OpenSpiel game both play on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from panal.enjambre import (
@@ -57,7 +56,14 @@ from panal.enjambre.observation import Observation
 from panal.enjambre.state import PublicState
 from panal.hex import Hex
 
-__all__ = ["MOVES", "REWARDS", "ActionLayout", "EnjambreTable", "turn_action_bound"]
+__all__ = [
+    "MOVES",
+    "REWARDS",
+    "ActionLayout",
+    "EnjambreTable",
+    "cell_indices",
+    "turn_action_bound",
+]
 
 MOVES = ("steps", "paths")
 REWARDS = ("rank", "score")
@@ -70,46 +76,23 @@ def turn_action_bound(tiles: int) -> int:
     return tiles * 3 + tiles + tiles + 1
 
 
-@dataclass(frozen=True)
 class ActionLayout:
     """Where each kind of action sits in the discrete action space of one board."""
 
-    board: Board
-
-    @property
-    def cells(self) -> tuple[Hex, ...]:
-        return self.board.cells
-
-    @property
-    def zone_size(self) -> int:
-        return len(self.board.zones[0])
-
-    @property
-    def tiles(self) -> int:
-        return self.board.tiles_per_player
-
-    @property
-    def move_start(self) -> int:
-        return self.zone_size
-
-    @property
-    def scout_start(self) -> int:
-        return self.move_start + self.tiles * len(self.cells)
-
-    @property
-    def displace_start(self) -> int:
-        return self.scout_start + self.tiles
-
-    @property
-    def end_turn(self) -> int:
-        return self.displace_start + len(self.cells)
-
-    @property
-    def size(self) -> int:
-        return self.end_turn + 1
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.cells: tuple[Hex, ...] = board.cells
+        self.zone_size = len(board.zones[0])
+        self.tiles = board.tiles_per_player
+        self.move_start = self.zone_size
+        self.scout_start = self.move_start + self.tiles * len(self.cells)
+        self.displace_start = self.scout_start + self.tiles
+        self.end_turn = self.displace_start + len(self.cells)
+        self.size = self.end_turn + 1
+        self._cell_index = cell_indices(board)
 
     def cell_index(self, cell: Hex) -> int:
-        return _cell_indices(self.board)[cell]
+        return self._cell_index[cell]
 
     def move_index(self, slot: int, cell: Hex) -> int:
         return self.move_start + slot * len(self.cells) + self.cell_index(cell)
@@ -151,14 +134,15 @@ class ActionLayout:
         return "end", -1, -1
 
 
-_CELL_INDICES: dict[int, dict[Hex, int]] = {}
+_CELL_INDICES: dict[int, tuple[Board, dict[Hex, int]]] = {}
 
 
-def _cell_indices(board: Board) -> dict[Hex, int]:
+def cell_indices(board: Board) -> dict[Hex, int]:
+    """Each cell's index in ``board.cells`` (computed once per board)."""
     found = _CELL_INDICES.get(id(board))
-    if found is None:
-        found = _CELL_INDICES[id(board)] = {cell: i for i, cell in enumerate(board.cells)}
-    return found
+    if found is None or found[0] is not board:
+        found = _CELL_INDICES[id(board)] = (board, {c: i for i, c in enumerate(board.cells)})
+    return found[1]
 
 
 class EnjambreTable:

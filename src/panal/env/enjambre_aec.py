@@ -34,6 +34,7 @@ from panal.enjambre.render import render_board
 
 from .enjambre_actions import MOVES, REWARDS, EnjambreTable, turn_action_bound
 from .enjambre_tensor import encode_observation, encoding_size
+from .enjambre_text import legal_action_texts, observation_text
 
 __all__ = ["EnjambreEnv", "enjambre_options", "env"]
 
@@ -145,6 +146,18 @@ class EnjambreEnv(AECEnv):
             "observation": encode_observation(observation, self.table.picks[seat]),
             "action_mask": self.action_mask(agent),
         }
+
+    def text_observation(self, agent: str) -> str:
+        """The agent's view in words (:func:`panal.env.enjambre_text.observation_text`)."""
+        seat = self.seat(agent)
+        return observation_text(self.table.observe(seat), self.table.picks[seat])
+
+    def legal_texts(self, agent: str) -> dict[str, int]:
+        """The agent's legal actions in the terminal game's notation, each with its index
+        (empty when the agent is not to act)."""
+        if agent != self.agent_selection or self.table.over:
+            return {}
+        return legal_action_texts(self.table)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:

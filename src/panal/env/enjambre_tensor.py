@@ -39,6 +39,8 @@ from panal.enjambre import OPTION_SPECS, Board, CellKind, Options, Phase
 from panal.enjambre.observation import Observation
 from panal.hex import Hex
 
+from .enjambre_actions import cell_indices
+
 __all__ = [
     "CELL_FEATURES",
     "MAX_SEATS",
@@ -97,50 +99,63 @@ def encode_observation(
     players = state.players
     tiles = board.tiles_per_player
     cells = board.cells
-    cell_index = {cell: i for i, cell in enumerate(cells)}
+    cell_index = cell_indices(board)
 
     def offset(seat: int) -> int:
         return (seat - viewer) % players
 
+    # Entries set to 1 are collected as flat indices and written at once (numpy item by item
+    # was most of an environment step's time).
     cell_block = np.zeros((len(cells), CELL_FEATURES), dtype=np.float32)
     cell_block[:, : len(KINDS) + MAX_SEATS] = _static_cells(board, state.sectors, viewer)
+    ones: list[int] = []
     occupant_at = len(KINDS) + MAX_SEATS
     for tile, cell in enumerate(state.tile_cell):
         if cell is None:
             continue
-        row = cell_index[cell]
         if state.occupant.get(cell) not in (None, tile):
             continue  # a tile passing over its own: the cell shows the one that stays
-        cell_block[row, occupant_at + offset(state.owner(tile))] = 1
-        cell_block[row, occupant_at + MAX_SEATS + tile % tiles] = 1
+        base = cell_index[cell] * CELL_FEATURES + occupant_at
+        ones.append(base + offset(state.owner(tile)))
+        ones.append(base + MAX_SEATS + tile % tiles)
     pick_at = occupant_at + MAX_SEATS + NUMBERS
     for number, cell in enumerate(picks, start=1):
-        cell_block[cell_index[cell], pick_at + number - 1] = 1
+        ones.append(cell_index[cell] * CELL_FEATURES + pick_at + number - 1)
+    cell_block.ravel()[ones] = 1
 
     known = dict(observation.revealed)
     known.update(observation.numbers)
     if extra_known:
         known.update(extra_known)
-    tile_block = np.zeros((MAX_SEATS, tiles, TILE_FEATURES), dtype=np.float32)
+    tile_block = np.zeros(MAX_SEATS * tiles * TILE_FEATURES, dtype=np.float32)
+    ones = []
     eliminated = {tile: by for tile, by, _ in state.eliminated}
-    shown = observation.shown
+    flags = 2 + MAX_SEATS + NUMBERS
+    marked, scouted, bonus = state.marked, state.scouted, state.bonus
     for tile in range(len(state.tile_cell)):
-        row = tile_block[offset(state.owner(tile)), tile % tiles]
-        row[0] = state.tile_cell[tile] is not None
+        row = (offset(state.owner(tile)) * tiles + tile % tiles) * TILE_FEATURES
+        if state.tile_cell[tile] is not None:
+            ones.append(row)
         if tile in eliminated:
-            row[1] = 1
+            ones.append(row + 1)
             by = eliminated[tile]
             if by is not None:
-                row[2 + offset(by)] = 1
+                ones.append(row + 2 + offset(by))
         if tile in known:
-            row[2 + MAX_SEATS + known[tile] - 1] = 1
-        flags = 2 + MAX_SEATS + NUMBERS
-        row[flags] = tile in shown
-        row[flags + 1] = tile in state.marked
-        row[flags + 2] = tile == state.active
-        row[flags + 3] = tile in state.scouted
-        row[flags + 4] = state.bonus.get(tile, 0) > 0
-        row[flags + 5] = tile == state.displacing
+            ones.append(row + 2 + MAX_SEATS + known[tile] - 1)
+        for flag, on in enumerate(
+            (
+                tile in observation.shown,
+                tile in marked,
+                tile == state.active,
+                tile in scouted,
+                bonus.get(tile, 0) > 0,
+                tile == state.displacing,
+            )
+        ):
+            if on:
+                ones.append(row + flags + flag)
+    tile_block[ones] = 1
 
     rounds = state.options.rounds
     glob = np.zeros(GLOBAL_FEATURES, dtype=np.float32)
@@ -169,15 +184,15 @@ def encode_observation(
     return np.concatenate([cell_block.ravel(), tile_block.ravel(), glob, options])
 
 
-_STATIC: dict[tuple[int, tuple[int, ...], int], np.ndarray] = {}
+_STATIC: dict[tuple[int, tuple[int, ...], int], tuple[Board, np.ndarray]] = {}
 
 
 def _static_cells(board: Board, sectors: tuple[int, ...], viewer: int) -> np.ndarray:
     """Cell kinds and home seats: fixed for a board, a seating and a viewer."""
     key = (id(board), sectors, viewer)
     found = _STATIC.get(key)
-    if found is not None:
-        return found
+    if found is not None and found[0] is board:
+        return found[1]
     players = len(sectors)
     block = np.zeros((len(board.cells), len(KINDS) + MAX_SEATS), dtype=np.float32)
     seat_of_sector = {sector: seat for seat, sector in enumerate(sectors)}
@@ -190,7 +205,7 @@ def _static_cells(board: Board, sectors: tuple[int, ...], viewer: int) -> np.nda
             if seat is not None:
                 block[row, len(KINDS) + (seat - viewer) % players] = 1
     block.setflags(write=False)
-    _STATIC[key] = block
+    _STATIC[key] = (board, block)
     return block
 
 

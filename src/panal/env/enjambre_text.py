@@ -127,18 +127,23 @@ def play_text_game(
         seat = table.to_move
         assert seat is not None
         legal = legal_action_texts(table)
+        by_reply = {_normalised(text): index for text, index in legal.items()}
         prompt = prompt_text(table, seat)
         texts = list(legal)
         index = None
         for _ in range(retries + 1):
-            reply = agents[seat](prompt, texts).strip().lower()
-            reply = " ".join(reply.split())
-            if reply in legal:
-                index = legal[reply]
+            reply = agents[seat](prompt, texts)
+            index = by_reply.get(_normalised(reply))
+            if index is not None:
                 break
-            reason = f"{reply!r} is not one of the legal actions"
+            reason = f"{reply.strip()!r} is not one of the legal actions"
             if on_refusal is not None:
                 on_refusal(seat, reply, reason)
             prompt = f"{prompt}\n\n{reason}; answer with one of them exactly."
         table.apply(legal[texts[0]] if index is None else index)
     return table.returns()
+
+
+def _normalised(text: str) -> str:
+    """Replies match a legal text whatever their case and spacing."""
+    return " ".join(text.lower().split())

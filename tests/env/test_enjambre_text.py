@@ -1,0 +1,89 @@
+"""The text view and the legal-action texts for language-model agents."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from panal.enjambre import Options, Phase
+from panal.enjambre.terminal import parse_command
+from panal.env.enjambre_actions import EnjambreTable
+from panal.env.enjambre_text import (
+    legal_action_texts,
+    observation_text,
+    play_text_game,
+    prompt_text,
+)
+
+
+@pytest.mark.parametrize(("players", "moves"), [(2, "steps"), (3, "paths"), (6, "steps")])
+def test_legal_texts_are_the_terminals_commands_one_to_one(players: int, moves: str) -> None:
+    rng = random.Random(players)
+    options = Options(rounds=2, scout_retry=True, colmena_combat=True)
+    table = EnjambreTable(players, options=options, seed=players, moves=moves)
+    parsed = 0
+    while not table.over:
+        texts = legal_action_texts(table)
+        assert sorted(texts.values()) == table.legal_indices()  # one text per index
+        if table.state.phase is Phase.PLAY and rng.random() < 0.3:
+            observation = table.observe(table.to_move or 0)
+            for text, index in texts.items():
+                if "(below)" in text:
+                    continue
+                command = parse_command(text, observation)
+                assert list(command.actions) == table.engine_actions(index), text
+                parsed += 1
+        table.apply(rng.choice(table.legal_indices()))
+    assert parsed > 50
+
+
+def test_set_up_picks_read_as_numbered_placements() -> None:
+    table = EnjambreTable(2, seed=0, first_player=1)
+    texts = legal_action_texts(table)
+    zone = table.state.zone(1)
+    label = table.state.board.label
+    assert texts == {f"place 1 {label(cell)}": z for z, cell in enumerate(zone)}
+    table.apply(texts[f"place 1 {label(zone[4])}"])
+    assert f"place 2 {label(zone[4])}" not in legal_action_texts(table)
+    assert f"1->{label(zone[4])}" in prompt_text(table, 1)
+
+
+def test_the_text_view_shows_no_number_the_seat_has_not_seen() -> None:
+    rng = random.Random(5)
+    table = EnjambreTable(4, seed=5, options=Options(rounds=3))
+    checked = 0
+    while not table.over:
+        if table.state.phase is Phase.PLAY and rng.random() < 0.1:
+            seat = rng.randrange(4)
+            observation = table.observe(seat)
+            known = dict(observation.revealed) | dict(observation.numbers)
+            text = observation_text(observation)
+            for other in range(4):
+                hidden = [t for t in table.state.tiles_of(other) if t not in known]
+                if other == seat or len(hidden) < 2:
+                    continue
+                swapped = table.game.copy()
+                a, b = hidden[:2]
+                swapped.numbers[a], swapped.numbers[b] = swapped.numbers[b], swapped.numbers[a]
+                assert observation_text(swapped.observe(seat)) == text
+                checked += 1
+        table.apply(rng.choice(table.legal_indices()))
+    assert checked > 5
+
+
+def test_a_text_game_plays_to_the_end_and_refuses_bad_replies() -> None:
+    rng = random.Random(1)
+    refusals: list[tuple[int, str]] = []
+    table = EnjambreTable(3, seed=1, options=Options(rounds=1))
+    returns = play_text_game(
+        table,
+        {
+            0: lambda prompt, legal: rng.choice(legal),
+            1: lambda prompt, legal: "  " + rng.choice(legal).upper() + " ",
+            2: lambda prompt, legal: "dance",
+        },
+        on_refusal=lambda seat, reply, reason: refusals.append((seat, reply)),
+    )
+    assert table.over and sum(returns) == pytest.approx(0.0)
+    assert refusals and {seat for seat, _ in refusals} == {2}
