@@ -75,7 +75,8 @@ def unseen_swap(game: Game, seat: int, known: dict[int, int], rng: random.Random
 @pytest.mark.parametrize("seed", [1, 2])
 def test_observations_hold_only_what_each_seat_may_know(players: int, seed: int) -> None:
     rng = random.Random(seed * 10 + players)
-    env = EnjambreEnv(players, **random_options(rng))
+    moves = ("steps", "paths")[seed % 2]
+    env = EnjambreEnv(players, moves=moves, **random_options(rng))
     env.reset(seed=seed)
     checked = swaps = 0
     for agent in env.agent_iter():

@@ -6,9 +6,14 @@ import random
 
 import pytest
 
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+
 from panal.enjambre import Options, Phase
 from panal.enjambre.terminal import parse_command
 from panal.env.enjambre_actions import EnjambreTable
+from panal.env.enjambre_aec import EnjambreEnv
 from panal.env.enjambre_text import (
     legal_action_texts,
     observation_text,
@@ -87,3 +92,19 @@ def test_a_text_game_plays_to_the_end_and_refuses_bad_replies() -> None:
     )
     assert table.over and sum(returns) == pytest.approx(0.0)
     assert refusals and {seat for seat, _ in refusals} == {2}
+
+
+def test_the_environment_offers_the_text_view_and_legal_texts() -> None:
+    env = EnjambreEnv(2, rounds=1)
+    env.reset(seed=2)
+    acting = env.agent_selection
+    waiting = next(a for a in env.possible_agents if a != acting)
+    texts = env.legal_texts(acting)
+    assert env.legal_texts(waiting) == {}
+    mask = env.observe(acting)["action_mask"]
+    assert sorted(texts.values()) == list(np.flatnonzero(mask))
+    env.step(texts[next(iter(texts))])
+    assert "placed so far: 1->" in env.text_observation(acting)
+    colour = env.table.state.colour(env.seat(waiting))
+    assert env.text_observation(waiting).startswith(f"You are {colour} (seat {env.seat(waiting)})")
+    assert "placed so far: none" in env.text_observation(waiting)  # picks stay secret

@@ -89,10 +89,10 @@ class ActionLayout:
         self.displace_start = self.scout_start + self.tiles
         self.end_turn = self.displace_start + len(self.cells)
         self.size = self.end_turn + 1
-        self._cell_index = cell_indices(board)
+        self.index_of_cell = cell_indices(board)
 
     def cell_index(self, cell: Hex) -> int:
-        return self._cell_index[cell]
+        return self.index_of_cell[cell]
 
     def move_index(self, slot: int, cell: Hex) -> int:
         return self.move_start + slot * len(self.cells) + self.cell_index(cell)
@@ -255,15 +255,20 @@ class EnjambreTable:
             self._legal = [z for z, cell in enumerate(state.zone(seat)) if cell not in taken]
             return self._legal
         layout = self.layout
+        cells, first_tile = len(layout.cells), seat * layout.tiles
+        cell_index = layout.index_of_cell
         found: set[int] = set()
         for action in state.legal_actions(seat):
-            if isinstance(action, Step) and self.moves == "paths":
-                continue
-            found.add(layout.encode(seat, action))
+            if isinstance(action, Step):  # the commonest action, encoded inline for speed
+                if self.moves == "steps":
+                    slot = action.tile - first_tile
+                    found.add(layout.move_start + slot * cells + cell_index[action.target])
+            else:
+                found.add(layout.encode(seat, action))
         if self.moves == "paths":
             for tile in _movers(state, seat):
-                found.update(layout.move_index(tile - seat * layout.tiles, p.end) for p in
-                             state.paths(tile))  # fmt: skip
+                slot = tile - first_tile
+                found.update(layout.move_index(slot, p.end) for p in state.paths(tile))
         self._legal = sorted(found)
         return self._legal
 

@@ -69,7 +69,18 @@ def encoding_size(board: Board) -> int:
     return len(board.cells) * CELL_FEATURES + MAX_SEATS * tiles * TILE_FEATURES + global_size()
 
 
-def _options_vector(options: Options) -> list[float]:
+_OPTIONS: dict[Options, np.ndarray] = {}
+
+
+def _options_vector(options: Options) -> np.ndarray:
+    found = _OPTIONS.get(options)
+    if found is None:
+        found = _OPTIONS[options] = np.asarray(_option_values(options), dtype=np.float32)
+        found.setflags(write=False)
+    return found
+
+
+def _option_values(options: Options) -> list[float]:
     values: list[float] = []
     for spec in OPTION_SPECS:
         value = getattr(options, spec.name)
@@ -101,8 +112,8 @@ def encode_observation(
     cells = board.cells
     cell_index = cell_indices(board)
 
-    def offset(seat: int) -> int:
-        return (seat - viewer) % players
+    offsets = [(seat - viewer) % players for seat in range(players)]
+    offset = offsets.__getitem__
 
     # Entries set to 1 are collected as flat indices and written at once (numpy item by item
     # was most of an environment step's time).
@@ -116,7 +127,7 @@ def encode_observation(
         if state.occupant.get(cell) not in (None, tile):
             continue  # a tile passing over its own: the cell shows the one that stays
         base = cell_index[cell] * CELL_FEATURES + occupant_at
-        ones.append(base + offset(state.owner(tile)))
+        ones.append(base + offsets[tile // tiles])
         ones.append(base + MAX_SEATS + tile % tiles)
     pick_at = occupant_at + MAX_SEATS + NUMBERS
     for number, cell in enumerate(picks, start=1):
@@ -133,7 +144,7 @@ def encode_observation(
     flags = 2 + MAX_SEATS + NUMBERS
     marked, scouted, bonus = state.marked, state.scouted, state.bonus
     for tile in range(len(state.tile_cell)):
-        row = (offset(state.owner(tile)) * tiles + tile % tiles) * TILE_FEATURES
+        row = (offsets[tile // tiles] * tiles + tile % tiles) * TILE_FEATURES
         if state.tile_cell[tile] is not None:
             ones.append(row)
         if tile in eliminated:
@@ -180,8 +191,7 @@ def encode_observation(
         glob[at + MAX_SEATS + offset(seat)] = min(state.eliminations[seat], 50) / 50
     at += 2 * MAX_SEATS
     glob[at] = len(picks) / tiles
-    options = np.asarray(_options_vector(state.options), dtype=np.float32)
-    return np.concatenate([cell_block.ravel(), tile_block.ravel(), glob, options])
+    return np.concatenate([cell_block.ravel(), tile_block, glob, _options_vector(state.options)])
 
 
 _STATIC: dict[tuple[int, tuple[int, ...], int], tuple[Board, np.ndarray]] = {}
