@@ -76,6 +76,43 @@ def test_resampled_states_keep_the_players_information_state(players: int, seed:
     assert checked > 6
 
 
+@pytest.mark.parametrize(("players", "seed"), [(3, 3), (4, 4), (6, 6)])
+def test_numbers_the_player_never_saw_change_none_of_its_views(players: int, seed: int) -> None:
+    rng = random.Random(seed)
+    changed = 0
+    for state in _random_states(players, seed):
+        table = state.table
+        for player in range(players):
+            if not table.state.placed[player]:
+                continue
+            observation = table.observe(player)
+            known = dict(observation.revealed) | dict(observation.numbers)
+            known |= table.state.placement_tiles(player, table.placements[player])
+            other = rng.choice([p for p in range(players) if p != player])
+            hidden = [t for t in table.state.tiles_of(other) if t not in known]
+            if len(hidden) < 2 or not table.state.placed[other]:
+                continue
+            twin = state.clone()
+            numbers = twin.table.game.numbers
+            a, b = rng.sample(hidden, 2)
+            numbers[a], numbers[b] = numbers[b], numbers[a]
+            assert twin.information_state_string(player) == state.information_state_string(player)
+            assert twin.information_state_tensor(player) == state.information_state_tensor(player)
+            assert twin.observation_string(player) == state.observation_string(player)
+            assert twin.observation_tensor(player) == state.observation_tensor(player)
+            changed += 1
+    assert changed > 5
+
+
+def test_only_the_players_own_view_is_offered() -> None:
+    game = pyspiel.load_game(GAME, {"players": 2})
+    public_only = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match="own view"):
+        game.make_py_observer(public_only)
+
+
 def test_information_states_differ_only_by_what_the_player_saw() -> None:
     game = pyspiel.load_game(GAME, {"players": 2, "rounds": 1})
     state = game.new_initial_state()

@@ -114,6 +114,11 @@ class EnjambreGame(pyspiel.Game):  # type: ignore[misc]
     ) -> EnjambreObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError("Enjambre offers each player's own view only (public and private)")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return EnjambreObserver(self.vector_size, perfect_recall)
 
