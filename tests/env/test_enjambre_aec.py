@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 import numpy as np
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from panal.enjambre import EndTurn, IllegalActionError, Options, Phase, Step
 from panal.enjambre.render import render_board
@@ -32,6 +32,11 @@ def test_pettingzoo_api_test(players: int) -> None:
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_pettingzoo_seed_test(players: int) -> None:
     seed_test(lambda: EnjambreEnv(players), num_cycles=500)
+
+
+def test_pettingzoo_render_test(capsys: pytest.CaptureFixture[str]) -> None:
+    render_test(lambda render_mode=None: EnjambreEnv(3, render_mode=render_mode))
+    assert "to act" in capsys.readouterr().out  # human mode prints
 
 
 def test_paths_mode_passes_the_api_test() -> None:

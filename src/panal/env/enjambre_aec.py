@@ -193,7 +193,7 @@ class EnjambreEnv(AECEnv):
         self._accumulate_rewards()
         self._select()
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -209,7 +209,11 @@ class EnjambreEnv(AECEnv):
             status = f"round {state.round}/{state.options.rounds}, {state.phase}, " + (
                 f"{self.agent_selection} ({state.colour(state.turn_player)}) to act"
             )
-        return render_board(game.observe(None)) + "\n" + status
+        text = render_board(game.observe(None)) + "\n" + status
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
