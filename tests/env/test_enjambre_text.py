@@ -108,3 +108,6 @@ def test_the_environment_offers_the_text_view_and_legal_texts() -> None:
     colour = env.table.state.colour(env.seat(waiting))
     assert env.text_observation(waiting).startswith(f"You are {colour} (seat {env.seat(waiting)})")
     assert "placed so far: none" in env.text_observation(waiting)  # picks stay secret
+    assert "legal actions" not in env.text_observation(waiting, with_legal=True)
+    listed = env.text_observation(acting, with_legal=True).split("your legal actions:\n")[1]
+    assert [line.strip() for line in listed.splitlines()] == list(env.legal_texts(acting))

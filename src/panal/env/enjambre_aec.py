@@ -34,7 +34,7 @@ from panal.enjambre.render import render_board
 
 from .enjambre_actions import MOVES, REWARDS, EnjambreTable, turn_action_bound
 from .enjambre_tensor import encode_observation, encoding_size
-from .enjambre_text import legal_action_texts, observation_text
+from .enjambre_text import legal_action_texts, prompt_text
 
 __all__ = ["EnjambreEnv", "enjambre_options", "env"]
 
@@ -147,10 +147,10 @@ class EnjambreEnv(AECEnv):
             "action_mask": self.action_mask(agent),
         }
 
-    def text_observation(self, agent: str) -> str:
-        """The agent's view in words (:func:`panal.env.enjambre_text.observation_text`)."""
-        seat = self.seat(agent)
-        return observation_text(self.table.observe(seat), self.table.picks[seat])
+    def text_observation(self, agent: str, *, with_legal: bool = False) -> str:
+        """The agent's view in words (:func:`panal.env.enjambre_text.prompt_text`), with its
+        legal actions in the terminal's notation if ``with_legal`` and it is to act."""
+        return prompt_text(self.table, self.seat(agent), with_legal=with_legal)
 
     def legal_texts(self, agent: str) -> dict[str, int]:
         """The agent's legal actions in the terminal game's notation, each with its index

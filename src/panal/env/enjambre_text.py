@@ -11,7 +11,8 @@ picks not yet sent, and the latest events. It is built from ``Game.observe(seat)
 ``move H9 H8 G8``), ``scout H9`` (``scout H9 (below)`` for the tile under one passing over
 it), ``displace G5``, ``end``; a set-up pick is ``place 3 C4`` (the tile numbered 3 goes on
 C4; the terminal's ``place`` takes all ten cells at once).
-:func:`legal_action_texts` maps each legal action's text to its index, one to one.
+:func:`legal_action_texts` maps each legal action's text to its index, one to one, and
+:func:`prompt_text` is the view with the legal actions appended (``with_legal=True``).
 
 :func:`play_text_game` is a small play loop for text agents (a callable from the prompt and the
 legal texts to a reply): replies that are not a legal text are refused with the reason and
@@ -110,9 +111,13 @@ def legal_action_texts(table: EnjambreTable) -> dict[str, int]:
     return {action_text(table, index): index for index in table.legal_indices()}
 
 
-def prompt_text(table: EnjambreTable, seat: int) -> str:
-    observation = table.observe(seat)
-    return observation_text(observation, table.picks[seat])
+def prompt_text(table: EnjambreTable, seat: int, *, with_legal: bool = False) -> str:
+    """``seat``'s view in words; ``with_legal`` appends its legal actions, one a line, when it
+    is the seat to act."""
+    text = observation_text(table.observe(seat), table.picks[seat])
+    if with_legal and seat == table.to_move:
+        text += "\nyour legal actions:\n" + "\n".join(f"  {t}" for t in legal_action_texts(table))
+    return text
 
 
 def play_text_game(
@@ -128,7 +133,7 @@ def play_text_game(
         assert seat is not None
         legal = legal_action_texts(table)
         by_reply = {_normalised(text): index for text, index in legal.items()}
-        prompt = prompt_text(table, seat)
+        prompt = prompt_text(table, seat, with_legal=True)
         texts = list(legal)
         index = None
         for _ in range(retries + 1):
