@@ -72,6 +72,16 @@ def test_resampled_states_keep_the_players_information_state(players: int, seed:
                 player
             )
             assert sampled.legal_actions() == state.legal_actions()
+            assert sampled.current_player() == player and not sampled.recording
+            replayed = state.get_game().new_initial_state()
+            for action in sampled.history():
+                replayed.apply_action(action)
+            assert replayed.history() == sampled.history()
+            assert [a.player for a in replayed.full_history()] == [
+                a.player for a in state.full_history()
+            ]
+            assert replayed.table.game.snapshot() == sampled.table.game.snapshot()
+            assert replayed.table.picks == sampled.table.picks
             checked += 1
     assert checked > 6
 

@@ -25,8 +25,8 @@ Per player:
 
 ``resample_from_infostate(player, sampler)`` draws a full state the player cannot tell from this
 one (:func:`panal.env.enjambre_sampler.sample_table`); IS-MCTS uses it. The resampled state's
-``history()`` is the original's action list (its hidden set-ups differ from what those actions
-would give): determinisation needs the state, not its history.
+``history()`` is the original's with the other seats' set-up picks replaced by the drawn ones, so
+replaying it gives the resampled state again.
 """
 
 from __future__ import annotations
@@ -128,10 +128,15 @@ class EnjambreState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.settings = (game.players, game.options, game.seed, game.moves, game.reward)
         self.table: EnjambreTable | None = None
+        # While a resampled state's history is written (see resample_from_infostate): the
+        # players of the actions still to record, last first; the actions change nothing.
+        self.recording: list[int] = []
 
     # ----------------------------------------------------------------------------- dynamics
 
     def current_player(self) -> int:
+        if self.recording:
+            return self.recording[-1]
         if self.table is None:
             return int(pyspiel.PlayerId.CHANCE)
         seat = self.table.to_move
@@ -150,7 +155,9 @@ class EnjambreState(pyspiel.State):  # type: ignore[misc]
         return list(self.table.legal_indices())
 
     def _apply_action(self, action: int) -> None:
-        if self.table is None:
+        if self.recording:
+            self.recording.pop()
+        elif self.table is None:
             players, options, seed, moves, _ = self.settings
             self.table = EnjambreTable(
                 players, options=options, seed=seed, first_player=int(action), moves=moves
@@ -179,11 +186,31 @@ class EnjambreState(pyspiel.State):  # type: ignore[misc]
     # ----------------------------------------------------------------------------- sampling
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> EnjambreState:
-        clone: EnjambreState = self.clone()
-        if self.table is not None:
-            rng = random.Random(int(probability_sampler() * 2**53))
-            clone.table = sample_table(self.table, player_id, rng)
-        return clone
+        """A state ``player_id`` cannot tell from this one: the hidden set-ups drawn again
+        (:func:`~panal.env.enjambre_sampler.sample_table`), and a history to match, where the
+        other seats' set-up picks are the drawn ones."""
+        if self.table is None:
+            return self.clone()
+        rng = random.Random(int(probability_sampler() * 2**53))
+        table = sample_table(self.table, player_id, rng)
+        drawn = [
+            [table.state.zone(seat).index(cell) for cell in (placement or ())]
+            + [table.state.zone(seat).index(cell) for cell in table.picks[seat]]
+            for seat, placement in enumerate(table.placements)
+        ]
+        zone_size = table.layout.zone_size
+        history: list[tuple[int, int]] = []
+        for item in self.full_history():
+            player, action = int(item.player), int(item.action)
+            if player >= 0 and player != player_id and action < zone_size:
+                action = drawn[player].pop(0)  # the seat's next pick, as drawn
+            history.append((player, action))
+        state: EnjambreState = self.get_game().new_initial_state()
+        state.recording = [player for player, _ in reversed(history)]
+        for _, action in history:
+            state.apply_action(action)
+        state.table = table
+        return state
 
 
 class EnjambreObserver:
