@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import random
 
 import pytest
@@ -15,6 +16,8 @@ from panal.enjambre.terminal import parse_command
 from panal.env.enjambre_actions import EnjambreTable
 from panal.env.enjambre_aec import EnjambreEnv
 from panal.env.enjambre_text import (
+    INSTRUCTIONS,
+    extract_action,
     legal_action_texts,
     observation_text,
     play_text_game,
@@ -77,21 +80,35 @@ def test_the_text_view_shows_no_number_the_seat_has_not_seen() -> None:
     assert checked > 5
 
 
-def test_a_text_game_plays_to_the_end_and_refuses_bad_replies() -> None:
+def test_a_text_game_plays_to_the_end_and_refuses_bad_answers() -> None:
     rng = random.Random(1)
-    refusals: list[tuple[int, str]] = []
+
+    def listed(prompt: str) -> list[str]:
+        return [line.strip() for line in prompt.split("your legal actions:\n")[1].splitlines()]
+
     table = EnjambreTable(3, seed=1, options=Options(rounds=1))
-    returns = play_text_game(
+    transcript = play_text_game(
         table,
         {
-            0: lambda prompt, legal: rng.choice(legal),
-            1: lambda prompt, legal: "  " + rng.choice(legal).upper() + " ",
-            2: lambda prompt, legal: "dance",
+            0: lambda prompt: "I choose " + rng.choice(listed(prompt)),
+            1: lambda prompt: "  " + rng.choice(listed(prompt)).upper() + " ",
+            2: lambda prompt: "dance",
         },
-        on_refusal=lambda seat, reply, reason: refusals.append((seat, reply)),
+        max_retries=1,
     )
-    assert table.over and sum(returns) == pytest.approx(0.0)
-    assert refusals and {seat for seat, _ in refusals} == {2}
+    assert table.over and sum(table.returns()) == pytest.approx(0.0)
+    refused = [turn for turn in transcript if not turn.accepted]
+    assert refused and {turn.seat for turn in refused} == {2}
+    assert all(turn.action is not None for turn in transcript if turn.seat != 2)
+    retry = next(t for t in transcript if t.seat == 2 and "Answer again" in t.prompt)
+    assert retry.prompt.startswith(INSTRUCTIONS)
+
+
+def test_the_last_legal_action_in_an_answer_is_read() -> None:
+    legal = {"move H9 H8": 1, "move H9 H8 G8": 2, "scout H9": 3, "end": 4}
+    assert extract_action("scout H9? no: move h9 h8 g8", legal) == "move H9 H8 G8"
+    assert extract_action("move H9 H8, then end", legal) == "end"
+    assert extract_action("I pass", legal) is None
 
 
 def test_the_environment_offers_the_text_view_and_legal_texts() -> None:
@@ -111,3 +128,10 @@ def test_the_environment_offers_the_text_view_and_legal_texts() -> None:
     assert "legal actions" not in env.text_observation(waiting, with_legal=True)
     listed = env.text_observation(acting, with_legal=True).split("your legal actions:\n")[1]
     assert [line.strip() for line in listed.splitlines()] == list(env.legal_texts(acting))
+
+
+def test_the_modules_examples_run() -> None:
+    from panal.env import enjambre_text
+
+    result = doctest.testmod(enjambre_text)
+    assert result.attempted >= 1 and result.failed == 0

@@ -14,14 +14,15 @@ C4; the terminal's ``place`` takes all ten cells at once).
 :func:`legal_action_texts` maps each legal action's text to its index, one to one, and
 :func:`prompt_text` is the view with the legal actions appended (``with_legal=True``).
 
-:func:`play_text_game` is a small play loop for text agents (a callable from the prompt and the
-legal texts to a reply): replies that are not a legal text are refused with the reason and
-asked again, up to ``retries`` times, then the first legal action is played.
+:func:`play_text_game` is a small play loop for text agents (a callable from the prompt to an
+answer, as in the Hive driver): the last legal action in the answer is played; an answer with
+none is refused and asked again, up to ``max_retries`` times, then the seat ends its turn.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from panal.enjambre import Phase, Step
 from panal.enjambre.observation import Observation
@@ -31,16 +32,19 @@ from panal.hex import Hex
 from .enjambre_actions import EnjambreTable
 
 __all__ = [
+    "INSTRUCTIONS",
     "TextAgent",
+    "Turn",
     "action_text",
+    "extract_action",
     "legal_action_texts",
     "observation_text",
     "play_text_game",
     "prompt_text",
 ]
 
-TextAgent = Callable[[str, Sequence[str]], str]
-"""A text agent: (the prompt, the legal action texts) -> its reply."""
+TextAgent = Callable[[str], str]
+"""A text agent: the prompt in, its answer out (as in the Hive text-agent driver)."""
 
 
 def observation_text(observation: Observation, picks: Sequence[Hex] = (), events: int = 20) -> str:
@@ -62,10 +66,7 @@ def observation_text(observation: Observation, picks: Sequence[Hex] = (), events
     if remembered:
         lines.append("enemy numbers shown earlier: " + ", ".join(remembered))
     if state.phase is Phase.SETUP and observation.my_turn:
-        done = ", ".join(
-            f"{n}->{board.label(c)}"
-            for n, c in enumerate(picks, start=1)  # type: ignore[arg-type]
-        )
+        done = ", ".join(f"{n}->{board.label(c)}" for n, c in enumerate(picks, start=1))
         lines.append(
             f"set-up: place your tiles 1 to {board.tiles_per_player} in order on cells of your "
             f"zone; placed so far: {done or 'none'}"
@@ -120,35 +121,78 @@ def prompt_text(table: EnjambreTable, seat: int, *, with_legal: bool = False) ->
     return text
 
 
+INSTRUCTIONS = (
+    "You are playing Enjambre Tácticas. Answer with one of your legal actions exactly as listed"
+    " (move A B: step the tile on A to B; scout A: flip your tile on A; displace A; end: end your"
+    " turn; during the set-up, place N A: your tile numbered N goes on A). The last legal action"
+    " in your answer is read as your action."
+)
+
+
+@dataclass
+class Turn:
+    """One question to a text agent and its answer."""
+
+    seat: int
+    prompt: str
+    answer: str
+    action: str | None  # the legal action read from the answer
+    accepted: bool
+
+
+def extract_action(answer: str, legal: Mapping[str, int]) -> str | None:
+    """The legal action whose text ends last in ``answer`` (any case and spacing; the longer
+    text wins where two end together), or None.
+
+    >>> extract_action("I will scout first... final: Move  h9 H8", {"move H9 H8": 5, "end": 9})
+    'move H9 H8'
+    """
+    flat = _normalised(answer)
+    best: tuple[int, int] | None = None
+    found = None
+    for text in legal:
+        at = flat.rfind(_normalised(text))
+        if at < 0:
+            continue
+        key = (at + len(text), len(text))
+        if best is None or key > best:
+            best, found = key, text
+    return found
+
+
 def play_text_game(
     table: EnjambreTable,
     agents: Mapping[int, TextAgent],
     *,
-    retries: int = 2,
-    on_refusal: Callable[[int, str, str], None] | None = None,
-) -> list[float]:
-    """Play ``table`` to its end with one text agent per seat; returns the rank rewards."""
+    max_retries: int = 2,
+) -> list[Turn]:
+    """Play ``table`` to its end with one text agent per seat and return the transcript.
+
+    Each prompt is :data:`INSTRUCTIONS`, the seat's view and its legal actions
+    (:func:`prompt_text`); an answer with no legal action is refused and the question asked
+    again with the reason, up to ``max_retries`` times, after which the seat ends its turn (or,
+    when it cannot, takes its first legal action) and play goes on.
+    """
+    transcript: list[Turn] = []
     while not table.over:
         seat = table.to_move
         assert seat is not None
         legal = legal_action_texts(table)
-        by_reply = {_normalised(text): index for text, index in legal.items()}
-        prompt = prompt_text(table, seat, with_legal=True)
-        texts = list(legal)
-        index = None
-        for _ in range(retries + 1):
-            reply = agents[seat](prompt, texts)
-            index = by_reply.get(_normalised(reply))
-            if index is not None:
+        question = INSTRUCTIONS + "\n\n" + prompt_text(table, seat, with_legal=True)
+        chosen = None
+        for _ in range(1 + max_retries):
+            answer = agents[seat](question)
+            chosen = extract_action(answer, legal)
+            transcript.append(Turn(seat, question, answer, chosen, chosen is not None))
+            if chosen is not None:
                 break
-            reason = f"{reply.strip()!r} is not one of the legal actions"
-            if on_refusal is not None:
-                on_refusal(seat, reply, reason)
-            prompt = f"{prompt}\n\n{reason}; answer with one of them exactly."
-        table.apply(legal[texts[0]] if index is None else index)
-    return table.returns()
+            question += "\nYour previous answer held none of your legal actions. Answer again."
+        if chosen is None:
+            chosen = "end" if "end" in legal else next(iter(legal))
+        table.apply(legal[chosen])
+    return transcript
 
 
 def _normalised(text: str) -> str:
-    """Replies match a legal text whatever their case and spacing."""
+    """Answers match a legal text whatever their case and spacing."""
     return " ".join(text.lower().split())
