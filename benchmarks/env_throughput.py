@@ -1,107 +1,135 @@
-"""Research environments' throughput: environment steps per second under a random policy.
+"""Environment throughput: steps per CPU second of a uniformly random policy that reads the masks.
 
-One function per game (the Hive environment adds its own beside ``enjambre_throughput``); each
-returns its lines of the table. A line plays whole games with a uniformly random legal action
-chosen from the action mask, through the PettingZoo AEC loop (``agent_iter``, ``last``,
-``step``: every step builds the acting agent's observation vector and mask), and compares it
-with a baseline measured in the same run: the same random play straight on the rules engine
-(``Game.legal_actions`` and ``Game.apply``, random set-ups), so the ratio is the environment's
-cost over the engine's, whatever the machine's load.
+    python benchmarks/env_throughput.py                  # 20,000 steps a line, best of 3
+    python benchmarks/env_throughput.py --steps 5000 --repeat 1 --seats 2 4 6
 
-Usage::
+Each line is a ``run(steps, seed) -> steps played`` function that plays random games in a Python
+loop, restarting a game when it ends, and is timed in the process's CPU time (wall time on a
+shared machine mostly measures the other processes); the lines take turns within each repeat,
+so load changes hit them alike, and the best of the repeats counts. Rates are compared as ratios
+to a baseline measured in the same run: compare ratios, not rates.
 
-    python benchmarks/env_throughput.py [--seconds 5] [--seats 2 4 6] [--json]
+Enjambre Tácticas, per seat count (``ENJAMBRE_LINES``, one function per game so that other
+games' lines sit beside them):
+
+* ``Enjambre engine alone``: the baseline, random play on the rules engine
+  (``Game.legal_actions``, a random one, ``Game.apply``; one random ``Place`` per seat).
+* ``Enjambre AEC, steps`` and ``…, paths``: :class:`panal.env.enjambre_aec.EnjambreEnv` through
+  the AEC loop, ``env.last()`` each step (the acting agent's 6,200-entry vector and 1,420-entry
+  mask) and a random index among the mask's; a set-up is ten steps, and a ``paths`` step is a
+  whole move of a tile (one to three engine actions).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
+import sys
 import time
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
 from panal.enjambre import Game, Place
 from panal.env.enjambre_aec import EnjambreEnv
 
-
-def _engine_steps(players: int, seconds: float, seed: int) -> tuple[int, float]:
-    """Random play on the engine alone: one set-up ``Place`` per seat, then random actions."""
-    rng = random.Random(seed)
-    steps, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        game = Game(players, seed=rng.randrange(2**32))
-        for seat in range(players):
-            zone = game.state.zone(seat)
-            game.apply(seat, Place(tuple(rng.sample(zone, game.board.tiles_per_player))))
-            steps += 1
-        while not game.over:
-            player = game.to_move
-            assert player is not None
-            game.apply(player, rng.choice(game.legal_actions()))
-            steps += 1
-    return steps, time.perf_counter() - started
+Run = Callable[[int, int], int]
+"""``run(steps, seed)`` plays ``steps`` random steps and returns how many it played."""
 
 
-def _env_steps(players: int, seconds: float, seed: int, moves: str) -> tuple[int, float]:
-    env = EnjambreEnv(players, moves=moves)
-    rng = np.random.default_rng(seed)
-    steps, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        env.reset(seed=int(rng.integers(2**32)))
-        for _agent in env.agent_iter():
+# --- the Enjambre lines -----------------------------------------------------------------------
+
+
+def enjambre_engine(players: int) -> Run:
+    def run(steps: int, seed: int) -> int:
+        rng = random.Random(seed)
+        done = 0
+        while done < steps:
+            game = Game(players, seed=rng.randrange(2**32))
+            for seat in range(players):
+                zone = game.state.zone(seat)
+                game.apply(seat, Place(tuple(rng.sample(zone, game.board.tiles_per_player))))
+                done += 1
+            while not game.over and done < steps:
+                player = game.to_move
+                assert player is not None
+                game.apply(player, rng.choice(game.legal_actions()))
+                done += 1
+        return done
+
+    return run
+
+
+def enjambre_aec(players: int, moves: str) -> Run:
+    def run(steps: int, seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        env = EnjambreEnv(players, moves=moves)
+        env.reset(seed=seed)
+        done = 0
+        while done < steps:
             observation, _, terminated, truncated, _ = env.last()
             if terminated or truncated:
-                env.step(None)
+                env.reset()
                 continue
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            steps += 1
-    return steps, time.perf_counter() - started
+            done += 1
+        return done
+
+    return run
 
 
-def enjambre_throughput(seats: list[int], seconds: float, seed: int = 0) -> list[dict[str, Any]]:
-    """Enjambre Tácticas: environment steps/s per seat count (steps and paths), against the
-    engine's random play in the same run."""
+def enjambre_lines(seats: list[int]) -> list[tuple[str, Run, str]]:
+    """(name, run, the name of its baseline) for each seat count."""
     lines = []
     for players in seats:
-        engine_steps, engine_time = _engine_steps(players, seconds, seed)
-        engine_rate = engine_steps / engine_time
+        engine = f"Enjambre engine alone, {players} seats"
+        lines.append((engine, enjambre_engine(players), engine))
         for moves in ("steps", "paths"):
-            steps, elapsed = _env_steps(players, seconds, seed, moves)
-            rate = steps / elapsed
             lines.append(
-                {
-                    "game": "enjambre",
-                    "seats": players,
-                    "moves": moves,
-                    "env_steps_per_s": round(rate),
-                    "engine_actions_per_s": round(engine_rate),
-                    "env_over_engine": round(rate / engine_rate, 3),
-                }
+                (f"Enjambre AEC, {moves}, {players} seats", enjambre_aec(players, moves), engine)
             )
     return lines
 
 
-def main() -> None:
+ENJAMBRE_LINES = enjambre_lines([2, 4, 6])
+
+
+# --- running ----------------------------------------------------------------------------------
+
+
+def measure(
+    lines: list[tuple[str, Run, str]], steps: int, repeat: int, seed: int
+) -> dict[str, float]:
+    """Best steps per CPU second of each line; the lines take turns within each repeat."""
+    best: dict[str, float] = {}
+    for round_ in range(repeat):
+        for name, run, _ in lines:
+            start = time.process_time()
+            done = run(steps, seed + round_)
+            rate = done / (time.process_time() - start)
+            best[name] = max(best.get(name, 0.0), rate)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=5.0, help="per measurement")
+    parser.add_argument("--steps", type=int, default=20_000, help="steps per line and repeat")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 4, 6])
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
-    lines = enjambre_throughput(args.seats, args.seconds)
-    if args.json:
-        print(json.dumps(lines, indent=2))
-        return
-    print(f"{'game':<10}{'seats':>6}{'moves':>7}{'env steps/s':>13}{'engine/s':>10}{'ratio':>7}")
-    for line in lines:
-        print(
-            f"{line['game']:<10}{line['seats']:>6}{line['moves']:>7}"
-            f"{line['env_steps_per_s']:>13}{line['engine_actions_per_s']:>10}"
-            f"{line['env_over_engine']:>7.3f}"
-        )
+    args = parser.parse_args(argv)
+    lines = enjambre_lines(args.seats)
+    rates = measure(lines, args.steps, args.repeat, args.seed)
+    print(
+        f"Python {sys.version.split()[0]}, {args.steps:,} steps a line, best of {args.repeat},"
+        " steps per CPU second"
+    )
+    print("| line | steps/s | × its baseline |")
+    print("|---|---|---|")
+    for name, _, baseline in lines:
+        print(f"| {name} | {rates[name]:,.0f} | {rates[name] / rates[baseline]:.2f} |")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
