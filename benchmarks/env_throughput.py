@@ -1,16 +1,18 @@
 """Environment throughput: steps per second of a uniformly random policy that reads the masks.
 
-    pip install -e ".[rl]" open_spiel
-    python benchmarks/env_throughput.py                  # 30,000 steps a line, best of 3
-    python benchmarks/env_throughput.py --steps 5000 --repeat 1
+    pip install -e ".[rl]"
+    python benchmarks/env_throughput.py                  # 20,000 steps a line, best of 3
+    python benchmarks/env_throughput.py --steps 5000 --repeat 1 --seats 2
 
-Every line plays random games in a Python loop, restarting a game when it ends or reaches 500
-plies (OpenSpiel's own Hive limit), and reports steps per second of the process's CPU time
-(wall time on a shared machine mostly measures the other processes) and its ratio to OpenSpiel's
-C++ Hive measured in the same run: compare ratios, not rates. The lines take turns within each
-repeat, so load changes hit them alike, and each line plays its own random games (the same seed
-for every line, but each orders its moves its own way), so use enough steps to average over
-many games: 30,000 steps are about 150 games.
+Every line plays random games in a Python loop, restarting a game when it ends (a Hive game also
+at 500 plies, OpenSpiel's own Hive limit), and reports steps per second of the process's CPU
+time (wall time on a shared machine mostly measures the other processes) and its ratio to its
+*baseline*, a line measured in the same run that the table names beside it: compare ratios, not
+rates. The lines take turns within each repeat, so load changes hit them alike, and each line
+plays its own random games (the same seed for every line, but each orders its moves its own
+way), so use enough steps to average over many games: 20,000 Hive steps are about 100 games.
+
+Hive, against OpenSpiel's C++ Hive:
 
 * ``OpenSpiel C++ hive``: ``state.legal_actions()``, a random one, ``state.apply_action``;
   the baseline.
@@ -21,8 +23,18 @@ many games: 30,000 steps are about 150 games.
   mask built as numpy arrays) and choosing among the mask's nonzero entries.
 * ``Hive in OpenSpiel (Python)``: ``python_panal_hive`` through pyspiel, as MCTS drives it.
 
-Other environments add a line with :func:`register` (a name and a ``run(steps, seed) -> int``
-function that plays ``steps`` random steps); the Enjambre environment's line goes there.
+Enjambre Tácticas, per seat count (``--seats``), against its own engine (OpenSpiel has no
+Enjambre, so there is no C++ counterpart):
+
+* ``Enjambre engine alone, N seats``: random play on the rules engine (``Game.legal_actions``,
+  a random one, ``Game.apply``; one random ``Place`` per seat); the baseline of its seat count.
+* ``Enjambre AEC, steps/paths, N seats``: :class:`panal.env.enjambre_aec.EnjambreEnv` through
+  the AEC loop, ``env.last()`` each step (the acting agent's 6,200-entry vector and 1,420-entry
+  mask) and a random index among the mask's; a set-up is ten steps, and a ``paths`` step is a
+  whole move of a tile (one to three engine actions).
+
+Other environments add lines with :func:`register` (a name, a ``run(steps, seed) -> int``
+function that plays ``steps`` random steps, and the name of the line it is compared against).
 """
 
 from __future__ import annotations
@@ -37,6 +49,8 @@ from typing import Any
 
 import numpy as np
 
+from panal import enjambre
+from panal.env.enjambre_aec import EnjambreEnv
 from panal.env.hive_aec import HiveEnv
 from panal.hive import Game
 
@@ -44,18 +58,25 @@ MAX_PLIES = 500
 """A game restarts at this many plies (OpenSpiel's Hive ends there too)."""
 
 
+Run = Callable[[int, int], int]
+"""``run(steps, seed)`` plays ``steps`` random steps and returns how many it played."""
+
+
 @dataclass
 class Line:
     name: str
-    run: Callable[[int, int], int]  # (steps, seed) -> steps played
-    baseline: bool = False
+    run: Run
+    baseline: str | None  # the line its ratio is against (its own name for a baseline)
 
 
 LINES: list[Line] = []
 
 
-def register(name: str, run: Callable[[int, int], int], *, baseline: bool = False) -> None:
-    """Add a line: ``run(steps, seed)`` plays ``steps`` random steps and returns how many."""
+def register(name: str, run: Run, *, baseline: str | None = None) -> None:
+    """Add a line; ``baseline`` names the line its ratio is against (the line's own name makes
+    it a baseline; ``None``, no ratio)."""
+    if baseline is not None and baseline != name and baseline not in {x.name for x in LINES}:
+        raise ValueError(f"register the baseline {baseline!r} before {name!r}")
     LINES.append(Line(name, run, baseline))
 
 
@@ -139,13 +160,68 @@ def _has_pyspiel() -> bool:
     return True
 
 
-if _has_pyspiel():
-    register("OpenSpiel C++ hive", openspiel_hive, baseline=True)
-register("panal Game (engine alone)", panal_game)
-register("Hive AEC, masks", hive_aec_masks)
-register("Hive AEC, last() (planes + mask)", hive_aec_last)
-if _has_pyspiel():
-    register("Hive in OpenSpiel (Python game)", hive_in_openspiel)
+def register_hive() -> None:
+    spiel = "OpenSpiel C++ hive" if _has_pyspiel() else None
+    if spiel is not None:
+        register(spiel, openspiel_hive, baseline=spiel)
+    register("panal Game (engine alone)", panal_game, baseline=spiel)
+    register("Hive AEC, masks", hive_aec_masks, baseline=spiel)
+    register("Hive AEC, last() (planes + mask)", hive_aec_last, baseline=spiel)
+    if spiel is not None:
+        register("Hive in OpenSpiel (Python game)", hive_in_openspiel, baseline=spiel)
+
+
+# --- the Enjambre lines -----------------------------------------------------------------------
+
+
+def enjambre_engine(players: int) -> Run:
+    def run(steps: int, seed: int) -> int:
+        rng = random.Random(seed)
+        done = 0
+        while done < steps:
+            game = enjambre.Game(players, seed=rng.randrange(2**32))
+            for seat in range(players):
+                zone = game.state.zone(seat)
+                place = enjambre.Place(tuple(rng.sample(zone, game.board.tiles_per_player)))
+                game.apply(seat, place)
+                done += 1
+            while not game.over and done < steps:
+                player = game.to_move
+                assert player is not None
+                game.apply(player, rng.choice(game.legal_actions()))
+                done += 1
+        return done
+
+    return run
+
+
+def enjambre_aec(players: int, moves: str) -> Run:
+    def run(steps: int, seed: int) -> int:
+        rng = np.random.default_rng(seed)
+        env = EnjambreEnv(players, moves=moves)
+        env.reset(seed=seed)
+        done = 0
+        while done < steps:
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.reset()
+                continue
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            done += 1
+        return done
+
+    return run
+
+
+def register_enjambre(seats: list[int]) -> None:
+    """For each seat count, the engine alone (the baseline) and the AEC environment's two
+    action spaces against it."""
+    for players in seats:
+        engine = f"Enjambre engine alone, {players} seats"
+        register(engine, enjambre_engine(players), baseline=engine)
+        for moves in ("steps", "paths"):
+            name = f"Enjambre AEC, {moves}, {players} seats"
+            register(name, enjambre_aec(players, moves), baseline=engine)
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -165,21 +241,26 @@ def measure(steps: int, repeat: int, seed: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=30_000, help="steps per line and repeat")
+    parser.add_argument("--steps", type=int, default=20_000, help="steps per line and repeat")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", type=int, nargs="*", default=[2, 4, 6], help="Enjambre's")
     args = parser.parse_args(argv)
+    register_hive()
+    register_enjambre(args.seats)
     rates = measure(args.steps, args.repeat, args.seed)
-    base = next((rates[line.name] for line in LINES if line.baseline), None)
     print(
         f"Python {sys.version.split()[0]}, {args.steps:,} steps a line, best of {args.repeat},"
-        " steps per CPU second"
+        " steps per CPU second; each ratio is against the baseline named beside it"
     )
-    print("| line | steps/s | × OpenSpiel C++ |")
-    print("|---|---|---|")
+    print("| line | steps/s | baseline (same run) | × baseline |")
+    print("|---|---|---|---|")
     for line in LINES:
-        ratio = f"{rates[line.name] / base:.2f}" if base else "–"
-        print(f"| {line.name} | {rates[line.name]:,.0f} | {ratio} |")
+        if line.baseline is None:
+            against, ratio = "none (no pyspiel)", "–"
+        else:
+            against, ratio = line.baseline, f"{rates[line.name] / rates[line.baseline]:.2f}"
+        print(f"| {line.name} | {rates[line.name]:,.0f} | {against} | {ratio} |")
     return 0
 
 

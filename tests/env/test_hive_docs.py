@@ -1,4 +1,5 @@
-"""docs/env.md's examples and the docstring examples of panal.env's Hive modules run."""
+"""docs/env.md's examples and the docstring examples of panal.env's Hive modules (and of the
+text-agent loop both games share) run."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ MODULES = [
     "panal.env.hive_opponents",
     "panal.env.hive_render",
     "panal.env.hive_text_agents",
+    "panal.env.text_agents",
 ]
 
 

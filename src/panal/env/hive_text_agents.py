@@ -1,14 +1,15 @@
 """Language-model agents: Hive as text in, a MoveString out, with retries and game records.
 
-A *text agent* is any callable ``prompt -> answer`` (a wrapper around a model's API, a person at
-a keyboard, a script). :func:`play_text_agent` seats one against any opponent
-(:mod:`panal.env.hive_opponents`: random, panal's AI levels, a UHP engine, or another text agent
-through :class:`TextOpponent`), shows it each position as :func:`prompt` writes it (the board as
-``print(game)`` draws it, the side to move, optionally the legal moves in UHP notation), reads
-the last MoveString in its answer, and, as Kaggle's Game Arena harness does, asks again with the
-reason when the answer is not a legal move, up to ``max_retries`` times before the agent
-forfeits. Every game comes back as a :class:`TextGame`: the game, the transcript of prompts and
-answers, and its GameString and PGN (:mod:`panal.hive.records` reads both back).
+A *text agent* (:data:`panal.env.text_agents.TextAgent`) is any callable ``prompt -> answer``.
+:func:`play_text_agent` seats one against any opponent (:mod:`panal.env.hive_opponents`:
+random, panal's AI levels, a UHP engine, or another text agent through :class:`TextOpponent`),
+shows it each position as :func:`prompt` writes it (the board as ``print(game)`` draws it, the
+side to move, optionally the legal moves in UHP notation), reads the last MoveString in its
+answer, and asks again with the reason when the answer is not a legal move
+(:func:`panal.env.text_agents.ask`), up to ``max_retries`` times before the agent forfeits.
+Every game comes back as a :class:`TextGame`: the game, the transcript of prompts and answers
+(:class:`panal.env.text_agents.Turn`), and its GameString and PGN (:mod:`panal.hive.records`
+reads both back).
 
 >>> from panal.env.hive_text_agents import play_text_agent
 >>> def first_legal_move(prompt: str) -> str:  # a stand-in for a model
@@ -25,12 +26,13 @@ answers, and its GameString and PGN (:mod:`panal.hive.records` reads both back).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from panal.env.hive_observation import text_view
 from panal.env.hive_opponents import Opponent, make_opponent, move_code
+from panal.env.text_agents import TextAgent, Turn, ask, with_refusals
 from panal.hive.errors import IllegalMoveError, InvalidMoveError
 from panal.hive.game import Game
 from panal.hive.options import Options
@@ -50,9 +52,6 @@ __all__ = [
     "save_games",
 ]
 
-TextAgent = Callable[[str], str]
-"""A text agent: the prompt in, its answer out."""
-
 INSTRUCTIONS = (
     "You are playing Hive. Answer with your move as a UHP MoveString: the piece, a space, and"
     " where it goes next to a piece already on the board (wA1 bQ- east of bQ, wA1 bQ\\ south-east,"
@@ -70,10 +69,7 @@ _MOVE = re.compile(
 def prompt(game: Game, *, legal_moves: bool = True, rejected: Iterable[str] = ()) -> str:
     """What the agent to move reads: the instructions, :func:`text_view` of the position, and
     the reasons its earlier answers in this position were refused."""
-    lines = [INSTRUCTIONS, "", text_view(game, legal_moves=legal_moves)]
-    for reason in rejected:
-        lines.append(f"Your previous answer was refused: {reason}. Answer again.")
-    return "\n".join(lines)
+    return with_refusals(f"{INSTRUCTIONS}\n\n{text_view(game, legal_moves=legal_moves)}", rejected)
 
 
 def extract_move(answer: str) -> str | None:
@@ -86,18 +82,6 @@ def extract_move(answer: str) -> str | None:
     """
     found = _MOVE.findall(answer)
     return " ".join(found[-1].split()) if found else None
-
-
-@dataclass
-class Turn:
-    """One question to the agent and its answer."""
-
-    ply: int
-    prompt: str
-    answer: str
-    move: str | None  # the MoveString read from the answer
-    accepted: bool
-    reason: str = ""  # why it was refused
 
 
 class AgentForfeit(Exception):
@@ -114,30 +98,30 @@ def _ask(
 ) -> int:
     """The agent's move code in ``game``: asks up to ``1 + max_retries`` times, each time with
     the reasons of the refusals so far; :class:`AgentForfeit` after the last."""
-    reasons: list[str] = []
-    turns: list[Turn] = []
-    for _ in range(1 + max_retries):
-        text = prompt(game, legal_moves=legal_moves, rejected=reasons)
-        answer = agent(text)
-        if not isinstance(answer, str):
-            answer = repr(answer)
+
+    def read(answer: str) -> tuple[str | None, int | None, str]:
         move = extract_move(answer)
-        reason = ""
-        code = None
         if move is None:
-            reason = "no MoveString found in the answer"
-        else:
-            try:
-                code = game.parse_move_code(move)
-            except (InvalidMoveError, IllegalMoveError) as error:
-                reason = f"{move!r}: {error}"
-        turn = Turn(game.ply, text, answer, move, code is not None, reason)
-        transcript.append(turn)
-        turns.append(turn)
-        if code is not None:
-            return code
-        reasons.append(reason)
-    raise AgentForfeit(game.turn, turns)
+            return None, None, "no MoveString found in the answer"
+        try:
+            return move, game.parse_move_code(move), ""
+        except (InvalidMoveError, IllegalMoveError) as error:
+            return move, None, f"{move!r}: {error}"
+
+    start = len(transcript)
+    question = prompt(game, legal_moves=legal_moves)
+    code = ask(
+        agent,
+        question,
+        read,
+        seat=int(game.turn),
+        ply=game.ply,
+        max_retries=max_retries,
+        transcript=transcript,
+    )
+    if code is None:
+        raise AgentForfeit(game.turn, transcript[start:])
+    return code
 
 
 class TextOpponent:
