@@ -127,9 +127,10 @@ def hive_aec_masks(steps: int, seed: int) -> int:
     return steps
 
 
-def hive_aec_last(steps: int, seed: int) -> int:
+def aec_last(env: Any, steps: int, seed: int) -> int:
+    """Random play through any PettingZoo AEC environment whose observation carries an
+    ``action_mask``: ``env.last()`` each step, a random index among the mask's nonzero ones."""
     rng = random.Random(seed)
-    env = HiveEnv("Base+MLP", tournament_opening=True, max_plies=MAX_PLIES)
     env.reset(seed=seed)
     done = 0
     while done < steps:
@@ -140,7 +141,11 @@ def hive_aec_last(steps: int, seed: int) -> int:
         actions = np.flatnonzero(observation["action_mask"])
         env.step(int(actions[rng.randrange(len(actions))]))
         done += 1
-    return steps
+    return done
+
+
+def hive_aec_last(steps: int, seed: int) -> int:
+    return aec_last(HiveEnv("Base+MLP", tournament_opening=True, max_plies=MAX_PLIES), steps, seed)
 
 
 def hive_in_openspiel(steps: int, seed: int) -> int:
@@ -197,18 +202,7 @@ def enjambre_engine(players: int) -> Run:
 
 def enjambre_aec(players: int, moves: str) -> Run:
     def run(steps: int, seed: int) -> int:
-        rng = np.random.default_rng(seed)
-        env = EnjambreEnv(players, moves=moves)
-        env.reset(seed=seed)
-        done = 0
-        while done < steps:
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.reset()
-                continue
-            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-            done += 1
-        return done
+        return aec_last(EnjambreEnv(players, moves=moves), steps, seed)
 
     return run
 

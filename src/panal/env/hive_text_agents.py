@@ -93,7 +93,7 @@ class AgentForfeit(Exception):
         self.turns = turns
 
 
-def _ask(
+def _ask_move(
     agent: TextAgent, game: Game, max_retries: int, legal_moves: bool, transcript: list[Turn]
 ) -> int:
     """The agent's move code in ``game``: asks up to ``1 + max_retries`` times, each time with
@@ -134,7 +134,7 @@ class TextOpponent:
         self.transcript: list[Turn] = []
 
     def __call__(self, game: Game) -> int:
-        return _ask(self.agent, game, self.max_retries, self.legal_moves, self.transcript)
+        return _ask_move(self.agent, game, self.max_retries, self.legal_moves, self.transcript)
 
 
 @dataclass
@@ -195,7 +195,7 @@ def play_text_agent(
     while not game.is_over() and game.ply < max_plies:
         try:
             if game.turn == color:
-                code = _ask(agent, game, max_retries, legal_moves, transcript)
+                code = _ask_move(agent, game, max_retries, legal_moves, transcript)
             else:
                 code = move_code(game, other(game.copy()))
         except AgentForfeit as forfeit:
