@@ -2,21 +2,32 @@
 
     python benchmarks/ai_search.py                 # 50 positions, 1 s each (about a minute)
     python benchmarks/ai_search.py --seconds 0.5 --positions 20
+    git show 1ac77ab:src/panal/ai/evaluation.py > /tmp/evaluation_before.py
+    python benchmarks/ai_search.py --nodes 3000 --baseline-evaluation /tmp/evaluation_before.py
 
 Positions: ply 20, 25, 30, 35, 40 (whichever exist, in turn) of the first BoardGameArena games
 (Base+MLP) in ../shared/corpus. Each search starts from an empty transposition table. A node is
 one call of the search (interior or leaf), the usual count.
+
+``--nodes N --baseline-evaluation FILE`` compares the evaluation with an earlier one (a copy of
+an older ``panal/ai/evaluation.py``): the same N-node searches with each, alternating position
+by position in one process so that the load of a shared machine weighs on both alike, timed in
+CPU seconds. It checks that both chose the same moves after the same node counts (the scores
+must be identical) and prints nodes per CPU second and their ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
 from panal.ai import Searcher
+from panal.ai.evaluation import evaluate
 from panal.hive import Game
 
 BGA = (
@@ -48,11 +59,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--nodes", type=int, help="with --baseline-evaluation: nodes a search")
+    parser.add_argument("--baseline-evaluation", type=Path, metavar="FILE")
     args = parser.parse_args()
     if not BGA.exists():
         print(f"missing {BGA}", file=sys.stderr)
         return 1
     positions = midgame_positions(args.positions)
+    if args.baseline_evaluation is not None:
+        return compare_evaluations(positions, args.baseline_evaluation, args.nodes or 3000)
     rates = []
     depths: Counter[int] = Counter()
     overshoot = []
@@ -75,6 +90,38 @@ def main() -> int:
     mean_depth = sum(d * n for d, n in depths.items()) / len(positions)
     print(f"  depth completed: {spread}; mean {mean_depth:.2f}")
     print(f"  time used beyond the limit: max {max(overshoot) * 1000:+.0f} ms")
+    return 0
+
+
+def compare_evaluations(positions: list[Game], baseline: Path, nodes: int) -> int:
+    """N-node searches with the baseline evaluation and the current one, alternating."""
+    spec = importlib.util.spec_from_file_location("baseline_evaluation", baseline)
+    if spec is None or spec.loader is None:
+        print(f"cannot load {baseline}", file=sys.stderr)
+        return 1
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    evaluators = {"baseline": module.evaluate, "current": evaluate}
+    seconds = dict.fromkeys(evaluators, 0.0)
+    counted = dict.fromkeys(evaluators, 0)
+    for index, game in enumerate(positions):
+        chosen = set()
+        order = list(evaluators) if index % 2 == 0 else list(reversed(evaluators))
+        for name in order:
+            searcher = Searcher(evaluator=evaluators[name])
+            started = time.process_time()
+            result = searcher.search(game, node_limit=nodes)
+            seconds[name] += time.process_time() - started
+            counted[name] += result.nodes
+            chosen.add((result.code, result.score, result.nodes))
+        if len(chosen) != 1:
+            print(f"position {index}: the two evaluations searched differently: {chosen}")
+            return 1
+    rates = {name: counted[name] / seconds[name] for name in evaluators}
+    print(f"{len(positions)} positions, {nodes} nodes each, the same moves and scores with both")
+    for name, rate in rates.items():
+        print(f"  {name}: {rate:,.0f} nodes per CPU second")
+    print(f"  current / baseline: {rates['current'] / rates['baseline']:.3f}")
     return 0
 
 

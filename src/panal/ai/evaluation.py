@@ -10,7 +10,9 @@ ant a lot, and pieces in hand are kept in reserve at a discount.
 The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
 score is the weighted difference between the side to move and the other, plus a tempo bonus. The
 weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
-logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins. Those games all have
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; two more, set by
+hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
+surround rather than a position to shuffle in until the move limit. Those games all have
 the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the same weights
 until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN` is far above
 any static score.
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BASE_WEIGHTS",
     "FEATURES",
+    "HAND_SET_FEATURES",
     "WEIGHTS",
     "WIN",
     "evaluate",
@@ -90,6 +93,9 @@ def _names() -> list[str]:
 
 FEATURES: tuple[str, ...] = tuple(_names())
 """Names of the features, in the order of :func:`feature_counts` and :data:`WEIGHTS`."""
+HAND_SET_FEATURES = frozenset({"ring_of_immobile_queen", "closing_on_immobile_queen"})
+"""Features whose weights are set by hand, not fitted (``benchmarks/ai_tune.py`` keeps them):
+they price the end of a won game, which human games are resigned or agreed before."""
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 _MOBILE = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
 _IN_HAND = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
