@@ -175,8 +175,8 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     """The feature counts of White and of Black (see :data:`FEATURES`).
 
     Written for CPython speed (the evaluation is the search's biggest cost): one pass over the
-    occupied cells with the neighbour tests unrolled, tables instead of calls, and the pinned
-    cells from the cache by the hive's shape.
+    occupied cells, tables instead of calls, and the pinned cells from the cache by the hive's
+    shape.
     """
     stacks = game.stacks
     cells = game.piece_cells
@@ -187,7 +187,6 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     closeness = _CLOSENESS
     neighbor_set = _NEIGHBOR_SET
     within_two = _WITHIN_TWO
-    e, se, sw, w, nw, ne = NEIGHBOR_OFFSETS
     white = [0] * _COUNT
     black = [0] * _COUNT
     counts = (white, black)
@@ -229,14 +228,7 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
         if cell in pinned:
             mobile = False
         elif bug in _SLIDERS:
-            mobile = can_slide[
-                ((cell + e) in stacks)
-                | ((cell + se) in stacks) << 1
-                | ((cell + sw) in stacks) << 2
-                | ((cell + w) in stacks) << 3
-                | ((cell + nw) in stacks) << 4
-                | ((cell + ne) in stacks) << 5
-            ]
+            mobile = can_slide[neighbor_mask(stacks, cell)]
         else:
             mobile = True
         if mobile:
