@@ -102,6 +102,16 @@ def test_rule_options_set_later_keep_the_referees_word() -> None:
     _answers_a_legal_move(engine)
 
 
+def test_turning_panals_rule_on_during_a_game_applies_it() -> None:
+    """Without the rule from the start, nothing was overruled: setting it replays the game under
+    it (and the third occurrence is a draw again)."""
+    engine = PanalEngine()
+    engine.handle("options set RepetitionDraw False")
+    assert _state(engine.handle(f"newgame {AT_THE_THIRD_OCCURRENCE}")) == "InProgress"
+    engine.handle("options set RepetitionDraw True")
+    assert engine.game is not None and engine.game.state is GameState.DRAW
+
+
 @pytest.mark.parametrize(
     ("sent", "recomputed"),
     [

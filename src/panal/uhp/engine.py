@@ -403,8 +403,8 @@ class PanalEngine:
         options = self.options.with_values(**{field: value})
         if self.game is not None:
             rules = options
-            if not self.game.options.repetition_draw:
-                rules = options.with_values(repetition_draw=False)
+            if self.options.repetition_draw and not self.game.options.repetition_draw:
+                rules = options.with_values(repetition_draw=False)  # the referee overruled it
             replayed = Game(self.game.game_type, options=rules)
             try:
                 for move in self.game.move_stack:
