@@ -14,8 +14,10 @@ import re
 
 import pytest
 
-from panal.hive import Game, GameState
+from panal.hive import Game, GameState, Options
 from panal.hive.records import read_game_strings
+from panal.hive.records.gamestrings import replay_refereed
+from panal.uhp.client import SimpleEngine
 from panal.uhp.engine import PanalEngine
 from tests.ai.test_repetition_rules import CYCLE_MOVES
 from tests.shared_data import shared
@@ -214,3 +216,30 @@ def test_boardgamearena_games_with_the_turn_field_at_white_1_are_accepted() -> N
 def test_game_string_files_read_a_wrong_turn_field_as_the_moves_say() -> None:
     (record,) = read_game_strings("Base;InProgress;White[1];wS1;bS1 wS1-;wQ -wS1;bQ bS1-")
     assert record.replay().game_string() == "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
+
+
+def test_under_nokamute_as_the_referee_panal_plays_on() -> None:
+    """The issue's match: nokamute 1.0.3 referees, so its reading of the repetition line stands.
+    It plays on past the third occurrence; panal, at its default options, follows it move by
+    move and answers ``bestmove`` where its own rule would have ended the game."""
+    nokamute = shared("engines", "nokamute")
+    panal = PanalEngine()
+
+    def same(ours: list[str], theirs: str) -> None:
+        # The same moves and state; nokamute may name the reference pieces differently.
+        assert ours[1] == "ok" and _state(ours) == _state([theirs]) == "InProgress"
+        assert _codes(ours[0]) == _codes(theirs)
+
+    with SimpleEngine.popen([str(nokamute), "uhp", "--num-threads=1"]) as referee:
+        for sent in (AT_THE_THIRD_OCCURRENCE, PAST_THE_THIRD_OCCURRENCE):
+            same(panal.handle(f"newgame {sent}"), referee.newgame(sent))
+            for _ in range(4):  # each answers bestmove and the other takes the move
+                move = referee.bestmove(depth=1)
+                same(panal.handle(f"play {move}"), referee.play(move))
+                (ours, ok) = panal.handle("bestmove depth 1")
+                assert ok == "ok" and not ours.startswith("err"), ours
+                same(panal.handle(f"play {ours}"), referee.play(ours))
+
+
+def _codes(game_string: str) -> list[int]:
+    return replay_refereed(game_string, Options(repetition_draw=False)).move_codes
