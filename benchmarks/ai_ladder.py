@@ -736,7 +736,7 @@ def parse_args(argv: list[str] | None = None) -> Settings:
 
 def combine(folders: list[str]) -> int:
     """``ai_ladder.py combine DIR...``: one score over the finished games of several runs."""
-    wins = draws = losses = plies = 0
+    wins = draws = losses = plies = at_limit = 0
     for folder in folders:
         for line in (Path(folder) / "games.jsonl").read_text(encoding="utf-8").splitlines():
             data = json.loads(line)
@@ -746,12 +746,16 @@ def combine(folders: list[str]) -> int:
             draws += score == 0.5
             losses += score == 0.0
             plies += outcome.plies
+            at_limit += outcome.reason.startswith("adjudicated draw after")
     games = wins + draws + losses
     elo, low, high = elo_interval(wins, draws, losses)
     score = (wins + 0.5 * draws) / games if games else 0.0
+    share = at_limit / games if games else 0.0
     print(
         f"{' + '.join(folders)}: {games} games, +{wins} ={draws} -{losses}  score {score:.1%}  "
-        f"Elo {_signed(_finite(elo))} (95% {_signed(_finite(low))} .. {_signed(_finite(high))})"
+        f"Elo {_signed(_finite(elo))} (95% {_signed(_finite(low))} .. {_signed(_finite(high))})  "
+        f"{plies / games if games else 0:.0f} plies a game, {at_limit} ({share:.0%}) drawn at "
+        "the move limit"
     )
     return 0
 

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from panal.ai.evaluation import FEATURES, feature_counts, weights_for
+from panal.ai.evaluation import FEATURES, HAND_SET_FEATURES, feature_counts, weights_for
 from panal.hive import Game, GameType
 
 BGA = (
@@ -184,6 +184,9 @@ def main() -> int:
     # Features that never vary in the data (the Dragonfly is not in BGA's games, Base has only
     # five bugs) keep theirs.
     fixed = np.all(x == 0, axis=0)
+    # The hand-set terms for converting won positions keep theirs: human games are resigned or
+    # agreed long before, so the data cannot price them.
+    fixed |= np.array([name in HAND_SET_FEATURES for name in FEATURES])
     if args.only:
         fixed |= np.array([not name.startswith(tuple(args.only)) for name in FEATURES])
     fitted = fit(x[~held], y[~held], current, scale, args.steps, args.l2, fixed)

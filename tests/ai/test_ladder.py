@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -76,3 +78,37 @@ def test_a_game_cut_short_by_an_interrupt_is_abandoned_not_lost() -> None:
     match.run()
     assert match.outcomes == [] and match.abandoned == [0]
     assert match.summary()["games"] == 0
+
+
+def test_combine_counts_the_games_drawn_at_the_move_limit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The share of games drawn at the move limit is what issue 24's conversion work measures."""
+    ladder = load_ladder()
+    rows = [
+        ("WhiteWins", True, "queen surrounded", 41),
+        ("Draw", False, "adjudicated draw after 300 plies", 300),
+        ("Draw", True, "draw by repetition", 60),
+        ("WhiteWins", False, "queen surrounded", 39),
+    ]
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        lines = [
+            json.dumps(
+                {
+                    "game": index,
+                    "opening": [],
+                    "player_white": white,
+                    "result": result,
+                    "reason": reason,
+                    "plies": plies,
+                    "game_string": "",
+                }
+            )
+            for index, (result, white, reason, plies) in enumerate(rows)
+        ]
+        (tmp_path / folder / "games.jsonl").write_text("\n".join(lines) + "\n")
+    assert ladder.combine([str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    printed = capsys.readouterr().out
+    assert "8 games, +2 =4 -2  score 50.0%" in printed
+    assert "110 plies a game, 2 (25%) drawn at the move limit" in printed

@@ -556,7 +556,6 @@ def test_game_string_results_the_board_contradicts() -> None:
     ("text", "message"),
     [
         ("Base", "expected GameType;GameState;Turn;moves"),
-        ("Base;InProgress;White[2];wS1", "says White[2] but 1 moves were played"),
         ("Base+Q;InProgress;White[1]", "bad expansion"),
         ("Base;Winning;White[1]", "unknown game state"),
         ("Base;1-0;White[1]", "unknown game state"),

@@ -10,7 +10,9 @@ ant a lot, and pieces in hand are kept in reserve at a discount.
 The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
 score is the weighted difference between the side to move and the other, plus a tempo bonus. The
 weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
-logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins. Those games all have
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; two more, set by
+hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
+surround rather than a position to shuffle in until the move limit. Those games all have
 the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the same weights
 until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN` is far above
 any static score.
@@ -23,7 +25,7 @@ the occupied cells and one articulation-point pass (cached by the shape of the h
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from operator import mul
+from operator import mul, sub
 from typing import TYPE_CHECKING
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = [
     "BASE_WEIGHTS",
     "FEATURES",
+    "HAND_SET_FEATURES",
     "WEIGHTS",
     "WIN",
     "evaluate",
@@ -82,12 +85,17 @@ def _names() -> list[str]:
         "pillbug_guard",
         "enemy_drop_cells",
         "tempo",
+        "ring_of_immobile_queen",
+        "closing_on_immobile_queen",
     ]
     return names
 
 
 FEATURES: tuple[str, ...] = tuple(_names())
 """Names of the features, in the order of :func:`feature_counts` and :data:`WEIGHTS`."""
+HAND_SET_FEATURES = frozenset({"ring_of_immobile_queen", "closing_on_immobile_queen"})
+"""Features whose weights are set by hand, not fitted (``benchmarks/ai_tune.py`` keeps them):
+they price the end of a won game, which human games are resigned or agreed before."""
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 _MOBILE = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
 _IN_HAND = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
@@ -108,7 +116,18 @@ _ATTACKER_PINNED = _INDEX["attacker_pinned"]
 _PILLBUG_GUARD = _INDEX["pillbug_guard"]
 _ENEMY_DROP_CELLS = _INDEX["enemy_drop_cells"]
 _TEMPO = _INDEX["tempo"]
+_RING_OF_IMMOBILE = _INDEX["ring_of_immobile_queen"]
+_CLOSING_ON_IMMOBILE = _INDEX["closing_on_immobile_queen"]
 _COUNT = len(FEATURES)
+_MOBILE_MOSQUITO = _MOBILE[_MOSQUITO]
+# A colour with none of these counts has no piece on the board that can move.
+_MOVERS = (
+    *(index for index in _MOBILE if index >= 0),
+    _MOSQUITO_AS_ANT,
+    _MOSQUITO_AS_CLIMBER,
+    _ON_TOP,
+    _QUEEN_CAN_MOVE,
+)
 
 # fmt: off
 WEIGHTS: tuple[int, ...] = (
@@ -128,6 +147,9 @@ WEIGHTS: tuple[int, ...] = (
     5, -46, -26, -40,
     # attacker_mobile, attacker_pinned, pillbug_guard, enemy_drop_cells, tempo
     45, 38, 35, -7, 26,
+    # ring_of_immobile_queen, closing_on_immobile_queen (set by hand, not fitted: see
+    # feature_counts)
+    60, 4,
 )
 # fmt: on
 """Weight of each feature in :data:`FEATURES` (score units per count), for games with expansion
@@ -144,36 +166,47 @@ def weights_for(game_type: GameType) -> tuple[int, ...]:
     return WEIGHTS if game_type.expansions else BASE_WEIGHTS
 
 
-def _can_slide(stacks: Mapping[int, Sequence[int]], cell: int) -> bool:
-    """Could a ground piece on ``cell`` make one slide (ignoring the one-hive rule)?"""
-    return bool(SLIDE_STEPS[neighbor_mask(stacks, cell)])
+_CAN_SLIDE: tuple[bool, ...] = tuple(bool(steps) for steps in SLIDE_STEPS)
+"""By the mask of occupied neighbours: could a ground piece there make one slide (ignoring the
+one-hive rule)?"""
 
 
 def feature_counts(game: Game) -> tuple[list[int], list[int]]:
-    """The feature counts of White and of Black (see :data:`FEATURES`)."""
+    """The feature counts of White and of Black (see :data:`FEATURES`).
+
+    Written for CPython speed (the evaluation is the search's biggest cost): one pass over the
+    occupied cells, tables instead of calls, and the pinned cells from the cache by the hive's
+    shape.
+    """
     stacks = game.stacks
     cells = game.piece_cells
     pinned = pinned_cells(stacks)
     bug_of = BUG_OF
-    counts = ([0] * _COUNT, [0] * _COUNT)
+    can_slide = _CAN_SLIDE
+    reach = _REACH
+    closeness = _CLOSENESS
+    neighbor_set = _NEIGHBOR_SET
+    within_two = _WITHIN_TWO
+    white = [0] * _COUNT
+    black = [0] * _COUNT
+    counts = (white, black)
     queen_cells = (cells[0], cells[16])
     threats = [0, 0]  # free pieces not yet beside the enemy queen that could get there soon
-    neighbor_set = _NEIGHBOR_SET
+    closing = [0, 0]  # how near the free pieces not beside the enemy queen are to it
 
     for cell, stack in stacks.items():
         top = stack[-1]
         color = top >> 4
-        mine = counts[color]
-        bug = bug_of[top]
-        own_queen = queen_cells[color]
+        mine = black if color else white
         enemy_queen = queen_cells[color ^ 1]
         if len(stack) > 1:
             # On top of the hive: free to step; everything beneath is covered.
+            theirs = white if color else black
             for buried in stack[:-1]:
                 if buried >> 4 == color:
                     mine[_COVERED_BY_OWN] += 1
                 else:
-                    counts[color ^ 1][_COVERED_BY_ENEMY] += 1
+                    theirs[_COVERED_BY_ENEMY] += 1
             mine[_ON_TOP] += 1
             if cell == enemy_queen:
                 mine[_BEETLE_ON_QUEEN] += 1
@@ -181,45 +214,38 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
                 offset = cell - enemy_queen
                 if offset in neighbor_set:
                     mine[_ATTACKER_MOBILE] += 1
-                elif offset in _WITHIN_TWO:
-                    threats[color] += 1
+                else:
+                    closing[color] += closeness.get(offset, 0)
+                    if offset in within_two:
+                        threats[color] += 1
+            own_queen = queen_cells[color]
             if own_queen >= 0 and (cell - own_queen) in neighbor_set:
                 mine[_HELPERS] += 1
             continue
+        bug = bug_of[top]
         if bug == _QUEEN:
             continue  # scored below, with the queen's surroundings
         if cell in pinned:
             mobile = False
         elif bug in _SLIDERS:
-            mobile = _can_slide(stacks, cell)
+            mobile = can_slide[neighbor_mask(stacks, cell)]
         else:
             mobile = True
-        if bug == _MOSQUITO and mobile:
-            best = -1
-            for step in NEIGHBOR_OFFSETS:
-                near = stacks.get(cell + step)
-                if near is not None:
-                    kind = bug_of[near[-1]]
-                    if kind == _ANT:
-                        best = _ANT
-                        break
-                    if kind in _CLIMBERS:
-                        best = _BEETLE
-                    elif kind != _MOSQUITO and best < 0:
-                        best = kind
-            if best == _ANT:
-                mine[_MOSQUITO_AS_ANT] += 1
-                bug = _ANT
-            elif best == _BEETLE:
-                mine[_MOSQUITO_AS_CLIMBER] += 1
-                bug = _BEETLE
-            elif best >= 0:
-                mine[_MOBILE[_MOSQUITO]] += 1
-                bug = best
+        if mobile:
+            if bug == _MOSQUITO:
+                bug = _mosquito_as(stacks, cell)
+                if bug == _ANT:
+                    mine[_MOSQUITO_AS_ANT] += 1
+                elif bug == _BEETLE:
+                    mine[_MOSQUITO_AS_CLIMBER] += 1
+                elif bug >= 0:
+                    mine[_MOBILE_MOSQUITO] += 1
+                else:
+                    mobile = False
+                    bug = _MOSQUITO
             else:
-                mobile = False
-        elif mobile:
-            mine[_MOBILE[bug]] += 1
+                mine[_MOBILE[bug]] += 1
+        own_queen = queen_cells[color]
         if own_queen >= 0 and (cell - own_queen) in neighbor_set:
             if mobile:
                 mine[_HELPERS] += 1
@@ -229,18 +255,25 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             offset = cell - enemy_queen
             if offset in neighbor_set:
                 mine[_ATTACKER_MOBILE if mobile else _ATTACKER_PINNED] += 1
-            elif mobile and (bug == _ANT or offset in _REACH_BY_BUG.get(bug, _EMPTY)):
-                threats[color] += 1
+            elif mobile:
+                closing[color] += closeness.get(offset, 0)
+                if bug == _ANT or offset in reach[bug]:
+                    threats[color] += 1
 
     placed = game.placed_counts
     bugs = game.game_type.bugs
+    in_hand = [0, 0]
     for color in (0, 1):
         mine = counts[color]
         base = color << 4
         for bug in bugs:
-            left = BUG_COUNTS[bug] - placed[base | bug]
-            if left and bug != _QUEEN:
-                mine[_IN_HAND[bug]] += left
+            if bug != _QUEEN:
+                left = BUG_COUNTS[bug] - placed[base | bug]
+                if left:
+                    mine[_IN_HAND[bug]] += left
+                    in_hand[color] += left
+    for color in (0, 1):
+        mine = counts[color]
         queen = queen_cells[color]
         if queen < 0:
             if game.ply >= 6:
@@ -255,19 +288,49 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             elif _enemy_may_drop(stacks, around, color):
                 drops += 1
         mine[_QUEEN_RING + min(filled, 5)] += 1
-        enemy_hand = sum(BUG_COUNTS[bug] - placed[(base ^ 16) | bug] for bug in bugs)
-        if enemy_hand:
+        if in_hand[color ^ 1] or not placed[(color ^ 1) << 4 | _QUEEN]:
             mine[_ENEMY_DROP_CELLS] += drops
-        if len(stacks[queen]) == 1 and queen not in pinned and _can_slide(stacks, queen):
+        if (
+            len(stacks[queen]) == 1
+            and queen not in pinned
+            and can_slide[neighbor_mask(stacks, queen)]
+        ):
             mine[_QUEEN_CAN_MOVE] += 1
         else:
             mine[_QUEEN_STUCK_RING] += filled
+        other = counts[color ^ 1]
         # Threats against this queen belong to the other colour, by how filled it already is.
         usable = min(threats[color ^ 1], 6 - filled)
         if usable and filled < 6:
-            counts[color ^ 1][_THREAT + min(filled, 5)] += usable
+            other[_THREAT + min(filled, 5)] += usable
+        if not any(mine[index] for index in _MOVERS):
+            # Nothing of this colour can move (in hand, the hive allowing, it may still place):
+            # the other side has all the time it needs, and only filling the ring around this
+            # queen brings the game to an end. The fitted weights score the mobility the other
+            # side would give up doing so; these terms, set by hand, outweigh it and draw its
+            # free pieces nearer, so a won position is played out instead of shuffled to the
+            # move limit.
+            other[_RING_OF_IMMOBILE] += filled
+            other[_CLOSING_ON_IMMOBILE] += closing[color ^ 1]
     counts[game.ply & 1][_TEMPO] += 1
     return counts
+
+
+def _mosquito_as(stacks: Mapping[int, Sequence[int]], cell: int) -> int:
+    """The bug a free Mosquito on the ground moves as, by the neighbour that lends the most: an
+    ant, else a climber (as ``_BEETLE``), else any other bug; -1 when only Mosquitoes touch it."""
+    best = -1
+    for step in NEIGHBOR_OFFSETS:
+        near = stacks.get(cell + step)
+        if near is not None:
+            kind = BUG_OF[near[-1]]
+            if kind == _ANT:
+                return _ANT
+            if kind in _CLIMBERS:
+                best = _BEETLE
+            elif kind != _MOSQUITO and best < 0:
+                best = kind
+    return best
 
 
 def _enemy_may_drop(stacks: Mapping[int, Sequence[int]], cell: int, color: int) -> bool:
@@ -287,10 +350,10 @@ def evaluate(game: Game, weights: tuple[int, ...] | None = None) -> int:
     ``weights`` or those of the game's type (:func:`weights_for`)."""
     if weights is None:
         weights = weights_for(game.game_type)
-    white, black = feature_counts(game)
+    mine, theirs = feature_counts(game)
     if game.ply & 1:
-        white, black = black, white
-    score: int = sum(map(mul, weights, white)) - sum(map(mul, weights, black))
+        mine, theirs = theirs, mine
+    score: int = sum(map(mul, weights, map(sub, mine, theirs)))
     return score
 
 
@@ -304,6 +367,13 @@ def _offsets_within(radius: int) -> frozenset[int]:
     return frozenset(pack(h) - ORIGIN_CELL for h in hexagon(radius) if h.distance(ORIGIN) >= 2)
 
 
+_CLOSENESS_RADIUS = 8
+_CLOSENESS: dict[int, int] = {
+    pack(h) - ORIGIN_CELL: _CLOSENESS_RADIUS + 1 - h.distance(ORIGIN)
+    for h in hexagon(_CLOSENESS_RADIUS)
+    if h.distance(ORIGIN) >= 2
+}
+"""Packed offsets from a queen, 2..8 cells away → 7..1: nearer scores more (beyond: 0)."""
 _WITHIN_TWO = _offsets_within(2)
 _WITHIN_THREE = _offsets_within(3)
 _REACH_BY_BUG = {
@@ -315,3 +385,7 @@ _REACH_BY_BUG = {
     _GRASSHOPPER: _WITHIN_THREE,
     _PILLBUG: _WITHIN_TWO,
 }
+_REACH: tuple[frozenset[int], ...] = tuple(
+    _REACH_BY_BUG.get(bug, _EMPTY) for bug in range(max(_BUGS) + 1)
+)
+"""By bug: the offsets from which it could reach a cell beside a queen soon (an ant: anywhere)."""

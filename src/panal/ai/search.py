@@ -366,6 +366,12 @@ class Searcher:
         best_score = -INFINITY
         best_code = codes[0]
         reductions = self.selective and depth >= 3
+        child_depth = depth - 1
+        if self.selective and codes[0] == PASS_CODE and ply < MAX_PLY - 8:
+            # A forced pass (the only legal move) costs no depth: against a side that can only
+            # pass, the search sees as many of its own moves ahead as in an open position, and
+            # a won position is won, not shuffled to the move limit.
+            child_depth = depth
         for index, code in enumerate(codes):
             if (
                 prune_after
@@ -380,14 +386,14 @@ class Searcher:
             push(code)
             try:
                 if index == 0:
-                    score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                    score = -self._negamax(child_depth, -beta, -alpha, ply + 1)
                 else:
                     reduce = 1 if reductions and index >= 4 else 0
-                    score = -self._negamax(depth - 1 - reduce, -alpha - 1, -alpha, ply + 1)
+                    score = -self._negamax(child_depth - reduce, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and reduce:
-                        score = -self._negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                        score = -self._negamax(child_depth, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
-                        score = -self._negamax(depth - 1, -beta, -alpha, ply + 1)
+                        score = -self._negamax(child_depth, -beta, -alpha, ply + 1)
             finally:
                 pop()
             if score > best_score:

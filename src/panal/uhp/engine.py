@@ -32,6 +32,17 @@ Engine options, as UHP option lines (the rule options come from
     MaxDepth;int;8;8;1;64              (plies, for bestmove depth and perft)
     MaxTime;int;60;60;1;86400          (seconds, for any bestmove and perft)
 
+The engine is never the referee: the program that sends it the moves is. Its word stands where
+panal's own rules would say otherwise (see :func:`panal.hive.records.replay_refereed`): a
+GameString's moves are replayed past a draw by panal's repetition rule, its state field decides
+draws by repetition, and a turn or state field that only mislabels the position is recomputed, as
+nokamute recomputes it. A ``play``, ``bestmove`` or ``validmoves`` in a position that only
+panal's repetition rule calls drawn plays on (the referee asked for more), unless the referee's
+own GameString said ``Draw`` there. From then on the game goes on without that rule, until the
+next ``newgame``. Still refused: a GameString that does not parse, an unknown game type, an
+illegal move (the tournament opening included while ``TournamentOpening`` is on), a move after a
+queen is surrounded, ``bestmove`` in a finished game.
+
 The AI runs in this one process on one thread: Python threads would only share one core, and
 the machine's other core belongs to the opponent.
 """
@@ -57,6 +68,7 @@ from panal.hive import (
     OptionsError,
     OptionSpec,
 )
+from panal.hive.records.gamestrings import overrule_repetition, replay_refereed
 from panal.uhp.duration import parse_duration
 
 CAPABILITIES = "Mosquito;Ladybug;Pillbug"
@@ -127,6 +139,8 @@ class PanalEngine:
             name: option.default for name, option in self.ai_options.items()
         }
         self._searcher: object | None = None  # created on the first bestmove (lazy import)
+        # The referee's last GameString said Draw where panal's repetition rule draws too.
+        self._referee_drew = False
 
     # --- protocol -------------------------------------------------------------------------
 
@@ -165,19 +179,21 @@ class PanalEngine:
 
     def newgame(self, args: str) -> list[str]:
         if not args:
-            self.game = Game("Base", options=self.options)
+            game = Game("Base", options=self.options)
         elif ";" in args:
             try:
-                self.game = Game.from_game_string(args, options=self.options)
+                game = replay_refereed(args, options=self.options)
             except GameStringError as exc:
                 raise UhpError(f"invalid GameString: {exc}") from None
         else:
             try:
-                self.game = Game(GameType.parse(args), options=self.options)
+                game = Game(GameType.parse(args), options=self.options)
             except GameTypeError as exc:
                 raise UhpError(str(exc)) from None
+        self.game = game
+        self._referee_drew = game.is_over()
         self._forget_search()
-        return [self.game.game_string()]
+        return [game.game_string()]
 
     def _forget_search(self) -> None:
         """A new game (or new rules): what the AI learnt about the old one no longer holds."""
@@ -190,15 +206,26 @@ class PanalEngine:
             raise UhpError("no game in progress; start one with newgame")
         return self.game
 
-    def play(self, args: str) -> list[str]:
+    def _playing_on(self) -> Game:
+        """The game, going on past a draw by panal's repetition rule (the referee asks for more)
+        unless the referee's own GameString said Draw there."""
         game = self._current()
+        if not self._referee_drew:
+            self.game = game = overrule_repetition(game)
+        return game
+
+    def play(self, args: str) -> list[str]:
+        # The referee sends a move: the game goes on, whatever panal's repetition rule said.
+        game = overrule_repetition(self._current())
         if not args:
             raise InvalidMoveError("play needs a MoveString")
-        game.push(args)
+        game.push(args)  # a refused move changes nothing
+        self.game = game
+        self._referee_drew = False
         return [game.game_string()]
 
     def validmoves(self, _args: str) -> list[str]:
-        game = self._current()
+        game = self._playing_on()
         return [";".join(game.move_string(code) for code in game.legal_move_codes())]
 
     def undo(self, args: str) -> list[str]:
@@ -213,6 +240,7 @@ class PanalEngine:
             raise UhpError(f"cannot undo {count} moves: only {game.ply} played")
         for _ in range(count):
             game.pop()
+        self._referee_drew = False
         return [game.game_string()]
 
     def options_command(self, args: str) -> list[str]:
@@ -260,7 +288,7 @@ class PanalEngine:
         from panal.ai import Searcher, think
         from panal.ai.levels import get_level
 
-        game = self._current()
+        game = self._playing_on()
         if game.is_over():
             raise UhpError("the game is over: there is no best move")
         words = args.split()
@@ -370,10 +398,14 @@ class PanalEngine:
         return f"{name};enum;{value};{default};{choices}"
 
     def _set_option(self, field: str, value: bool | str) -> None:
-        """Options apply to the game in progress too: it is replayed under the new rules."""
+        """Options apply to the game in progress too: it is replayed under the new rules (and
+        still without the repetition rule where the referee overruled it)."""
         options = self.options.with_values(**{field: value})
         if self.game is not None:
-            replayed = Game(self.game.game_type, options=options)
+            rules = options
+            if self.options.repetition_draw and not self.game.options.repetition_draw:
+                rules = options.with_values(repetition_draw=False)  # the referee overruled it
+            replayed = Game(self.game.game_type, options=rules)
             try:
                 for move in self.game.move_stack:
                     replayed.push(move)
