@@ -1,0 +1,1 @@
+"""Hive puzzles mined from real games (the API comes in the next commit)."""
