@@ -21,7 +21,7 @@ DEFENCE = select(PUZZLES, kind="defence")
 
 @pytest.mark.parametrize(
     "module",
-    ["panal.puzzles", "panal.puzzles.symmetry", "panal.puzzles.solver"],
+    ["panal.puzzles", "panal.puzzles.symmetry", "panal.puzzles.solver", "panal.puzzles.lessons"],
 )
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
