@@ -70,17 +70,18 @@ class Stage:
     name: str
     surround: tuple[int, ...]
     defence: bool
-    last_plies: int | None = None
+    before_end: int | None = None
     node_limit: int = 20_000
 
 
 STAGES = (
     Stage("one", surround=(1,), defence=True),
     Stage("two", surround=(2,), defence=False),
-    Stage("three", surround=(3,), defence=False, last_plies=12, node_limit=60_000),
+    Stage("three", surround=(3,), defence=False, before_end=5, node_limit=50_000),
 )
-"""The stages, cheapest first: surrounds in one and defences; in two; in three (a game's last
-12 plies only)."""
+"""The stages, cheapest first: surrounds in one and defences; in two; in three (only five plies
+before a game's end, where the winner's third-last move was: a surround in three is costly to
+look for)."""
 
 FIRST_PLY = 6
 
@@ -247,11 +248,9 @@ def mine_game(source: SourceGame, stage: Stage) -> list[Puzzle]:
     """Every puzzle ``stage`` finds in one game."""
     game = Game(source.game_type, options=source.options)
     found = []
-    first = FIRST_PLY
-    if stage.last_plies is not None:
-        first = max(first, len(source.moves) - stage.last_plies)
+    only = None if stage.before_end is None else len(source.moves) - stage.before_end
     for ply, text in enumerate(source.moves):
-        if ply >= first:
+        if ply >= FIRST_PLY and (only is None or ply == only):
             found += examine(game, stage, _source(source, ply))
         game.push(text, lenient=True)
     return found
@@ -292,11 +291,13 @@ def mine(
     state_path = work / "state.json"
     state: dict[str, int] = json.loads(state_path.read_text()) if state_path.exists() else {}
     found_total = 0
+    # The checkpoint counts the games done per source and set of stages.
+    names = "+".join(stage.name for stage in stages)
     sources: list[tuple[str, Callable[[], Iterator[SourceGame]], int | None]] = [
-        ("corpus", lambda: iter_corpus(corpus), games)
+        (f"corpus:{names}", lambda: iter_corpus(corpus), games)
     ]
     if self_play:
-        sources.append(("self-play", lambda: self_play_games(self_play), None))
+        sources.append((f"self-play:{names}", lambda: self_play_games(self_play), None))
     with (work / "found.jsonl").open("a", encoding="utf-8") as out:
         for key, make, limit in sources:
             done = state.get(key, 0)
@@ -334,8 +335,8 @@ def build(work: Path, out: Path) -> dict[str, int]:
             chosen.setdefault(data["id"], data)
     out.parent.mkdir(parents=True, exist_ok=True)
     counts: dict[str, int] = {}
-    # mtime=0: the same puzzles give the same bytes.
-    with gzip.GzipFile(out, "wb", mtime=0) as raw:
+    # No file name and mtime=0 in the gzip header: the same puzzles give the same bytes.
+    with out.open("wb") as file, gzip.GzipFile("", "wb", fileobj=file, mtime=0) as raw:
         for key in sorted(chosen):
             data = chosen[key]
             raw.write((json.dumps(data, sort_keys=True) + "\n").encode("utf-8"))
