@@ -13,6 +13,7 @@ import pytest
 from panal.hive import GameState
 from panal.puzzles import Attempt, PuzzleError, load_puzzles, select, verify
 from panal.puzzles.rating import initial_rating
+from panal.puzzles.solver import Solver
 
 PUZZLES = load_puzzles()
 TWO = select(PUZZLES, kind="surround", moves=2)
@@ -114,3 +115,34 @@ def test_ratings_grow_with_length_and_choices() -> None:
     assert initial_rating("defence", 1, 30).rating > initial_rating("surround", 1, 30).rating
     puzzle = PUZZLES[0]
     assert puzzle.rating == initial_rating(puzzle.kind, puzzle.moves, puzzle.choices)
+
+
+def test_off_the_line_the_solver_answers() -> None:
+    """A surround in two played with the stored answer to another defence: the opponent's
+    choice is the caller's, the answer is checked by the solver, the puzzle is solved."""
+    puzzle = TWO[-1]
+    others = [r for r in puzzle.replies if r != puzzle.solution[1]]
+    if not others:
+        pytest.skip("a single defence")
+    attempt = Attempt(puzzle)
+    attempt.play(puzzle.solution[0], reply=others[0])
+    game = attempt.game
+    winning = Solver(game).winning_moves(attempt.moves_left)
+    assert attempt.hint() in {game.move_string(code).split()[0] for code in winning}
+    assert attempt.play(puzzle.replies[others[0]]).solved
+
+
+def test_a_surround_in_three_off_the_line() -> None:
+    threes = select(PUZZLES, kind="surround", moves=3)
+    if not threes:
+        pytest.skip("no surround in three in this set")
+    puzzle = threes[0]
+    attempt = Attempt(puzzle)
+    attempt.play(puzzle.solution[0])
+    game = attempt.game
+    answers = [game.move_string(c) for c in Solver(game).winning_moves(2)]
+    other = [a for a in answers if a != puzzle.solution[2]]
+    step = attempt.play(other[0] if other else answers[0])
+    assert step.correct and step.reply is not None
+    (last,) = Solver(attempt.game).winning_moves(1)[:1]
+    assert attempt.play(attempt.game.move_string(last)).solved

@@ -161,12 +161,7 @@ class Attempt:
         if self.solved or self.failed:
             raise PuzzleError("the puzzle is over")
         game = self.game
-        try:
-            code = game.parse_move_code(move)
-        except (InvalidMoveError, IllegalMoveError) as exc:
-            raise PuzzleError(str(exc)) from exc
-        if code not in game.legal_move_codes():
-            raise PuzzleError(f"{move!r} is not legal here")
+        code = _legal_code(game, move)
         solver = Solver(game)
         if self.puzzle.kind == "defence":
             correct = solver.defends_after(code, self.puzzle.moves)
@@ -192,13 +187,7 @@ class Attempt:
     def _reply(self, reply: str | None, on_line: bool) -> int:
         game = self.game
         if reply is not None:
-            try:
-                code = game.parse_move_code(reply)
-            except (InvalidMoveError, IllegalMoveError) as exc:
-                raise PuzzleError(str(exc)) from exc
-            if code not in game.legal_move_codes():
-                raise PuzzleError(f"reply {reply!r} is not legal here")
-            return code
+            return _legal_code(game, reply)
         line = self.puzzle.solution
         index = len(self.line)
         if on_line and index < len(line):
@@ -206,15 +195,35 @@ class Attempt:
         return _stubborn_reply(game, self.moves_left)
 
 
+def _legal_code(game: Game, move: str) -> int:
+    """The code of a legal MoveString; :class:`PuzzleError` for anything else."""
+    try:
+        code = game.parse_move_code(move)
+    except (InvalidMoveError, IllegalMoveError) as exc:
+        raise PuzzleError(str(exc)) from exc
+    if code not in game.legal_move_codes():
+        raise PuzzleError(f"{move!r} is not legal here")
+    return code
+
+
 def _stubborn_reply(game: Game, moves_left: int) -> int:
-    """A reply after which the game goes on (the first in MoveString order), else any."""
-    codes = sorted(game.legal_move_codes(), key=game.move_string)
-    for code in codes:
+    """The solver's defence: the reply that leaves the fewest winning answers (the first in
+    MoveString order among equals); a reply that ends the game only when nothing else is left."""
+    best: tuple[int, str, int] | None = None
+    for code in game.legal_move_codes():
         game.push_code(code)
-        goes_on = game.state is GameState.IN_PROGRESS
-        game.pop_code()
-        if goes_on:
-            return code
+        try:
+            if game.state is not GameState.IN_PROGRESS:
+                continue
+            answers = len(Solver(game).winning_moves(moves_left)) if moves_left else 0
+        finally:
+            game.pop_code()
+        choice = (answers, game.move_string(code), code)
+        if best is None or choice < best:
+            best = choice
+    if best is not None:
+        return best[2]
+    codes = game.legal_move_codes()
     return codes[0] if codes else PASS_CODE
 
 
