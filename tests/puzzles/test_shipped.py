@@ -36,11 +36,11 @@ def _check(puzzle: Puzzle) -> None:
 
 
 def test_the_set_is_large_and_unique() -> None:
-    assert len(PUZZLES) >= 50
+    assert len(PUZZLES) >= 1000
     assert len({p.id for p in PUZZLES}) == len(PUZZLES)
     assert len({p.position for p in PUZZLES}) == len(PUZZLES)
     kinds = counts(PUZZLES)["kind"]
-    assert {"surround in 1", "surround in 2", "defence in 1"} <= set(kinds)
+    assert {"surround in 1", "surround in 2", "surround in 3", "defence in 1"} <= set(kinds)
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES[::SAMPLE_STEP], ids=lambda p: p.id)

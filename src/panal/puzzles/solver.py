@@ -12,8 +12,8 @@ the structure of a surround:
   generating a single move, and otherwise only the moves that fill the last cell or move the
   queen are tried;
 * a defender with three or more empty cells around its queen refutes a win in one more move by
-  any move that neither fills one nor moves its queen, and a placement is such a move, so the
-  search only checks that one exists;
+  any placement (two cells stay empty) when no attacker piece can move its queen, so the search
+  only checks that a placement exists;
 * the defender's replies are tried queen moves first, then the moves that leave the queen's cells
   empty (the usual refutations), and the attacker's moves those that fill a queen cell first;
 * answers are kept in a transposition table on the position's Zobrist hash and the depth left.
