@@ -2,10 +2,13 @@
 
     python benchmarks/ai_search.py                 # 50 positions, 1 s each (about a minute)
     python benchmarks/ai_search.py --seconds 0.5 --positions 20
+    python benchmarks/ai_search.py --nodes 4000     # the same searches on every build and machine
 
 Positions: ply 20, 25, 30, 35, 40 (whichever exist, in turn) of the first BoardGameArena games
 (Base+MLP) in ../shared/corpus. Each search starts from an empty transposition table. A node is
-one call of the search (interior or leaf), the usual count.
+one call of the search (interior or leaf), the usual count. ``--nodes`` bounds each search by
+nodes instead of time, so every build searches the same trees, and divides them by the process's
+CPU time (``time.process_time``), which waiting for a busy machine's cores does not inflate.
 """
 
 from __future__ import annotations
@@ -13,9 +16,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
+from builds import build_name
 from panal.ai import Searcher
 from panal.hive import Game
 
@@ -48,11 +53,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--nodes", type=int, help="bound each search by nodes, not time")
+    parser.add_argument("--repeat", type=int, default=3, help="with --nodes: best of this many")
     args = parser.parse_args()
     if not BGA.exists():
         print(f"missing {BGA}", file=sys.stderr)
         return 1
     positions = midgame_positions(args.positions)
+    if args.nodes:
+        return node_bounded(positions, args.nodes, args.repeat)
     rates = []
     depths: Counter[int] = Counter()
     overshoot = []
@@ -75,6 +84,28 @@ def main() -> int:
     mean_depth = sum(d * n for d, n in depths.items()) / len(positions)
     print(f"  depth completed: {spread}; mean {mean_depth:.2f}")
     print(f"  time used beyond the limit: max {max(overshoot) * 1000:+.0f} ms")
+    return 0
+
+
+def node_bounded(positions: list[Game], nodes: int, repeat: int) -> int:
+    """Search each position to ``nodes`` nodes, ``repeat`` times (the same tree each time: the
+    search is deterministic), keeping each position's shortest CPU time; nodes per CPU second
+    over all of them."""
+    total_nodes = 0
+    cpu = 0.0
+    for game in positions:
+        times = []
+        for _ in range(repeat):
+            start = time.process_time()
+            result = Searcher().search(game, node_limit=nodes)
+            times.append(time.process_time() - start)
+        cpu += min(times)
+        total_nodes += result.nodes
+    print(
+        f"{build_name()}: {len(positions)} positions (Base+MLP, ply {PLIES[0]}-{PLIES[-1]}), "
+        f"{nodes} nodes each, best of {repeat}: {total_nodes / cpu:,.0f} nodes per CPU second "
+        f"({cpu:.1f} s CPU)"
+    )
     return 0
 
 

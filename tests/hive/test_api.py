@@ -4,9 +4,11 @@ misuse (issue 12's list)."""
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
+from panal import compiled
 from panal.hex import Hex
 from panal.hive import (
     PASS,
@@ -29,6 +31,12 @@ from panal.hive.names import bug_name
 OPENING = "Base;InProgress;White[3];wS1;bS1 wS1-;wQ -wS1;bQ bS1-"
 
 
+def wrong_type(message: str, given: str) -> str:
+    """What a wrongly typed argument's TypeError says: panal's own ``message``, or on the compiled
+    build mypyc's check of the annotation, which comes first (``panal.compiled()``)."""
+    return f"object expected; got {given}$" if compiled() else message
+
+
 def test_options_one_way_or_the_other() -> None:
     assert Game(tournament_opening=True).options == Options(tournament_opening=True)
     assert Game(options=Options(repetition_draw=False)).options.repetition_draw is False
@@ -45,7 +53,7 @@ def test_options_one_way_or_the_other() -> None:
 def test_bad_game_types() -> None:
     with pytest.raises(GameTypeError, match="bad expansion 'X'"):
         Game("Base+X")
-    with pytest.raises(TypeError, match="GameTypeString"):
+    with pytest.raises(TypeError, match=wrong_type("GameTypeString", "int")):
         Game(5)  # type: ignore[arg-type]
 
 
@@ -109,10 +117,10 @@ def test_clear_errors_for_pieces_and_names() -> None:
     assert game.position_of("wA1") is None
     with pytest.raises(ValueError, match="unknown piece 'xQ'"):
         game.position_of("xQ")
-    with pytest.raises(TypeError, match="a Piece or a piece name"):
+    with pytest.raises(TypeError, match=wrong_type("a Piece or a piece name", "float")):
         game.position_of(3.5)  # type: ignore[arg-type]
     assert game.stack_at((-1, 0)) == game.stack_at(Hex(-1, 0)) == [Piece.wQ]
-    with pytest.raises(TypeError, match=r"a Hex or a \(q, r\) pair"):
+    with pytest.raises(TypeError, match=wrong_type(r"a Hex or a \(q, r\) pair", "str")):
         game.stack_at("wQ")  # type: ignore[arg-type]
     assert Piece("wQ") is Piece["wQ"] is Piece.from_name("WQ") is Piece.wQ
     with pytest.raises(ValueError, match="unknown piece 'zz'"):
@@ -240,3 +248,20 @@ def test_set_up_positions_play_on() -> None:
 def test_board_text_errors(text: str, message: str) -> None:
     with pytest.raises(PositionError, match=message):
         Game.from_board_text(text)
+
+
+@pytest.mark.parametrize("game_type", ["Base", "Base+MLP", "Base+MLPD"])
+def test_perft_counts_the_last_ply_as_the_legal_moves(game_type: str) -> None:
+    """perft(1) counts without building the placements' codes: it must equal the moves' number
+    in every position of random games, and be 0 once a game is over."""
+    rng = random.Random(7)
+    for _ in range(6):
+        game = Game(game_type)
+        while game.ply < 120 and not game.is_over():
+            count = game.perft(1)  # before legal_move_codes() caches the list it would read
+            assert count == len(game.legal_move_codes()) > 0, game.game_string()
+            game.push_code(rng.choice(game.legal_move_codes()))
+    around = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)]
+    pieces = ["bQ", "bA1", "bA2", "bA3", "bS1", "bS2"]
+    over = Game.from_board({(0, 0): "wQ", **dict(zip(around, pieces, strict=True))})
+    assert over.is_over() and over.perft(1) == 0 == len(over.legal_move_codes())

@@ -16,6 +16,8 @@ cell, so search tables can key on them. :class:`~panal.hive.move.Move` is the re
 
 from __future__ import annotations
 
+from typing import Final
+
 __all__ = [
     "CARRY_FLAG",
     "NO_PIECE",
@@ -27,13 +29,13 @@ __all__ = [
     "piece_of",
 ]
 
-PASS_CODE = -1
+PASS_CODE: Final = -1
 """The code of a pass."""
-CARRY_FLAG = 32
+CARRY_FLAG: Final = 32
 """Set in a code when a Dragonfly carries the piece beneath it."""
-OFF_BOARD = -1
+OFF_BOARD: Final = -1
 """The cell of a piece in hand (in ``Game.piece_cells``)."""
-NO_PIECE = -1
+NO_PIECE: Final = -1
 """No piece (no last-moved piece at the start of a game, or after a pass)."""
 
 

@@ -38,10 +38,11 @@ The AI, the notation and the rule explanations use only this surface.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, pack, unpack
+from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, neighbor_cells, pack, unpack
 from panal.hive import movement
 from panal.hive.board_text import format_board, parse_board_text
 from panal.hive.codes import CARRY_FLAG, NO_PIECE, OFF_BOARD, PASS_CODE
@@ -70,16 +71,21 @@ from panal.hive.svg import board_svg
 
 __all__ = ["Game", "LegalMoves"]
 
-_QUEEN = int(Bug.QUEEN)
-_BEETLE = int(Bug.BEETLE)
-_MOSQUITO = int(Bug.MOSQUITO)
-_PILLBUG = int(Bug.PILLBUG)
-_DRAGONFLY = int(Bug.DRAGONFLY)
+_QUEEN: Final = int(Bug.QUEEN)
+_BEETLE: Final = int(Bug.BEETLE)
+_MOSQUITO: Final = int(Bug.MOSQUITO)
+_PILLBUG: Final = int(Bug.PILLBUG)
+_DRAGONFLY: Final = int(Bug.DRAGONFLY)
+_WHITE_QUEEN: Final = int(Piece.wQ)
+# By bug value: how many pieces of the bug a side has, and its first slot (Piece value & 15).
+_COUNT_OF_BUG: Final = tuple(BUG_COUNTS[bug] for bug in Bug)
+_FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
+_BLACK_QUEEN: Final = int(Piece.bQ)
 
 
 # --- Zobrist keys ---------------------------------------------------------------------------
 
-_MASK64 = (1 << 64) - 1
+_MASK64: Final = (1 << 64) - 1
 
 
 def _splitmix64(x: int) -> int:
@@ -89,21 +95,21 @@ def _splitmix64(x: int) -> int:
     return x ^ (x >> 31)
 
 
-_ZOBRIST: dict[int, int] = {}
-_FROZEN: dict[int, int] = {}
-SIDE_KEY = _splitmix64(0x5EED)
+_ZOBRIST: Final[dict[int, int]] = {}
+_FROZEN: Final[dict[int, int]] = {}
+SIDE_KEY: Final = _splitmix64(0x5EED)
 # Pieces of one kind are interchangeable: the key of a piece is that of its colour and bug, so
 # two positions that differ only by which ant stands where are one position (as for nokamute,
 # and for the repetition rule).
-_KIND = [p & 16 | BUG_OF[p] for p in range(32)]
+_KIND: Final = [p & 16 | BUG_OF[p] for p in range(32)]
 # Options that make the legal moves depend on more than the pieces (docs/rules.md): under
 # ``dragonfly_carry=next_turn`` the carrier that landed last turn, under
 # ``mosquito_stays_dragonfly`` each mosquito that flew up as a Dragonfly. Positions that differ
 # in them differ in their keys. (Both are unique pieces, one per colour.)
-CARRIER_KEYS = [_splitmix64(0xCA00 + p) for p in range(32)]
-FLYING_KEYS = [_splitmix64(0xF1E00 + p) for p in range(32)]
+CARRIER_KEYS: Final = [_splitmix64(0xCA00 + p) for p in range(32)]
+FLYING_KEYS: Final = [_splitmix64(0xF1E00 + p) for p in range(32)]
 
-_SIDESTEP_TURNS = {
+_SIDESTEP_TURNS: Final = {
     DragonflySidestep.FORWARD: movement.FORWARD_TURNS,
     DragonflySidestep.BACKWARD: movement.BACKWARD_TURNS,
     DragonflySidestep.EITHER: movement.FORWARD_TURNS + movement.BACKWARD_TURNS,
@@ -127,12 +133,14 @@ def _frozen_key(cell: int) -> int:
     return key
 
 
-class _Undo(NamedTuple):
-    code: int
-    origin: int
-    last_moved: int
-    state: GameState
-    hash: int
+# What ``pop_code`` needs to take a move back: (move code, origin cell, last-moved piece, state,
+# hash) before the move. A plain tuple: one is built per move, and a NamedTuple's constructor
+# costs seven times as much.
+_Undo = tuple[int, int, int, GameState, int]
+_UNDO_CODE: Final = 0
+_UNDO_HASH: Final = 4
+_IN_PROGRESS: Final = GameState.IN_PROGRESS
+_NOT_STARTED: Final = GameState.NOT_STARTED
 
 
 class _Start(NamedTuple):
@@ -238,6 +246,7 @@ class Game:
             and opts.mosquito_stays_dragonfly
         )
         self._track_forced = opts.repetition_draw and opts.repetition_forced
+        self._tournament_opening = opts.tournament_opening
         self._stacks: dict[int, list[int]] = {}
         self._cell = [OFF_BOARD] * 32
         self._placed = [0] * 32  # colour << 4 | bug -> how many placed
@@ -411,16 +420,22 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (position, history and options)."""
-        other = Game.__new__(Game)
-        other.__dict__.update(self.__dict__)
+        # Field by field, no __dict__: the compiled build's Game has none.
+        other = Game(self._game_type, options=self._options)
         other._stacks = {cell: list(stack) for cell, stack in self._stacks.items()}
         other._cell = list(self._cell)
         other._placed = list(self._placed)
+        other._ply = self._ply
+        other._last_moved = self._last_moved
+        other._hash = self._hash
+        other._state = self._state
         other._undo = list(self._undo)
         other._seen = dict(self._seen)
+        other._start = self._start
+        other._carrier = self._carrier
+        other._flying = self._flying
         other._flying_undo = list(self._flying_undo)
         other._forced = list(self._forced)
-        other._legal = None
         return other
 
     # --- text -------------------------------------------------------------------------------
@@ -615,18 +630,18 @@ class Game:
     @property
     def move_stack(self) -> list[Move]:
         """The moves played so far, first first (a new list each time)."""
-        return [Move.from_code(u.code) for u in self._undo]
+        return [Move.from_code(undo[_UNDO_CODE]) for undo in self._undo]
 
     @property
     def move_codes(self) -> list[int]:
         """The moves played so far as move codes."""
-        return [u.code for u in self._undo]
+        return [undo[_UNDO_CODE] for undo in self._undo]
 
     def peek(self) -> Move:
         """The last move played; ``IndexError`` before the first."""
         if not self._undo:
             raise IndexError("no move has been played")
-        return Move.from_code(self._undo[-1].code)
+        return Move.from_code(self._undo[-1][_UNDO_CODE])
 
     def move_strings(self) -> list[str]:
         """The moves played so far in UHP notation, each relative to its own position."""
@@ -669,7 +684,8 @@ class Game:
         return code in self.legal_move_codes()
 
     def _generate(self) -> list[int]:
-        if self._state.is_over:
+        state = self._state
+        if state is not _IN_PROGRESS and state is not _NOT_STARTED:  # not state.is_over, faster
             return []
         color = self._ply & 1
         codes = self._placements(color)
@@ -688,9 +704,7 @@ class Game:
         own: set[int] = set()
         enemy: set[int] = set()
         for cell, stack in stacks.items():
-            near = own if stack[-1] >> 4 == color else enemy
-            for step in NEIGHBOR_OFFSETS:
-                near.add(cell + step)
+            (own if stack[-1] >> 4 == color else enemy).update(neighbor_cells(cell))
         own -= enemy
         return [cell for cell in own if cell not in stacks]
 
@@ -701,15 +715,14 @@ class Game:
         if self._cell[base] == OFF_BOARD:
             if turn >= 4:
                 return [base]
-            skip_queen = turn == 1 and self._options.tournament_opening
+            skip_queen = turn == 1 and self._tournament_opening
         else:
             skip_queen = True
         placed = self._placed
         return [
-            base | (FIRST_SLOT[bug] + placed[base | bug])  # type: ignore[index]
+            base | (_FIRST_SLOT_OF_BUG[bug] + placed[base | bug])
             for bug in self._bugs
-            if placed[base | bug] < BUG_COUNTS[bug]  # type: ignore[index]
-            and not (bug == _QUEEN and skip_queen)
+            if placed[base | bug] < _COUNT_OF_BUG[bug] and not (bug == _QUEEN and skip_queen)
         ]
 
     def _placements(self, color: int) -> list[int]:
@@ -767,7 +780,7 @@ class Game:
         if it is a carrier (a Dragonfly, or a Mosquito flying as one) on top of a stack."""
         if len(self._undo) < 2:
             return NO_PIECE
-        code = self._undo[-2].code
+        code = self._undo[-2][_UNDO_CODE]
         if code == PASS_CODE:
             return NO_PIECE
         piece = code & 31
@@ -804,7 +817,7 @@ class Game:
                 if bug == _DRAGONFLY:
                     dests.update(movement.dragonfly_moves(stacks, cell, *self._sidestep))
                 else:
-                    dests.update(MOVES_BY_BUG[bug](stacks, cell))
+                    dests.update(movement.moves(bug, stacks, cell))
         finally:
             if lone:
                 stacks[cell] = stack
@@ -878,7 +891,7 @@ class Game:
         last_moved = self._last_moved
         h = self._hash
         origin = OFF_BOARD if code == PASS_CODE else self._cell[code & 31]
-        self._undo.append(_Undo(code, origin, last_moved, self._state, h))
+        self._undo.append((code, origin, last_moved, self._state, h))
         if self._has_pillbug and last_moved >= 0:
             h ^= _frozen_key(self._cell[last_moved])
         if code == PASS_CODE:
@@ -963,13 +976,12 @@ class Game:
         """Take back the last move and return its code (the fast path, with ``push_code``)."""
         if not self._undo:
             raise IndexError("no move to take back")
-        undo = self._undo.pop()
+        code, origin, last_moved, state, previous_hash = self._undo.pop()
         seen = self._seen[self._hash] - 1
         if seen:
             self._seen[self._hash] = seen
         else:
             del self._seen[self._hash]
-        code = undo.code
         if code != PASS_CODE:
             stacks = self._stacks
             piece = code & 31
@@ -981,7 +993,6 @@ class Game:
                 del stacks[dest]
             else:
                 del target[-count:]
-            origin = undo.origin
             if origin == OFF_BOARD:
                 self._placed[piece & 16 | BUG_OF[piece]] -= 1
                 self._cell[piece] = OFF_BOARD
@@ -990,9 +1001,9 @@ class Game:
                 for p in moving:
                     self._cell[p] = origin
         self._ply -= 1
-        self._last_moved = undo.last_moved
-        self._state = undo.state
-        self._hash = undo.hash
+        self._last_moved = last_moved
+        self._state = state
+        self._hash = previous_hash
         self._legal = None
         if self._track_flight:
             self._flying = self._flying_undo.pop()
@@ -1003,23 +1014,25 @@ class Game:
         return code
 
     def _evaluate(self, seen: int) -> GameState:
-        white_lost = self._surrounded(int(Piece.wQ))
-        black_lost = self._surrounded(int(Piece.bQ))
-        if white_lost and black_lost:
-            return GameState.DRAW
-        if white_lost:
-            return GameState.BLACK_WINS
-        if black_lost:
-            return GameState.WHITE_WINS
+        # A surrounded queen has six neighbours: no queen is before seven cells are occupied.
+        if len(self._stacks) >= 7:
+            white_lost = self._surrounded(_WHITE_QUEEN)
+            black_lost = self._surrounded(_BLACK_QUEEN)
+            if white_lost and black_lost:
+                return GameState.DRAW
+            if white_lost:
+                return GameState.BLACK_WINS
+            if black_lost:
+                return GameState.WHITE_WINS
         if seen >= 3 and self._options.repetition_draw and self._loop_is_forced():
             return GameState.DRAW
-        return GameState.IN_PROGRESS
+        return _IN_PROGRESS
 
     def _loop_is_forced(self) -> bool:
         """``repetition_forced``: was every position since this one first occurred forced?"""
         if not self._track_forced:
             return True
-        first = next(i for i, undo in enumerate(self._undo) if undo.hash == self._hash)
+        first = next(i for i, undo in enumerate(self._undo) if undo[_UNDO_HASH] == self._hash)
         return all(self._forced[first:])
 
     def _surrounded(self, queen: int) -> bool:
@@ -1039,18 +1052,43 @@ class Game:
 
     def perft(self, depth: int) -> int:
         """Count the leaf positions ``depth`` plies ahead (bulk-counted at the last ply)."""
+        # perft makes no reference cycles: the collector's passes, set off by its allocations,
+        # could only slow it down.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._perft(depth)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _perft(self, depth: int) -> int:
         if depth <= 0:
             return 1
-        codes = self.legal_move_codes()
         if depth == 1:
-            return len(codes)
+            return self._count_legal_moves()
         total = 0
-        push, pop, perft = self.push_code, self.pop_code, self.perft
-        for code in list(codes):
-            push(code)
-            total += perft(depth - 1)
-            pop()
+        for code in list(self.legal_move_codes()):  # direct calls: compiled, they are native
+            self.push_code(code)
+            total += self._perft(depth - 1)
+            self.pop_code()
         return total
+
+    def _count_legal_moves(self) -> int:
+        """``len(self.legal_move_codes())`` without building the placements' codes, which are
+        most of them: every placeable piece on every placement cell, all distinct, and none a
+        movement (a placed piece is in hand, a moving one on the board)."""
+        if self._legal is not None:
+            return len(self._legal)
+        state = self._state
+        if state is not _IN_PROGRESS and state is not _NOT_STARTED:
+            return 0
+        color = self._ply & 1
+        pieces = self.placeable_pieces(color)
+        count = len(self.placement_cells(color)) * len(pieces) if pieces else 0
+        if self._cell[color << 4] != OFF_BOARD:
+            count += len(self._movements(color))
+        return count or 1  # the pass
 
 
 def _as_piece(piece: object) -> Piece:
@@ -1066,14 +1104,3 @@ def _as_cell(where: object) -> int:
     if pair is None:
         raise TypeError(f"expected a Hex or a (q, r) pair, not {where!r}")
     return pack(pair)
-
-
-MOVES_BY_BUG = {
-    _QUEEN: movement.queen_moves,
-    int(Bug.SPIDER): movement.spider_moves,
-    _BEETLE: movement.beetle_moves,
-    int(Bug.GRASSHOPPER): movement.grasshopper_moves,
-    int(Bug.ANT): movement.ant_moves,
-    int(Bug.LADYBUG): movement.ladybug_moves,
-    _PILLBUG: movement.pillbug_moves,
-}

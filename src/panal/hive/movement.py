@@ -13,20 +13,27 @@ stacks are higher than the higher of the two ends (``height_gate_open``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from typing import Final
 
 from panal.hex import NEIGHBOR_OFFSETS
+from panal.hive.pieces import Bug
 
 Stacks = Mapping[int, Sequence[int]]
 
 # Per direction: (step, gate cell anticlockwise, gate cell clockwise), as packed offsets.
-GATES: tuple[tuple[int, int, int], ...] = tuple(
+GATES: Final[tuple[tuple[int, int, int], ...]] = tuple(
     (NEIGHBOR_OFFSETS[d], NEIGHBOR_OFFSETS[(d - 1) % 6], NEIGHBOR_OFFSETS[(d + 1) % 6])
     for d in range(6)
 )
 
 
-_E, _SE, _SW, _W, _NW, _NE = NEIGHBOR_OFFSETS
+_E: Final = NEIGHBOR_OFFSETS[0]
+_SE: Final = NEIGHBOR_OFFSETS[1]
+_SW: Final = NEIGHBOR_OFFSETS[2]
+_W: Final = NEIGHBOR_OFFSETS[3]
+_NW: Final = NEIGHBOR_OFFSETS[4]
+_NE: Final = NEIGHBOR_OFFSETS[5]
 
 
 def neighbor_mask(stacks: Stacks, cell: int) -> int:
@@ -51,7 +58,7 @@ def _slide_steps(mask: int) -> tuple[int, ...]:
 
 
 # Ground slides depend only on which of the six neighbours are occupied: tabulate all 64 cases.
-SLIDE_STEPS: tuple[tuple[int, ...], ...] = tuple(_slide_steps(mask) for mask in range(64))
+SLIDE_STEPS: Final[tuple[tuple[int, ...], ...]] = tuple(_slide_steps(mask) for mask in range(64))
 
 
 def slides(stacks: Stacks, cell: int) -> list[int]:
@@ -81,9 +88,9 @@ def height_gate_open(stacks: Stacks, cell: int, gate: tuple[int, int, int], leve
     return min(left_height, right_height) <= max(level, target_height)
 
 
-_EMPTY: list[int] = []
+_EMPTY: Final[list[int]] = []
 # Per direction: (step, index of the anticlockwise gate cell, index of the clockwise one).
-_STEP_AND_GATE_INDEXES = tuple((NEIGHBOR_OFFSETS[d], d - 1, (d + 1) % 6) for d in range(6))
+_STEP_AND_GATE_INDEXES: Final = tuple((NEIGHBOR_OFFSETS[d], d - 1, (d + 1) % 6) for d in range(6))
 
 
 def climbs(stacks: Stacks, cell: int, level: int) -> list[int]:
@@ -109,50 +116,64 @@ def touches_hive(stacks: Stacks, cell: int) -> bool:
 
 
 def articulation_points(stacks: Stacks) -> set[int]:
-    """Cells whose removal would split the hive (Tarjan's algorithm, iterative).
+    """Cells whose removal would split the hive (Tarjan's algorithm).
 
     A piece alone on such a cell is pinned by the one-hive rule. Computed once per position.
+    The cells are numbered first, so that the search itself works on lists of small ints (fast
+    when compiled); it recurses at most as deep as there are pieces (28).
     """
     if len(stacks) < 3:
         return set()
-    root = next(iter(stacks))
-    order = {root: 0}
-    low = {root: 0}
-    points: set[int] = set()
-    root_children = 0
-    todo = [(root, root, iter(NEIGHBOR_OFFSETS))]
-    while todo:
-        cell, parent, steps = todo[-1]
-        for step in steps:
-            neighbor = cell + step
-            if neighbor not in stacks:
-                continue
-            if neighbor not in order:
-                order[neighbor] = low[neighbor] = len(order)
-                todo.append((neighbor, cell, iter(NEIGHBOR_OFFSETS)))
-                break
-            if neighbor != parent and order[neighbor] < low[cell]:
-                low[cell] = order[neighbor]
-        else:
-            todo.pop()
-            if cell == root:
-                continue
-            if low[cell] < low[parent]:
-                low[parent] = low[cell]
-            if parent == root:
-                root_children += 1
-            elif low[cell] >= order[parent]:
-                points.add(parent)
-    if root_children > 1:
-        points.add(root)
-    return points
+    cells = list(stacks)
+    number = {cell: i for i, cell in enumerate(cells)}
+    neighbors = [
+        [number[cell + step] for step in NEIGHBOR_OFFSETS if cell + step in number]
+        for cell in cells
+    ]
+    order = [-1] * len(cells)  # visiting order; -1 while unvisited
+    low = [0] * len(cells)  # lowest order reachable through the subtree and one back edge
+    points: list[int] = []
+    _visit(0, -1, 0, neighbors, order, low, points)
+    return {cells[i] for i in points}
+
+
+def _visit(
+    node: int,
+    parent: int,
+    counter: int,
+    neighbors: list[list[int]],
+    order: list[int],
+    low: list[int],
+    points: list[int],
+) -> int:
+    """Tarjan's depth-first step from ``node``; returns the next visiting order."""
+    order[node] = lowest = counter
+    counter += 1
+    children = 0
+    cut = False
+    for neighbor in neighbors[node]:
+        seen = order[neighbor]
+        if seen < 0:
+            counter = _visit(neighbor, node, counter, neighbors, order, low, points)
+            children += 1
+            below = low[neighbor]
+            if below < lowest:
+                lowest = below
+            if below >= order[node]:
+                cut = True  # that subtree reaches nothing above node: removing node cuts it off
+        elif seen < lowest and neighbor != parent:
+            lowest = seen
+    low[node] = lowest
+    if (cut and parent >= 0) or (parent < 0 and children > 1):
+        points.append(node)
+    return counter
 
 
 # Pinned cells depend only on which cells are occupied, and the positions of a search or a perft
 # share few shapes (placing any of several pieces on one cell gives one shape): cache them by
 # shape, exactly (a frozenset, not a hash that could collide).
-_PINNED_BY_SHAPE: dict[frozenset[int], frozenset[int]] = {}
-_PINNED_CACHE_LIMIT = 10_000  # about 30 MB at most
+_PINNED_BY_SHAPE: Final[dict[frozenset[int], frozenset[int]]] = {}
+_PINNED_CACHE_LIMIT: Final = 10_000  # about 30 MB at most
 
 
 def pinned_cells(stacks: Stacks) -> frozenset[int]:
@@ -242,9 +263,39 @@ def pillbug_moves(stacks: Stacks, origin: int) -> list[int]:
     return slides(stacks, origin)
 
 
+_QUEEN: Final = int(Bug.QUEEN)
+_SPIDER: Final = int(Bug.SPIDER)
+_BEETLE: Final = int(Bug.BEETLE)
+_GRASSHOPPER: Final = int(Bug.GRASSHOPPER)
+_ANT: Final = int(Bug.ANT)
+_LADYBUG: Final = int(Bug.LADYBUG)
+_PILLBUG: Final = int(Bug.PILLBUG)
+
+
+def moves(bug: int, stacks: Stacks, origin: int) -> Collection[int]:
+    """Destinations of a ``bug`` (any but the Dragonfly, whose moves take the rule options)
+    lifted off ``origin``. (A chain of tests, not a table of functions: the compiled build
+    calls each function directly.)"""
+    if bug == _ANT:
+        return ant_moves(stacks, origin)
+    if bug == _QUEEN:
+        return queen_moves(stacks, origin)
+    if bug == _BEETLE:
+        return beetle_moves(stacks, origin)
+    if bug == _GRASSHOPPER:
+        return grasshopper_moves(stacks, origin)
+    if bug == _SPIDER:
+        return spider_moves(stacks, origin)
+    if bug == _LADYBUG:
+        return ladybug_moves(stacks, origin)
+    if bug == _PILLBUG:
+        return pillbug_moves(stacks, origin)
+    raise ValueError(f"no move function for bug {bug}")
+
+
 # The Dragonfly's sideways step, as turns (in 60° steps) from the direction of its jump.
-FORWARD_TURNS = (-1, 1)  # forward-left, forward-right
-BACKWARD_TURNS = (-2, 2)  # back-left, back-right
+FORWARD_TURNS: Final = (-1, 1)  # forward-left, forward-right
+BACKWARD_TURNS: Final = (-2, 2)  # back-left, back-right
 
 
 def dragonfly_moves(

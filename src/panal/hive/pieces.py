@@ -7,6 +7,7 @@ generator can index plain lists with it while the API still prints ``wA1``.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import Final
 
 from panal.hive.errors import GameTypeError
 
@@ -76,7 +77,7 @@ class Bug(IntEnum):
 
 
 BUG_LETTERS = "QSBGAMLPD"
-BUG_COUNTS: dict[Bug, int] = {
+BUG_COUNTS: Final[dict[Bug, int]] = {
     Bug.QUEEN: 1,
     Bug.SPIDER: 2,
     Bug.BEETLE: 2,
@@ -93,7 +94,7 @@ EXPANSIONS = (Bug.MOSQUITO, Bug.LADYBUG, Bug.PILLBUG, Bug.DRAGONFLY)
 
 # Slot order within a colour: Q S1 S2 B1 B2 G1 G2 G3 A1 A2 A3 M L P D.
 _SLOTS: list[tuple[Bug, int]] = [(bug, n) for bug in Bug for n in range(1, BUG_COUNTS[bug] + 1)]
-FIRST_SLOT: dict[Bug, int] = {}
+FIRST_SLOT: Final[dict[Bug, int]] = {}
 for _slot, (_bug, _n) in enumerate(_SLOTS):
     FIRST_SLOT.setdefault(_bug, _slot)
 
@@ -176,12 +177,12 @@ class Piece(IntEnum):
 
 
 # Plain-int lookup tables for hot paths, indexed by piece value.
-BUG_OF: list[int] = [0] * 32
-NUMBER_OF: list[int] = [0] * 32
+BUG_OF: Final[list[int]] = [0] * 32
+NUMBER_OF: Final[list[int]] = [0] * 32
 for _p in Piece:
     BUG_OF[_p] = _SLOTS[_p & 15][0]
     NUMBER_OF[_p] = _SLOTS[_p & 15][1]
-PIECE_BY_VALUE: dict[int, Piece] = {int(p): p for p in Piece}
+PIECE_BY_VALUE: Final[dict[int, Piece]] = {int(p): p for p in Piece}
 _PIECE_BY_LOWER_NAME = {p.name.lower(): p for p in Piece}
 
 

@@ -15,7 +15,8 @@ Hive can reach raises :class:`~panal.hive.errors.PositionError` naming the broke
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import cast
 
 from panal.hex import NEIGHBOR_OFFSETS, Hex, as_pair, pack
 from panal.hive.errors import PositionError
@@ -57,14 +58,21 @@ def board_stacks(board: BoardInput, game_type: GameType) -> dict[int, list[int]]
         raise PositionError(f"a board maps cells to stacks, not {type(board).__name__}")
     stacks: dict[int, list[int]] = {}
     seen: set[Piece] = set()
-    for where, content in board.items():
+    # Read as objects: a wrong key or value gets the PositionError below, also in the compiled
+    # build, which would otherwise check the loop's types itself.
+    entries: Iterable[tuple[object, object]] = board.items()
+    for where, content in entries:
         pair = as_pair(where)
         if pair is None:
             raise PositionError(f"a cell is a Hex or a (q, r) pair, not {where!r}")
         q, r = pair
         if abs(q) >= _MAX_COORDINATE or abs(r) >= _MAX_COORDINATE:
             raise PositionError(f"cell {(q, r)} is too far from the centre")
-        items = [content] if isinstance(content, (Piece, str)) else list(content)
+        items = (
+            [content]
+            if isinstance(content, (Piece, str))
+            else list(cast(Iterable[object], content))
+        )
         if not items:
             raise PositionError(f"cell {(q, r)} has an empty stack; leave empty cells out")
         stack = []
