@@ -85,7 +85,9 @@ def _cycles(nodes: set[str]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("package", ["panal.hex", "panal.hive", "panal.ai", "panal.uhp"])
+@pytest.mark.parametrize(
+    "package", ["panal.hex", "panal.hive", "panal.ai", "panal.uhp", "panal.puzzles"]
+)
 def test_no_import_cycles_in_the_library(package: str) -> None:
     members = {name for name in MODULES if name == package or name.startswith(package + ".")}
     # A package's __init__ re-exports its modules; only cycles among the modules themselves count.
@@ -106,6 +108,17 @@ def test_the_layers_point_one_way() -> None:
         for target in targets:
             if _package(target) in order:
                 assert order.index(_package(target)) <= level, f"{name} imports {target}"
+
+
+def test_puzzles_stand_on_the_library_alone() -> None:
+    """panal.puzzles uses the rules and the AI; only the command line reaches it (by name,
+    through ``panal.cli.SUBSYSTEMS``)."""
+    allowed = {"panal.hex", "panal.hive", "panal.ai", "panal.puzzles"}
+    for name, targets in GRAPH.items():
+        if _package(name) == "panal.puzzles":
+            assert {_package(t) for t in targets} <= allowed, name
+        else:
+            assert "panal.puzzles" not in {_package(t) for t in targets}, name
 
 
 def test_rules_know_nothing_of_the_rest() -> None:
