@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from panal.enjambre import Game, Options
 from panal.enjambre.state import Phase
 from panal.server.enjambre_tables.table_store import GameHeader, SeatRow, TableRow
+from panal.server.room.core import RowCopy
 from panal.server.room.outbox import Outbox
 from panal.server.room.tokens import hash_token
 
@@ -72,7 +73,7 @@ class TableConnection(Outbox):
 
 
 @dataclass(eq=False)
-class LiveTable:
+class LiveTable(RowCopy):
     """A process's copy of a table: everything here can be rebuilt from the database."""
 
     row: TableRow
@@ -90,14 +91,6 @@ class LiveTable:
 
     def seated_accounts(self) -> list[int]:
         return [seat.user_id for seat in self.seats if seat.user_id is not None]
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
 
     @property
     def number(self) -> int:

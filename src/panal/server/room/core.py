@@ -34,7 +34,17 @@ from panal.server.http.request_error import RequestError
 from panal.server.room.loader import LiveLoader
 from panal.server.runtime.runtime import Runtime
 
-__all__ = ["Changed", "Failure", "LiveRoom", "Reload", "RoomKind", "RoomKindBase", "Rooms"]
+__all__ = [
+    "Changed",
+    "Failure",
+    "LiveRoom",
+    "Reload",
+    "RoomKind",
+    "RoomKindBase",
+    "Rooms",
+    "RowCopy",
+    "StoredRow",
+]
 
 log = logging.getLogger("panal.server")
 
@@ -51,6 +61,30 @@ class LiveRoom(Protocol):
 
     @property
     def version(self) -> int: ...
+
+
+class StoredRow(Protocol):
+    """The stored row a live copy is built around (a game's, a table's)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+class RowCopy:
+    """A live copy's id and version, which are its stored row's: a base for a kind's copy."""
+
+    row: StoredRow
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
 
 
 L = TypeVar("L", bound=LiveRoom)
