@@ -1,7 +1,7 @@
 """The websocket's delta protocol (``?deltas=1``): one whole state on connect, then deltas that
 each apply to the state just before; a delta that does not follow is repaired with ``sync``; a
 reconnect starts again from a whole state. A delta applied the way the browser does
-(``client.js``'s ``applyDelta``) must give exactly the state a fresh connection receives."""
+(``socket.js``'s ``applyDelta``) must give exactly the state a fresh connection receives."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from tests.server.helpers import game_socket, receive_error
 
 
 def apply_delta(state: dict[str, Any], delta: dict[str, Any]) -> dict[str, Any] | None:
-    """``client.js``'s ``applyDelta``: the next state, or None when ``delta`` does not follow."""
+    """``socket.js``'s ``applyDelta``: the next state, or None when ``delta`` does not follow."""
     if delta.get("seq") != state["seq"] + 1:
         return None
     fields = {k: v for k, v in delta.items() if k not in ("type", "moves")}

@@ -6,18 +6,18 @@ from __future__ import annotations
 import asyncio
 import hmac
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from panal.enjambre import Game, Options
 from panal.enjambre.state import Phase
 from panal.server.enjambre_tables.table_store import GameHeader, SeatRow, TableRow
+from panal.server.room.core import RowCopy
+from panal.server.room.outbox import Outbox
 from panal.server.room.tokens import hash_token
 
 __all__ = ["REPLACEMENT_BOT", "LiveTable", "TableConnection", "TableLimits"]
 
-MAX_QUEUED_MESSAGES = 64
 REPLACEMENT_BOT = "heuristic"  # the bot that takes the seat of a player who left
 
 
@@ -34,68 +34,46 @@ class TableLimits:
     replays_cached: int = 32
 
 
-class TableConnection:
+class TableConnection(Outbox):
     """One websocket on a table: the seats its token holds, what it looks at, its outbox.
 
-    States are not queued: a change marks the connection, and its sender builds the state when
-    it is ready to send it, so a browser that falls behind receives the latest state (with
-    every event it has not seen yet), never a backlog.
+    States are not queued: a change marks the connection, and its sender builds the state
+    (``build``) when it is ready to send it, so a browser that falls behind receives the latest
+    state (with every event it has not seen yet), never a backlog.
     """
 
     def __init__(
-        self, send: Callable[[str], Awaitable[None]], seats: frozenset[int], host: bool
+        self,
+        send: Callable[[str], Awaitable[None]],
+        seats: frozenset[int],
+        host: bool,
+        build: Callable[[TableConnection], str],
     ) -> None:
-        self.send = send
+        super().__init__(send)
         self.seats = seats
         self.host = host
+        self.build = build
         self.looking: int | None = None  # pass-the-screen: whose view this device shows
         self.events_game = -1  # the game whose events were sent, and how many
         self.events_sent = 0
-        self.closed = False
-        self.too_slow = False
-        self._outbox: deque[str] = deque()
-        self._dirty = False
-        self._wake = asyncio.Event()
-
-    def post(self, text: str) -> None:
-        if self.closed:
-            return
-        if len(self._outbox) >= MAX_QUEUED_MESSAGES:
-            self.too_slow = True
-            self.close()
-            return
-        self._outbox.append(text)
-        self._wake.set()
+        self.dirty = False
 
     def refresh(self) -> None:
         """The table changed: send a new state when the sender is free."""
         if not self.closed:
-            self._dirty = True
-            self._wake.set()
+            self.dirty = True
+            self.wake()
 
-    def close(self) -> None:
-        self.closed = True
-        self._wake.set()
+    def has_state(self) -> bool:
+        return self.dirty
 
-    async def pump(self, build: Callable[[TableConnection], str]) -> None:
-        """Send until closed: queued messages first, then a fresh state when marked."""
-        while True:
-            while not self._outbox and not self._dirty:
-                if self.closed:
-                    return
-                self._wake.clear()
-                await self._wake.wait()
-            if self.closed:
-                return
-            if self._outbox:
-                await self.send(self._outbox.popleft())
-                continue
-            self._dirty = False
-            await self.send(build(self))
+    def take_state(self) -> str:
+        self.dirty = False
+        return self.build(self)
 
 
 @dataclass(eq=False)
-class LiveTable:
+class LiveTable(RowCopy):
     """A process's copy of a table: everything here can be rebuilt from the database."""
 
     row: TableRow
@@ -113,14 +91,6 @@ class LiveTable:
 
     def seated_accounts(self) -> list[int]:
         return [seat.user_id for seat in self.seats if seat.user_id is not None]
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
 
     @property
     def number(self) -> int:

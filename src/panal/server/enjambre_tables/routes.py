@@ -25,8 +25,6 @@ after every change, ``error`` for a refused request, ``pong``; the browser sends
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import json
 import logging
@@ -45,10 +43,8 @@ from panal.server.enjambre_tables.views import http_state, state_for
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import (
-    close_with_error,
-    greet,
-    pump_then_close,
-    serve_requests,
+    open_session,
+    run_session,
 )
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
@@ -170,33 +166,23 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
 
     @router.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        await websocket.accept()
-        try:
-            live = await tables.get(table_id)
-        except RequestError as exc:
-            await close_with_error(websocket, exc, 4404)
+        opened = await open_session(websocket, functools.partial(tables.get, table_id), "table")
+        if opened is None:
             return
-        greeted = await greet(websocket, live.seats_for, "table")
-        if greeted is None:
-            return
+        live, greeted = opened
         connection = TableConnection(
-            websocket.send_text, greeted.seats, live.is_host(greeted.token)
+            websocket.send_text,
+            greeted.seats,
+            live.is_host(greeted.token),
+            lambda c: state_for(live, c),
         )
         await tables.attach(live, connection)
-        pump = asyncio.get_running_loop().create_task(
-            pump_then_close(websocket, connection, connection.pump(lambda c: state_for(live, c)))
+        await run_session(
+            websocket,
+            connection,
+            functools.partial(tables.handle, live, connection),
+            f"table {live.id}",
+            leave=functools.partial(tables.detach, live, connection),
         )
-        try:
-            await serve_requests(
-                websocket,
-                connection,
-                functools.partial(tables.handle, live, connection),
-                pump,
-                f"table {live.id}",
-            )
-        finally:
-            await tables.detach(live, connection)
-            with contextlib.suppress(Exception):
-                await pump
 
     return router

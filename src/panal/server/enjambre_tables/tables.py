@@ -70,7 +70,7 @@ from panal.server.enjambre_tables.table_store import (
 from panal.server.enjambre_tables.views import Replays, game_log
 from panal.server.http.request_error import RequestError
 from panal.server.players.player_store import Account
-from panal.server.room.core import Failure, Reload, Rooms
+from panal.server.room.core import Failure, Reload, RoomKindBase, Rooms
 from panal.server.room.tokens import hash_token, new_id, new_token
 from panal.server.runtime.runtime import Runtime
 
@@ -80,14 +80,13 @@ log = logging.getLogger("panal.server")
 T = TypeVar("T")
 
 MODES = ("online", "local")
-MAX_QUEUED_MESSAGES = 64
 MAX_GAMES = 12
 MAX_NAME = 40
 SETUP_RETRIES = 3  # a set-up placement that lost a race is tried again on the new state
 COORDINATE_LIMIT = 100
 
 
-class TableHub:
+class TableHub(RoomKindBase[LiveTable, TableChange]):
     """The tables this process serves, loaded on demand and kept fresh by the bus."""
 
     def __init__(self, runtime: Runtime, *, limits: TableLimits | None = None) -> None:
@@ -117,20 +116,10 @@ class TableHub:
         await self.sweep(stalled_before=time.time())  # resume every table's bots
         await self.runtime.every(self.limits.sweep_seconds, self.sweep, "table sweep")
 
-    # --- loading ---------------------------------------------------------------------------
-
-    async def get(self, table_id: str) -> LiveTable:
-        return await self.rooms.get(table_id)
-
-    # --- the kind of room (RoomKind) -------------------------------------------------------
+    # --- the kind of room (RoomKind; serving a room by id and its errors: RoomKindBase) -------
 
     name = "table"
-
-    def unknown(self) -> RequestError:
-        return RequestError("unknown_table", "there is no table with that id", 404)
-
-    def stale(self) -> RequestError:
-        return RequestError("stale", "the table has moved on; look again", 409)
+    stale_message = "the table has moved on; look again"
 
     async def load(self, table_id: str) -> LiveTable:
         loaded = await self.runtime.db(self.store.load, table_id)
@@ -383,14 +372,11 @@ class TableHub:
 
     # --- requests from players -------------------------------------------------------------
 
-    async def handle(self, live: LiveTable, connection: TableConnection, message: Any) -> None:
-        """Apply one websocket request (decoded JSON). Raises RequestError."""
-        if not isinstance(message, dict):
-            raise RequestError("bad_request", "a message must be a JSON object")
+    async def handle(
+        self, live: LiveTable, connection: TableConnection, message: dict[str, Any]
+    ) -> None:
+        """Apply one websocket request (a JSON object, not a ping). Raises RequestError."""
         kind = message.get("type")
-        if kind == "ping":
-            connection.post('{"type":"pong"}')
-            return
         if kind == "sync":
             if message.get("full") is True:
                 connection.events_game = -1  # every event again

@@ -52,18 +52,6 @@ class GameChange:
     also: Callable[[Any], object] | None = None
 
 
-def _flag_change(clock: ClockState, loser: int, now: float) -> GameChange:
-    """The side to move ran out of time: it loses, and the clocks stop."""
-    result = GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS
-    values = {
-        "result": result.value,
-        "end_reason": Termination.TIME.value,
-        "draw_offer": None,
-        **clock_values(clock.stopped(now)),
-    }
-    return GameChange(values)
-
-
 def flag_change(clock: ClockState, loser: int, now: float) -> GameChange:
     """The side to move ran out of time: it loses, and the clocks stop."""
     result = GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS

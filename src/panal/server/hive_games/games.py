@@ -48,7 +48,7 @@ from panal.server.hive_games.snapshot import (
 from panal.server.http.request_error import RequestError
 from panal.server.players.player_store import PlayerStore
 from panal.server.ratings.rating_store import settle_ratings
-from panal.server.room.core import Failure, Reload, Rooms
+from panal.server.room.core import Failure, Reload, RoomKindBase, Rooms
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token, new_id, new_token
 from panal.server.runtime.runtime import Runtime
@@ -60,7 +60,7 @@ MODES = ("ai", "hotseat", "online", "review")
 LOBBY_CHANNEL = "lobby"
 
 
-class GameHub:
+class GameHub(RoomKindBase[LiveGame, GameChange]):
     """The games this process serves, loaded from the store on demand and kept fresh by the bus.
 
     ``shared`` says whether other processes write to the same database (scale-out): a cached
@@ -155,21 +155,10 @@ class GameHub:
             with contextlib.suppress(RequestError):  # stale: another process wrote it
                 await self.commit(live, flag_change(clock, loser, now))
 
-    # --- loading ---------------------------------------------------------------------------
-
-    async def get(self, game_id: str) -> LiveGame:
-        """The game, from memory when the copy is current, else from the database."""
-        return await self.rooms.get(game_id)
-
-    # --- the kind of room (RoomKind) -------------------------------------------------------
+    # --- the kind of room (RoomKind; serving a room by id and its errors: RoomKindBase) -------
 
     name = "game"
-
-    def unknown(self) -> RequestError:
-        return RequestError("unknown_game", "there is no game with that id", 404)
-
-    def stale(self) -> RequestError:
-        return RequestError("stale", "the game has moved on since you chose that; look again", 409)
+    stale_message = "the game has moved on since you chose that; look again"
 
     async def load(self, game_id: str) -> LiveGame:
         loaded = await self.runtime.db(self.store.load_game, game_id)
@@ -448,14 +437,9 @@ class GameHub:
 
     # --- requests from players -------------------------------------------------------------
 
-    async def handle(self, live: LiveGame, connection: Connection, message: Any) -> None:
-        """Apply one websocket request (already decoded JSON). Raises RequestError."""
-        if not isinstance(message, dict):
-            raise RequestError("bad_request", "a message must be a JSON object")
+    async def handle(self, live: LiveGame, connection: Connection, message: dict[str, Any]) -> None:
+        """Apply one websocket request (a JSON object, not a ping). Raises RequestError."""
         kind = message.get("type")
-        if kind == "ping":
-            connection.post('{"type":"pong"}')
-            return
         if kind == "sync":
             connection.post_state(live.state_text(connection.seats))
             return

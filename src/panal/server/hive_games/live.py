@@ -15,6 +15,7 @@ from typing import Any
 from panal.hive import Game
 from panal.server.hive_games.game_store import GameRow
 from panal.server.hive_games.snapshot import clock_fields, delta_text, legal_moves_json, state_text
+from panal.server.room.core import RowCopy
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token
 
@@ -53,7 +54,7 @@ class Limits:
 
 
 @dataclass(eq=False)
-class LiveGame:
+class LiveGame(RowCopy):
     """A process's copy of a game: everything here can be rebuilt from the database."""
 
     row: GameRow
@@ -85,14 +86,6 @@ class LiveGame:
     _history_cache: str | None = None
     _legal_cache: tuple[int, str] | None = None
     _presence_pending: bool = False
-
-    @property
-    def id(self) -> str:
-        return self.row.id
-
-    @property
-    def version(self) -> int:
-        return self.row.version
 
     @property
     def is_finished(self) -> bool:

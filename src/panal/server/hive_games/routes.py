@@ -23,8 +23,6 @@ The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import functools
 import json
 import time
@@ -52,10 +50,8 @@ from panal.server.http.body_limit import MAX_BODY_BYTES
 from panal.server.http.models import ColorChoice, Look, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import (
-    close_with_error,
-    greet,
-    pump_then_close,
-    serve_requests,
+    open_session,
+    run_session,
 )
 from panal.server.players.auth import same_origin, session_account
 from panal.server.players.player_store import PlayerStore
@@ -247,15 +243,10 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
 
     @router.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
-        await websocket.accept()
-        try:
-            live = await hub.get(game_id)
-        except RequestError as exc:
-            await close_with_error(websocket, exc, 4404)
+        opened = await open_session(websocket, functools.partial(hub.get, game_id), "game")
+        if opened is None:
             return
-        greeted = await greet(websocket, live.seats_for, "game")
-        if greeted is None:
-            return
+        live, greeted = opened
         seats, player = greeted.seats, greeted.player
         # A signed-in player's seats come with the session cookie too, if this site opened the
         # socket (a page of another site must not play with the player's cookie); watching,
@@ -278,23 +269,22 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
             send=websocket.send_text, seats=seats, deltas=deltas, spectator=spectator
         )
         hub.attach(live, connection)
-        pump = asyncio.get_running_loop().create_task(
-            pump_then_close(websocket, connection, connection.pump())
-        )
-        if seats:
-            await hub.ai.schedule_ai(live)  # retries a failed AI move when a player comes back
-        try:
-            await serve_requests(
-                websocket,
-                connection,
-                functools.partial(hub.handle, live, connection),
-                pump,
-                f"game {live.row.id}",
-            )
-        finally:
+
+        async def started() -> None:
+            if seats:
+                await hub.ai.schedule_ai(live)  # retries a failed AI move when a player comes back
+
+        async def leave() -> None:
             hub.detach(live, connection)
-            with contextlib.suppress(Exception):
-                await pump
+
+        await run_session(
+            websocket,
+            connection,
+            functools.partial(hub.handle, live, connection),
+            f"game {live.row.id}",
+            leave=leave,
+            started=started,
+        )
 
     return router
 

@@ -1,7 +1,7 @@
 """What every websocket of the server does alike, for Hive games and Enjambre tables: take the
 seat token from a first "hello" message (never from the URL, which proxies and access logs
 record), read requests as bounded JSON text, hand each to its game's or table's handler, answer a
-refused or failed one with an error message, and close a socket that fell behind."""
+refused or failed one with an error message, answer pings, and close a socket that fell behind."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from fastapi import WebSocket, WebSocketDisconnect
 
@@ -24,7 +24,9 @@ __all__ = [
     "close_with_error",
     "error_message",
     "greet",
+    "open_session",
     "pump_then_close",
+    "run_session",
     "serve_requests",
 ]
 
@@ -42,6 +44,17 @@ class Outbox(Protocol):
     too_slow: bool
 
     def post(self, text: str) -> None: ...
+
+    def pump(self) -> Awaitable[None]: ...
+
+
+class Seated(Protocol):
+    """A game or table as a socket's hello sees it: the seats a token holds."""
+
+    def seats_for(self, token: str | None) -> frozenset[int]: ...
+
+
+R = TypeVar("R", bound=Seated)
 
 
 def error_message(code: str, message: str) -> str:
@@ -116,15 +129,33 @@ async def greet(
     return Greeting(token, seats)
 
 
+async def open_session(
+    websocket: WebSocket, find: Callable[[], Awaitable[R]], what: str
+) -> tuple[R, Greeting] | None:
+    """Accept the socket, ``find`` its game or table (an unknown one closes it, 4404) and
+    :func:`greet` it; None when the socket was closed or left."""
+    await websocket.accept()
+    try:
+        room = await find()
+    except RequestError as exc:
+        await close_with_error(websocket, exc, 4404)
+        return None
+    greeted = await greet(websocket, room.seats_for, what)
+    if greeted is None:
+        return None
+    return room, greeted
+
+
 async def serve_requests(
     websocket: WebSocket,
     connection: Outbox,
-    handle: Callable[[Any], Awaitable[None]],
+    handle: Callable[[dict[str, Any]], Awaitable[None]],
     pump: asyncio.Task[None],
     where: str,
 ) -> None:
-    """Read requests and ``handle`` each until the socket closes or its ``pump`` (the task that
-    sends) has stopped; ``where`` names the game or table in the log."""
+    """Read requests, answer pings and ``handle`` each other one (a JSON object) until the
+    socket closes or its ``pump`` (the task that sends) has stopped; ``where`` names the game or
+    table in the log."""
     while not connection.closed:
         try:
             message = await websocket.receive()
@@ -147,7 +178,12 @@ async def serve_requests(
             connection.post(error_message("bad_json", "that message is not valid JSON"))
             continue
         try:
-            await handle(request)
+            if not isinstance(request, dict):
+                raise RequestError("bad_request", "a message must be a JSON object")
+            if request.get("type") == "ping":
+                connection.post('{"type":"pong"}')
+            else:
+                await handle(request)
         except RequestError as exc:
             body = exc.to_json()
             if isinstance(request, dict) and isinstance(request.get("id"), (int, str)):
@@ -171,3 +207,28 @@ async def pump_then_close(
     if connection.too_slow:
         with contextlib.suppress(Exception):
             await websocket.close(code=1013, reason="too slow: reconnect")
+
+
+async def run_session(
+    websocket: WebSocket,
+    connection: Outbox,
+    handle: Callable[[dict[str, Any]], Awaitable[None]],
+    where: str,
+    *,
+    leave: Callable[[], Awaitable[None]],
+    started: Callable[[], Awaitable[None]] | None = None,
+) -> None:
+    """One greeted, attached socket from start to end: send its outbox in a task of its own,
+    run ``started`` (what a kind does once the socket is up), serve its requests, then
+    ``leave`` (detach it from its room) and wait for the sending to stop."""
+    pump = asyncio.get_running_loop().create_task(
+        pump_then_close(websocket, connection, connection.pump())
+    )
+    if started is not None:
+        await started()
+    try:
+        await serve_requests(websocket, connection, handle, pump, where)
+    finally:
+        await leave()
+        with contextlib.suppress(Exception):
+            await pump

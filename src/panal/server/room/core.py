@@ -34,7 +34,17 @@ from panal.server.http.request_error import RequestError
 from panal.server.room.loader import LiveLoader
 from panal.server.runtime.runtime import Runtime
 
-__all__ = ["Changed", "Failure", "LiveRoom", "Reload", "RoomKind", "Rooms"]
+__all__ = [
+    "Changed",
+    "Failure",
+    "LiveRoom",
+    "Reload",
+    "RoomKind",
+    "RoomKindBase",
+    "Rooms",
+    "RowCopy",
+    "StoredRow",
+]
 
 log = logging.getLogger("panal.server")
 
@@ -51,6 +61,30 @@ class LiveRoom(Protocol):
 
     @property
     def version(self) -> int: ...
+
+
+class StoredRow(Protocol):
+    """The stored row a live copy is built around (a game's, a table's)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def version(self) -> int: ...
+
+
+class RowCopy:
+    """A live copy's id and version, which are its stored row's: a base for a kind's copy."""
+
+    row: StoredRow
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def version(self) -> int:
+        return self.row.version
 
 
 L = TypeVar("L", bound=LiveRoom)
@@ -344,3 +378,23 @@ class Rooms(Generic[L, C]):
         at once those that someone is watching."""
         for key in list(self.cached):
             self.mark_stale(key)
+
+
+class RoomKindBase(Generic[L, C]):
+    """What every kind of room writes alike, to inherit with :class:`RoomKind`'s other methods:
+    its rooms served by id, and its errors worded from its ``name`` (``stale_message``: what a
+    request that came too late is told)."""
+
+    name: str
+    stale_message: str
+    rooms: Rooms[L, C]
+
+    async def get(self, key: str) -> L:
+        """The room, from memory when the copy is current, else from the database."""
+        return await self.rooms.get(key)
+
+    def unknown(self) -> RequestError:
+        return RequestError(f"unknown_{self.name}", f"there is no {self.name} with that id", 404)
+
+    def stale(self) -> RequestError:
+        return RequestError("stale", self.stale_message, 409)
