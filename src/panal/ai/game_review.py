@@ -42,7 +42,7 @@ from typing import Any
 from panal.ai.analysis import Line, search_position
 from panal.ai.search import Searcher
 from panal.hive import Color, Game
-from panal.hive.records import GameRecord
+from panal.hive.records import GameRecord, PlyNote, write_pgn
 
 __all__ = [
     "BLUNDER",
@@ -52,8 +52,10 @@ __all__ = [
     "MISTAKE",
     "PlyReview",
     "Review",
+    "annotated_pgn",
     "move_accuracy",
     "review",
+    "summary",
 ]
 
 DEFAULT_NODES_PER_PLY = 5_000
@@ -63,6 +65,8 @@ MISTAKE = 0.10
 BLUNDER = 0.15
 MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 """The PGN mark of each judgement."""
+VARIATION_PLIES = 4
+"""How much of the better line an annotated PGN shows at a marked move."""
 
 
 def move_accuracy(before: float, after: float) -> float:
@@ -253,3 +257,68 @@ def _replay(moves: Sequence[str], game_type: str) -> Game:
         except ValueError as exc:
             raise ValueError(f"move {number} ({text!r}): {exc}") from exc
     return game
+
+
+def _percent(chance: float) -> str:
+    return f"{100 * chance:.0f}%"
+
+
+def _side(color: Color) -> str:
+    return "white" if color is Color.WHITE else "black"
+
+
+def annotated_pgn(game: Game, result: Review, headers: dict[str, str] | None = None) -> str:
+    """``game`` (the game reviewed) as PGN with the review in it: after each move White's win
+    chance as a comment; at a marked move its mark (``?!``, ``?``, ``??``), the mover's win
+    chance before and after, the better move (with "surrounds in N" when it forces a win) in
+    the comment, and the engine's line from it as a variation. ``headers`` as for
+    :func:`~panal.hive.records.write_pgn`; panal's PGN reader reads the moves back unchanged.
+    """
+    if len(result.plies) != game.ply:
+        raise ValueError(f"a review of {len(result.plies)} plies for a game of {game.ply}")
+    notes: list[PlyNote | None] = []
+    for ply in result.plies:
+        comment = f"White {_percent(ply.white_win_chance_after)}"
+        if not ply.judgement:
+            notes.append(PlyNote(comment=comment))
+            continue
+        better = ply.best_move
+        if ply.best.surround_in is not None:
+            better += f", which surrounds in {ply.best.surround_in}"
+        comment += (
+            f". {ply.judgement.capitalize()}: {_side(ply.color)} "
+            f"{_percent(ply.win_chance_before)} -> {_percent(ply.win_chance_after)}; "
+            f"better {better}"
+        )
+        variation = tuple(ply.best.moves[:VARIATION_PLIES])
+        notes.append(PlyNote(mark=ply.mark, comment=comment, variation=variation))
+    tags = dict(headers or {})
+    budget = f"{result.nodes_per_ply} nodes a ply" if result.nodes_per_ply else "timed"
+    tags.setdefault("Annotator", f"panal analyse ({budget})")
+    return write_pgn(game, tags, notes)
+
+
+def summary(result: Review, names: dict[Color, str] | None = None) -> str:
+    """A few lines for a terminal: each side's accuracy and marks, the turning points and every
+    marked move with the better one."""
+    names = names or {}
+    lines = [f"{'':16} accuracy  inaccuracies  mistakes  blunders"]
+    for color in Color:
+        accuracy = result.accuracy(color)
+        shown = f"{accuracy:.0f}%" if accuracy is not None else "-"
+        label = _side(color).capitalize() + (f" ({names[color]})" if names.get(color) else "")
+        counts = [result.count(color, what) for what in MARKS]
+        lines.append(f"{label[:16]:16} {shown:>8}  {counts[0]:>12}  {counts[1]:>8}  {counts[2]:>8}")
+    points = result.turning_points
+    lines.append(
+        "Turning points: "
+        + (", ".join(f"{p}. {result.plies[p - 1].move}" for p in points) if points else "none")
+    )
+    for ply in result.plies:
+        if ply.judgement:
+            lines.append(
+                f"  {ply.ply}. {ply.move} {ply.mark}  {ply.judgement}: {_side(ply.color)} "
+                f"{_percent(ply.win_chance_before)} -> {_percent(ply.win_chance_after)}, "
+                f"better {ply.best_move}"
+            )
+    return "\n".join(lines)
