@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import doctest
 import json
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -156,3 +158,9 @@ def test_bad_input_is_refused() -> None:
 def test_a_game_of_game_strings_reads_and_reviews() -> None:
     records = read_game_strings("Base;InProgress;White[2];wS1;bS1 wS1-\n")
     assert len(review(records[0], nodes_per_ply=100).plies) == 2
+
+
+def test_the_documentation_examples_run() -> None:
+    root = Path(__file__).resolve().parents[2]
+    result = doctest.testfile(str(root / "docs" / "analysis.md"), module_relative=False)
+    assert result.attempted > 0 and result.failed == 0

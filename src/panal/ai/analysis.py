@@ -116,7 +116,7 @@ class Analysis:
     def to_json(self) -> dict[str, Any]:
         """Plain dicts and lists (``seconds`` is the one machine-dependent value)."""
         return {
-            "turn": "white" if self.turn is Color.WHITE else "black",
+            "turn": self.turn.name.lower(),
             "depth": self.depth,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 3),

@@ -121,7 +121,7 @@ class PlyReview:
     def to_json(self) -> dict[str, Any]:
         return {
             "ply": self.ply,
-            "color": "white" if self.color is Color.WHITE else "black",
+            "color": self.color.name.lower(),
             "move": self.move,
             "best": self.best.to_json(),
             "win_chance_before": self.win_chance_before,
@@ -170,7 +170,7 @@ class Review:
     def to_json(self) -> dict[str, Any]:
         sides = {}
         for color in Color:
-            sides["white" if color is Color.WHITE else "black"] = {
+            sides[color.name.lower()] = {
                 "accuracy": self.accuracy(color),
                 **{what: self.count(color, what) for what in MARKS},
             }
@@ -264,7 +264,7 @@ def _percent(chance: float) -> str:
 
 
 def _side(color: Color) -> str:
-    return "white" if color is Color.WHITE else "black"
+    return color.name.lower()
 
 
 def annotated_pgn(game: Game, result: Review, headers: dict[str, str] | None = None) -> str:

@@ -280,49 +280,65 @@ class Searcher:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            start = time.perf_counter()
-            position, max_depth = self._begin(game, start, depth, time_limit, node_limit, None)
-            root = self._order(
-                position, position.legal_move_codes(), 0, self._table_move(position.hash)
+            return self._search_lines(
+                game, lines, depth, time_limit, node_limit, on_iteration, also
             )
-            wanted = min(lines, len(root))
-            found: list[SearchResult] = []
-            limits = (self.deadline, self.node_limit)
-            for iteration in range(1, max_depth + 1):
-                if iteration == 1:
-                    # Depth 1 costs one evaluation a move: there are lines to show, always.
-                    self.deadline, self.node_limit = float("inf"), 1 << 62
-                try:
-                    ranked = self._search_root_lines(position, root, iteration, wanted, also)
-                except SearchTimeout:
-                    break
-                finally:
-                    self.deadline, self.node_limit = limits
-                root = [code for _, code in ranked]
-                shown = ranked[:wanted]
-                if also is not None and also not in root[:wanted]:
-                    shown += [pair for pair in ranked if pair[1] == also]
-                seconds = time.perf_counter() - start
-                found = [
-                    SearchResult(
-                        Move.from_code(code),
-                        code,
-                        score,
-                        iteration,
-                        self.nodes,
-                        seconds,
-                        self._principal_variation(position, code),
-                    )
-                    for score, code in shown
-                ]
-                if on_iteration is not None:
-                    on_iteration(found)
-                if all(WIN - abs(line.score) <= iteration for line in found):
-                    break  # every line's result is proven; deeper search cannot change them
-            return found
         finally:
             if collecting:
                 gc.enable()
+
+    def _search_lines(
+        self,
+        game: Game,
+        lines: int,
+        depth: int | None,
+        time_limit: float | None,
+        node_limit: int | None,
+        on_iteration: Callable[[list[SearchResult]], None] | None,
+        also: int | None,
+    ) -> list[SearchResult]:
+        start = time.perf_counter()
+        position, max_depth = self._begin(game, start, depth, time_limit, node_limit, None)
+        root = self._order(
+            position, position.legal_move_codes(), 0, self._table_move(position.hash)
+        )
+        wanted = min(lines, len(root))
+        found: list[SearchResult] = []
+        limits = (self.deadline, self.node_limit)
+        for iteration in range(1, max_depth + 1):
+            if iteration == 1:
+                # Depth 1 costs one evaluation a move: there are lines to show, always.
+                self.deadline, self.node_limit = float("inf"), 1 << 62
+            ranked: list[tuple[int, int]] | None
+            try:
+                ranked = self._search_root_lines(position, root, iteration, wanted, also)
+            except SearchTimeout:
+                ranked = None  # this depth is unfinished: the last finished one stands
+            self.deadline, self.node_limit = limits
+            if ranked is None:
+                break
+            root = [code for _, code in ranked]
+            shown = ranked[:wanted]
+            if also is not None and also not in root[:wanted]:
+                shown += [pair for pair in ranked if pair[1] == also]
+            seconds = time.perf_counter() - start
+            found = [
+                SearchResult(
+                    Move.from_code(code),
+                    code,
+                    score,
+                    iteration,
+                    self.nodes,
+                    seconds,
+                    self._principal_variation(position, code),
+                )
+                for score, code in shown
+            ]
+            if on_iteration is not None:
+                on_iteration(found)
+            if all(WIN - abs(line.score) <= iteration for line in found):
+                break  # every line's result is proven; deeper search cannot change them
+        return found
 
     def _search_root_lines(
         self, game: Game, root: list[int], depth: int, wanted: int, also: int | None
