@@ -15,7 +15,7 @@ from functools import cache
 
 import pytest
 
-from panal.ai import Analysis, analyse
+from panal.ai import Analysis, Searcher, analyse
 from panal.ai.analysis import DEFAULT_NODES
 from panal.hive import Color, Game, GameState, Move, Piece
 from panal.hive.records import BOARD_GAME_ARENA_OPTIONS
@@ -293,3 +293,18 @@ def test_a_finished_game_has_nothing_to_analyse() -> None:
     game.push(surrounding_moves(game)[0])
     with pytest.raises(ValueError, match="the game is over"):
         analyse(game)
+
+
+def test_multi_pv_scores_are_those_of_each_move_searched_alone() -> None:
+    """An exact two-ply multi-PV search against one exact one-ply search after each root move:
+    each line's score is its move's, and no move left out scores above the last line."""
+    game = Game.from_game_string(MIDDLE_GAME)
+    found = Searcher().search_lines(game, 4, depth=2)
+    alone = {}
+    for code in game.legal_move_codes():
+        child = game.copy()
+        child.push_code(code)
+        assert not child.is_over()  # no move ends this game: every score is a search's
+        alone[code] = -Searcher().search(child, depth=1).score
+    assert [line.score for line in found] == [alone[line.code] for line in found]
+    assert sorted(alone.values(), reverse=True)[:4] == [line.score for line in found]
