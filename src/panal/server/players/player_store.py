@@ -17,31 +17,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Engine,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    and_,
-    case,
-    delete,
-    func,
-    insert,
-    or_,
-    select,
-    update,
-)
+import sqlalchemy as sa
+from sqlalchemy import Engine, and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from panal.server.database.store import metadata
+from panal.server.database.store import metadata, row_fields
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
 from panal.server.ratings.glicko2 import Glicko2, TableRating
@@ -55,55 +38,55 @@ __all__ = [
     "RatingRow",
 ]
 
-users_table = Table(
+users_table = sa.Table(
     "users",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(20), nullable=False),
-    Column("name_key", String(20), nullable=False),
-    Column("password_hash", String(255), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("language", String(8)),
-    Column("look", String(12)),
-    Index("users_by_name_key", "name_key", unique=True),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(20), nullable=False),
+    sa.Column("name_key", sa.String(20), nullable=False),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("language", sa.String(8)),
+    sa.Column("look", sa.String(12)),
+    sa.Index("users_by_name_key", "name_key", unique=True),
 )
 
-sessions_table = Table(
+sessions_table = sa.Table(
     "sessions",
     metadata,
-    Column("key", String(64), primary_key=True),
-    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("expires_at", Float, nullable=False),
-    Index("sessions_by_user", "user_id"),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Index("sessions_by_user", "user_id"),
 )
 
-sign_in_failures_table = Table(
+sign_in_failures_table = sa.Table(
     "sign_in_failures",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("key", String(80), nullable=False),
-    Column("at", Float, nullable=False),
-    Index("sign_in_failures_by_key", "key", "at"),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(80), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("sign_in_failures_by_key", "key", "at"),
 )
 
-challenges_table = Table(
+challenges_table = sa.Table(
     "challenges",
     metadata,
-    Column("id", String(16), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("expires_at", Float, nullable=False),
-    Column("creator_id", Integer, ForeignKey("users.id")),
-    Column("creator_token", String(64), nullable=False),
-    Column("game_type", String(16), nullable=False),
-    Column("options", String(200), nullable=False),
-    Column("look", String(12), nullable=False),
-    Column("time_control", String(64)),
-    Column("rated", Boolean, nullable=False),
-    Column("color", String(8), nullable=False),
-    Column("status", String(12), nullable=False),
-    Column("game_id", String(16)),
-    Index("challenges_by_status", "status", "expires_at"),
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id")),
+    sa.Column("creator_token", sa.String(64), nullable=False),
+    sa.Column("game_type", sa.String(16), nullable=False),
+    sa.Column("options", sa.String(200), nullable=False),
+    sa.Column("look", sa.String(12), nullable=False),
+    sa.Column("time_control", sa.String(64)),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("color", sa.String(8), nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("game_id", sa.String(16)),
+    sa.Index("challenges_by_status", "status", "expires_at"),
 )
 
 SESSION_SECONDS = 30 * 86_400
@@ -194,23 +177,24 @@ class Challenge:
 
     @classmethod
     def from_columns(cls, values: Any, **extra: Any) -> Challenge:
-        control = values["time_control"]
-        return cls(
-            id=values["id"],
-            created_at=values["created_at"],
-            expires_at=values["expires_at"],
-            creator_id=values["creator_id"],
-            creator_token=values["creator_token"],
-            game_type=values["game_type"],
-            options=json.loads(values["options"]),
-            look=values["look"],
+        data = {**row_fields(cls, values), **extra}
+        control = data["time_control"]
+        data.update(
+            options=json.loads(data["options"]),
             time_control=TimeControl.from_json(json.loads(control)) if control else None,
-            rated=bool(values["rated"]),
-            color=values["color"],
-            status=values["status"],
-            game_id=values["game_id"],
-            **extra,
+            rated=bool(data["rated"]),
         )
+        return cls(**data)
+
+    def to_columns(self) -> dict[str, Any]:
+        values = asdict(self)
+        del values["creator_name"], values["creator_rating"]  # read from the creator's account
+        control = self.time_control
+        values.update(
+            options=json.dumps(self.options, sort_keys=True),
+            time_control=json.dumps(control.to_json()) if control else None,
+        )
+        return values
 
 
 def _account(values: Any) -> Account:
@@ -462,24 +446,7 @@ class PlayerStore:
     def create_challenge(self, challenge: Challenge) -> None:
         with self.engine.begin() as conn:
             conn.execute(
-                insert(challenges_table).values(
-                    id=challenge.id,
-                    created_at=challenge.created_at,
-                    expires_at=challenge.expires_at,
-                    creator_id=challenge.creator_id,
-                    creator_token=challenge.creator_token,
-                    game_type=challenge.game_type,
-                    options=json.dumps(challenge.options, sort_keys=True),
-                    look=challenge.look,
-                    time_control=(
-                        json.dumps(challenge.time_control.to_json())
-                        if challenge.time_control
-                        else None
-                    ),
-                    rated=challenge.rated,
-                    color=challenge.color,
-                    status=OPEN,
-                )
+                insert(challenges_table).values({**challenge.to_columns(), "status": OPEN})
             )
 
     def challenge(self, challenge_id: str) -> Challenge | None:
