@@ -64,10 +64,18 @@ tables_table = sa.Table(
     sa.Index("enjambre_tables_by_status", "status", "updated_at"),
 )
 
-seats_table = sa.Table(
+
+def _part_of_table(name: str, *columns: sa.schema.SchemaItem) -> sa.Table:
+    """A table of rows that belong to one Enjambre table (its seats, its games, their actions),
+    keyed first by that table."""
+    owner = sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("enjambre_tables.id"), primary_key=True
+    )
+    return sa.Table(name, metadata, owner, *columns)
+
+
+seats_table = _part_of_table(
     "enjambre_seats",
-    metadata,
-    sa.Column("table_id", sa.String(16), sa.ForeignKey("enjambre_tables.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("bot", sa.String(16)),
@@ -79,20 +87,16 @@ seats_table = sa.Table(
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id")),
 )
 
-games_table = sa.Table(
+games_table = _part_of_table(
     "enjambre_games",
-    metadata,
-    sa.Column("table_id", sa.String(16), sa.ForeignKey("enjambre_tables.id"), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True),
     sa.Column("seed", sa.BigInteger, nullable=False),
     sa.Column("first_player", sa.Integer, nullable=False),
     sa.Column("result", sa.Text),
 )
 
-actions_table = sa.Table(
+actions_table = _part_of_table(
     "enjambre_actions",
-    metadata,
-    sa.Column("table_id", sa.String(16), sa.ForeignKey("enjambre_tables.id"), primary_key=True),
     sa.Column("game", sa.Integer, primary_key=True),
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("player", sa.Integer, nullable=False),
