@@ -15,13 +15,7 @@ from panal.hex import Hex
 from panal.hive import GameState, IllegalMoveError, InvalidMoveError, Move, Termination
 from panal.hive.pieces import piece_from_name
 from panal.server.hive_games.clock import ClockState
-from panal.server.hive_games.game_store import (
-    GameRow,
-    GameWrite,
-    clock_values,
-    insert_game,
-    rule_columns,
-)
+from panal.server.hive_games.game_store import GameWrite, clock_values, insert_game, online_game
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.snapshot import (
     board_fields,
@@ -30,7 +24,6 @@ from panal.server.hive_games.snapshot import (
     settle_result,
 )
 from panal.server.http.request_error import RequestError
-from panal.server.room.tokens import new_id
 
 __all__ = ["ACTIONS", "GameChange", "both_writes", "flag_change", "play", "timed"]
 
@@ -272,21 +265,16 @@ def accept_rematch(
     offer = row.rematch_offer
     if offer is None or (1 - offer) not in seats:
         raise RequestError("no_rematch_offer", "there is no rematch offer to accept", 409)
-    rematch = GameRow(
-        id=new_id(),
-        game_type=row.game_type,
-        mode="online",
-        **rule_columns(row.rules),
-        look=row.look,
-        white_token=row.black_token,
-        black_token=row.white_token,
-        white_user=row.black_user,
-        black_user=row.white_user,
+    rematch = online_game(
+        row.game_type,
+        row.rules,
+        row.look,
+        tokens=(row.black_token, row.white_token),
+        users=(row.black_user, row.white_user),
         rated=row.rated,
+        control=row.control,
+        now=now,
     )
-    control = row.control
-    if control is not None:
-        rematch.set_clock(control, ClockState.new(control).started(now))
     return GameChange(
         {"rematch_offer": None, "rematch_game": rematch.id},
         also=functools.partial(insert_game, row=rematch),

@@ -34,6 +34,7 @@ from panal.server.database.store import (
     row_fields,
 )
 from panal.server.hive_games.clock import ClockState, TimeControl
+from panal.server.room.tokens import new_id
 
 __all__ = [
     "IMPORT_BATCH",
@@ -43,6 +44,7 @@ __all__ = [
     "clock_values",
     "games_table",
     "insert_game",
+    "online_game",
     "rule_columns",
     "rule_headers",
 ]
@@ -220,6 +222,36 @@ class GameRow:
         data = row_fields(cls, values)
         data["headers"] = json.loads(data["headers"]) if data["headers"] else {}
         return cls(**data)
+
+
+def online_game(
+    game_type: str,
+    options: Options,
+    look: str,
+    *,
+    tokens: tuple[str | None, str | None],
+    users: tuple[int | None, int | None],
+    rated: bool,
+    control: TimeControl | None,
+    now: float,
+) -> GameRow:
+    """A new online game between two players (a challenge accepted, a rematch agreed): their
+    seats' token hashes and accounts, white's first; its clock, if any, runs from ``now``."""
+    row = GameRow(
+        id=new_id(),
+        game_type=game_type,
+        mode="online",
+        **rule_columns(options),
+        look=look,
+        white_token=tokens[0],
+        black_token=tokens[1],
+        white_user=users[0],
+        black_user=users[1],
+        rated=rated,
+    )
+    if control is not None:
+        row.set_clock(control, ClockState.new(control).started(now))
+    return row
 
 
 def clock_values(clock: ClockState) -> dict[str, Any]:

@@ -27,8 +27,8 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import Field
 
 from panal.hive import GameType, Options
-from panal.server.hive_games.clock import ClockState, TimeControl, TimeControlError
-from panal.server.hive_games.game_store import GameRow, rule_columns
+from panal.server.hive_games.clock import TimeControl, TimeControlError
+from panal.server.hive_games.game_store import GameRow, online_game
 from panal.server.hive_games.games import LOBBY_CHANNEL
 from panal.server.hive_games.live import COLOR_NAMES
 from panal.server.http.models import Look, StrictModel
@@ -236,21 +236,16 @@ class Lobby:
             tokens.reverse()
             users.reverse()
         now = runtime.now()
-        row = GameRow(
-            id=secrets.token_urlsafe(9),
-            game_type=challenge.game_type,
-            mode="online",
-            **rule_columns(Options.from_values(challenge.options)),
-            look=challenge.look,
-            white_token=tokens[0],
-            black_token=tokens[1],
-            white_user=users[0],
-            black_user=users[1],
+        row = online_game(
+            challenge.game_type,
+            Options.from_values(challenge.options),
+            challenge.look,
+            tokens=(tokens[0], tokens[1]),
+            users=(users[0], users[1]),
             rated=challenge.rated,
+            control=challenge.time_control,
+            now=now,
         )
-        if challenge.time_control is not None:
-            control = challenge.time_control
-            row.set_clock(control, ClockState.new(control).started(now))
         won = await runtime.db(players.accept_challenge, challenge_id, row, time.time())
         if not won:
             raise RequestError("challenge_taken", "someone else accepted this challenge", 409)
