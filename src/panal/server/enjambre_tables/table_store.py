@@ -59,7 +59,15 @@ from panal.server.database.store import (
 )
 from panal.server.ratings.rating_store import TABLE_CATEGORY, rate_table_game, shown_table_ratings
 
-__all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore", "TableWrite"]
+__all__ = [
+    "GameHeader",
+    "SeatRow",
+    "TableRow",
+    "TableStore",
+    "TableWrite",
+    "seats_table",
+    "tables_table",
+]
 
 tables_table = Table(
     "enjambre_tables",
@@ -77,7 +85,13 @@ tables_table = Table(
     Column("waiting_for", String(32)),
     Column("version", Integer, nullable=False, default=0),
     Column("rated", Boolean, nullable=False, default=False),
+    # Its creator's address, client and account (revision 0007_fairness; http.clients).
+    Column("owner", String(64)),
+    Column("client", String(64)),
+    Column("creator", Integer),
     Index("enjambre_tables_by_status", "status", "updated_at"),
+    Index("enjambre_tables_open_by_owner", "status", "owner"),
+    Index("enjambre_tables_open_by_client", "status", "client"),
 )
 
 seats_table = Table(
@@ -136,6 +150,9 @@ class TableRow:
     waiting_for: str | None = None
     version: int = 0
     rated: bool = False  # every seat an account; each game's places change their ratings
+    owner: str | None = None  # the creator's address, client and account (http.clients)
+    client: str | None = None
+    creator: int | None = None
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
 
@@ -152,6 +169,9 @@ class TableRow:
             "waiting_for": self.waiting_for,
             "version": self.version,
             "rated": self.rated,
+            "owner": self.owner,
+            "client": self.client,
+            "creator": self.creator,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
         }
@@ -170,6 +190,9 @@ class TableRow:
             waiting_for=values["waiting_for"],
             version=values["version"],
             rated=bool(values["rated"]),
+            owner=values["owner"],
+            client=values["client"],
+            creator=values["creator"],
             created_at=values["created_at"],
             updated_at=values["updated_at"],
         )

@@ -100,11 +100,14 @@ games_table = Table(
     Column("deadline", Float),  # when the running clock's time runs out
     Column("rematch_offer", Integer),  # the colour offering a rematch
     Column("rematch_game", String(16)),  # the rematch, once agreed
+    # The creator's client (revision 0007_fairness; panal.server.http.clients), AI games only.
+    Column("client", String(64)),
     Index("games_by_update", "updated_at"),
     Index("games_open_by_mode", "mode", "result", "owner"),
     Index("games_by_white_user", "white_user", "updated_at"),
     Index("games_by_black_user", "black_user", "updated_at"),
     Index("games_by_deadline", "deadline"),
+    Index("games_open_by_client", "mode", "result", "client"),
 )
 
 #: One row per clock-keeping heartbeat: the last moment a server process was known to run.
@@ -181,6 +184,7 @@ class GameRow:
     deadline: float | None = None
     rematch_offer: int | None = None
     rematch_game: str | None = None
+    client: str | None = None
 
     @property
     def rules(self) -> Options:
@@ -531,20 +535,6 @@ class GameStore(Store):
                         games_table.c.updated_at > since,
                     )
                 ).scalars()
-            )
-
-    def active_ai_games(self, owner: str, since: float) -> int:
-        """How many unfinished AI games ``owner`` has touched after ``since``."""
-        with self.engine.connect() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(
-                        games_table.c.mode == "ai",
-                        games_table.c.result.is_(None),
-                        games_table.c.owner == owner,
-                        games_table.c.updated_at > since,
-                    )
-                ).scalar_one()
             )
 
 

@@ -44,6 +44,7 @@ def serve_pages(app: FastAPI) -> None:
     @app.get("/signup", include_in_schema=False)
     @app.get("/new", include_in_schema=False)
     @app.get("/archive", include_in_schema=False)
+    @app.get("/my-games", include_in_schema=False)
     @app.get("/import", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
