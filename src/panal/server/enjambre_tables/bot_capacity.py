@@ -5,8 +5,12 @@ early with bots for the seats nobody took) until it is over."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, exists, false, func, or_, select
+import asyncio
+from collections.abc import Callable
 
+from sqlalchemy import Connection, Engine, exists, false, func, or_, select
+
+from panal.server.database.store import lock_name
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.table_store import TableRow, seats_table, tables_table
 from panal.server.http.clients import Capacity, Client, Usage
@@ -26,6 +30,7 @@ class BotTables:
 
     def __init__(self, engine: Engine, limits: TableLimits) -> None:
         self.engine = engine
+        self.creating = asyncio.Lock()
         self.capacity = Capacity(
             "too_many_bot_tables",
             "open tables with bots",
@@ -34,25 +39,37 @@ class BotTables:
             per_address=limits.bot_tables_per_address,
         )
 
+    def guard(self, client: Client) -> Callable[[Connection], None]:
+        """What a new table's transaction runs first: refuse it (429) when a cap of
+        ``client`` is reached, under a lock on the client's address (every process; in one
+        process the hub also creates one table with bots at a time: ``creating``)."""
+
+        def check(conn: Connection) -> None:
+            lock_name(conn, f"capacity:{client.address}")
+            self.capacity.check(self.usage(conn, client))
+
+        return check
+
     def check(self, client: Client) -> None:
         """Refuse (429) one more table with bots when a cap of ``client`` is reached (in the
-        store's threads: ``Runtime.db``)."""
-        self.capacity.check(self.usage(client))
+        store's threads: ``Runtime.db``; not atomic, for a table that gets its bots later)."""
+        with self.engine.connect() as conn:
+            self.capacity.check(self.usage(conn, client))
 
-    def usage(self, client: Client) -> Usage:
+    @staticmethod
+    def usage(conn: Connection, client: Client) -> Usage:
         t = tables_table.c
         has_bot = exists().where(seats_table.c.table_id == t.id, seats_table.c.kind == "bot")
         mine = t.creator == client.account if client.account is not None else false()
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(
-                    func.count().filter(t.client == client.key),
-                    func.count().filter(mine),
-                    func.count().filter(t.owner == client.address),
-                ).where(
-                    t.status != "over",
-                    has_bot,
-                    or_(t.client == client.key, t.owner == client.address, mine),
-                )
-            ).one()
+        found = conn.execute(
+            select(
+                func.count().filter(t.client == client.key),
+                func.count().filter(mine),
+                func.count().filter(t.owner == client.address),
+            ).where(
+                t.status != "over",
+                has_bot,
+                or_(t.client == client.key, t.owner == client.address, mine),
+            )
+        ).one()
         return Usage(int(found[0]), int(found[1]), int(found[2]))

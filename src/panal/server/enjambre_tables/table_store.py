@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -297,8 +297,17 @@ class TableStore:
 
     # --- creating and loading --------------------------------------------------------------
 
-    def create(self, row: TableRow, seats: Sequence[SeatRow], first: GameHeader) -> None:
+    def create(
+        self,
+        row: TableRow,
+        seats: Sequence[SeatRow],
+        first: GameHeader,
+        guard: Callable[[Connection], object] | None = None,
+    ) -> None:
+        """Store a new table; ``guard`` runs first in its transaction (and may refuse it)."""
         with self.engine.begin() as conn:
+            if guard is not None:
+                guard(conn)
             conn.execute(insert(tables_table).values(**row.to_columns()))
             conn.execute(insert(seats_table), [seat.to_columns(row.id) for seat in seats])
             conn.execute(

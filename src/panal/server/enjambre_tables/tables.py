@@ -284,8 +284,6 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
                 code = secrets.token_urlsafe(12)
                 invites[str(index)] = code
                 seats.append(SeatRow(index, "person", invite=hash_token(code)))
-        if client is not None and any(seat.kind == "bot" for seat in seats):
-            await self.runtime.db(self.bot_tables.check, client)
         first = GameHeader(0, secrets.randbits(63), secrets.randbelow(players))
         game = Game(players, options=options, seed=first.seed, first_player=first.first_player)
         status = "playing" if not invites else "waiting"
@@ -305,7 +303,12 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
         )
         live = LiveTable(row, seats, [first], game)
         row.waiting_for = waiting_text(live)
-        await self.runtime.db(self.store.create, row, seats, first)
+        if client is not None and any(seat.kind == "bot" for seat in seats):
+            async with self.bot_tables.creating:
+                guard = self.bot_tables.guard(client)
+                await self.runtime.db(self.store.create, row, seats, first, guard)
+        else:
+            await self.runtime.db(self.store.create, row, seats, first)
         if live.seated_accounts():
             live.ratings = await self.runtime.db(self.store.seat_ratings, live.seated_accounts())
         await self.rooms.created(live)
@@ -412,6 +415,8 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
                 raise RequestError(
                     "not_your_turn", "take the device first: it is not your turn here", 409
                 )
+            if live.seats[seat].kind != "person":  # given to a bot: the bot alone acts
+                raise RequestError("seat_replaced", "a bot plays this seat now", 409)
             check_playing(live)
             if live.game.phase is Phase.PLAY and live.game.to_move != seat:
                 raise RequestError("not_your_turn", "wait for your turn", 409)

@@ -54,6 +54,7 @@ __all__ = [
     "IMPORT_BATCH",
     "GameRow",
     "GameStore",
+    "Guard",
     "clock_values",
     "games_table",
     "insert_game",
@@ -61,6 +62,8 @@ __all__ = [
     "rule_headers",
 ]
 
+#: A check run first in a new row's transaction, which refuses it by raising (the caps).
+Guard = Callable[[Connection], object]
 IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
@@ -294,10 +297,12 @@ class GameStore(Store):
 
     # --- games -----------------------------------------------------------------------------
 
-    def create_game(self, row: GameRow, moves: list[str]) -> None:
+    def create_game(self, row: GameRow, moves: list[str], guard: Guard | None = None) -> None:
         """Store a new game and its moves in one transaction (see ``begin_import`` for a long
-        record)."""
+        record); ``guard`` runs first in it (and may refuse it by raising)."""
         with self.engine.begin() as conn:
+            if guard is not None:
+                guard(conn)
             insert_game(conn, row)
             if moves:
                 conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
@@ -306,8 +311,10 @@ class GameStore(Store):
     # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
     # mode is ``importing``: nothing lists, loads or plays it.
 
-    def begin_import(self, row: GameRow) -> None:
+    def begin_import(self, row: GameRow, guard: Guard | None = None) -> None:
         with self.engine.begin() as conn:
+            if guard is not None:
+                guard(conn)
             conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
 
     def import_moves(self, game_id: str, first_ply: int, moves: list[str]) -> None:
@@ -317,6 +324,20 @@ class GameStore(Store):
     def finish_import(self, game_id: str, mode: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
+
+    def drop_stale_imports(self, before: float) -> int:
+        """Delete the games still being imported that began before ``before``: their process
+        died half-way (a long record is written in batches, so that the database is not held
+        by one long transaction). How many."""
+        with self.engine.begin() as conn:
+            stale = select(games_table.c.id).where(
+                games_table.c.mode == IMPORTING, games_table.c.created_at < before
+            )
+            ids = list(conn.execute(stale).scalars())
+            if ids:
+                conn.execute(delete(moves_table).where(moves_table.c.game_id.in_(ids)))
+                conn.execute(delete(games_table).where(games_table.c.id.in_(ids)))
+        return len(ids)
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.consistent_reads() as conn:

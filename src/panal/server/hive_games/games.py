@@ -35,6 +35,7 @@ from panal.server.hive_games.game_store import (
     IMPORT_BATCH,
     GameRow,
     GameStore,
+    Guard,
     clock_values,
     rule_headers,
 )
@@ -102,8 +103,19 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         self.runtime.spawn(self._keep_time())
         sweep = self.unfinished.sweep
         self.runtime.spawn(self.runtime.every(self.limits.ai_sweep_seconds, sweep, "AI games"))
+        await self._drop_stale_imports()
+        every = self.limits.stale_import_seconds
+        self.runtime.spawn(self.runtime.every(every, self._drop_stale_imports, "stale imports"))
         if self.shared:
             self.runtime.spawn(self._refresh_presence())
+
+    async def _drop_stale_imports(self) -> None:
+        """Imports cut short by a process's death (kill -9) leave a game half-written: gone
+        once it is ``Limits.stale_import_seconds`` old."""
+        before = time.time() - self.limits.stale_import_seconds
+        dropped = await self.runtime.db(self.store.drop_stale_imports, before)
+        if dropped:
+            log.warning("dropped %d imports cut short", dropped)
 
     def lobby_changed(self) -> None:
         """The lobby's lists changed (a game being played began or ended): every process
@@ -295,8 +307,6 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
                 raise RequestError(
                     "bad_level", f"unknown AI level {ai_level!r}; one of {', '.join(self.levels)}"
                 )
-            if client is not None:
-                await self.unfinished.check(client)
         else:
             ai_level = None
         if color == "random":
@@ -355,18 +365,24 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
             settle_result(settled, game)
         for name, value in settled.items():
             setattr(row, name, value)
-        await self._store_new_game(row, moves)
+        if mode == "ai" and client is not None:
+            async with self.unfinished.creating:
+                await self._store_new_game(row, moves, self.unfinished.guard(client))
+        else:
+            await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)
         live.presence_ttl = self.limits.presence_ttl
         await self.rooms.created(live)
         await self.ai.after_change(live, was_ai_turn=False)
         return live, secrets_out
 
-    async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
+    async def _store_new_game(
+        self, row: GameRow, moves: list[str], guard: Guard | None = None
+    ) -> None:
         if len(moves) <= IMPORT_BATCH:
-            await self.runtime.db(self.store.create_game, row, moves)
+            await self.runtime.db(self.store.create_game, row, moves, guard)
             return
-        await self.runtime.db(self.store.begin_import, row)
+        await self.runtime.db(self.store.begin_import, row, guard)
         for start in range(0, len(moves), IMPORT_BATCH):
             batch = moves[start : start + IMPORT_BATCH]
             await self.runtime.db(self.store.import_moves, row.id, start + 1, batch)

@@ -50,6 +50,7 @@ class Limits:
     review_plies: int = 50_000  # an imported record to replay
     heavy_seconds: float = 60.0  # one import, rebuild or export (30,000 plies: ~5 s idle)
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
+    stale_import_seconds: float = 600.0  # an import not finished after this died half-way
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
     clock_sweep_seconds: float = 0.5  # how often a process looks for clocks whose time is up

@@ -12,18 +12,23 @@ collaborator of the games' hub, as :class:`~panal.server.hive_games.ai_player.Ai
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import Connection
+
 from panal.hive import GameState, Termination
+from panal.server.database.store import lock_name
 from panal.server.hive_games.actions import GameChange, resign
 from panal.server.hive_games.ai_player import Games
 from panal.server.hive_games.game_store import GameRow
 from panal.server.hive_games.live import COLOR_NAMES
 from panal.server.hive_games.unfinished_store import UnfinishedStore
-from panal.server.http.clients import Capacity, Client, Usage
+from panal.server.http.clients import Capacity, Client
 from panal.server.http.request_error import RequestError
 
 __all__ = ["UnfinishedGames"]
@@ -37,6 +42,7 @@ class UnfinishedGames:
     def __init__(self, games: Games) -> None:
         self.games = games
         self.store = UnfinishedStore(games.store.engine)
+        self.creating = asyncio.Lock()
         limits = games.limits
         self.capacity = Capacity(
             "too_many_ai_games",
@@ -49,16 +55,18 @@ class UnfinishedGames:
     def _since(self) -> float:
         return time.time() - self.games.limits.ai_idle_seconds  # as ``updated_at`` is written
 
-    async def check(self, client: Client) -> None:
-        """Refuse a new AI game (429) when a cap of ``client`` is reached."""
-        found = await self.games.runtime.db(
-            self.store.ai_game_usage,
-            client.key,
-            client.address,
-            client.account,
-            self._since(),
-        )
-        self.capacity.check(Usage(*found))
+    def guard(self, client: Client) -> Callable[[Connection], None]:
+        """What the new AI game's transaction runs first: refuse it (429) when a cap of
+        ``client`` is reached. Under a lock on the client's address (every process), so that
+        requests sent at once cannot all pass the count before any is stored; the hub also
+        creates one AI game at a time in a process (``creating``)."""
+        since = self._since()
+
+        def check(conn: Connection) -> None:
+            lock_name(conn, f"capacity:{client.address}")
+            self.capacity.check(self.store.usage(conn, client, since))
+
+        return check
 
     async def listing(self, client: Client) -> list[dict[str, Any]]:
         """The client's (and its account's) unfinished AI games, newest first."""

@@ -4,9 +4,10 @@ for a while, and the note that someone is connected to a game."""
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, and_, false, func, or_, select, update
+from sqlalchemy import Connection, Engine, and_, false, func, or_, select, update
 
 from panal.server.hive_games.game_store import GameRow, games_table
+from panal.server.http.clients import Client, Usage
 
 __all__ = ["UnfinishedStore"]
 
@@ -17,23 +18,22 @@ class UnfinishedStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def ai_game_usage(
-        self, client: str, address: str, account: int | None, since: float
-    ) -> tuple[int, int, int]:
-        """How many unfinished AI games touched after ``since`` a client, an account and an
-        address have (``panal.server.http.clients.Usage``)."""
+    @staticmethod
+    def usage(conn: Connection, client: Client, since: float) -> Usage:
+        """How many unfinished AI games touched after ``since`` a client, its account and its
+        address have, read in the caller's transaction."""
         g = games_table.c
         open_ai = and_(g.mode == "ai", g.result.is_(None), g.updated_at > since)
+        account = client.account
         mine = or_(g.white_user == account, g.black_user == account) if account else false()
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                select(
-                    func.count().filter(g.client == client),
-                    func.count().filter(mine),
-                    func.count().filter(g.owner == address),
-                ).where(open_ai, or_(g.client == client, g.owner == address, mine))
-            ).one()
-        return int(found[0]), int(found[1]), int(found[2])
+        found = conn.execute(
+            select(
+                func.count().filter(g.client == client.key),
+                func.count().filter(mine),
+                func.count().filter(g.owner == client.address),
+            ).where(open_ai, or_(g.client == client.key, g.owner == client.address, mine))
+        ).one()
+        return Usage(int(found[0]), int(found[1]), int(found[2]))
 
     def unfinished_ai_games_of(
         self, client: str, account: int | None, since: float
