@@ -29,9 +29,9 @@ def job(name: str, owner: str, group: str | None = None) -> Job:
 BACKLOG = [job("a1", "a"), job("a2", "a"), job("a3", "a"), job("a4", "a")]
 LATER = [job("b1", "b"), job("c1", "c"), job("b2", "b")]
 FAIR_ORDER = ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]
-# The same through a queue with one consumer, a1 running when the rest come: a's backlog came
-# first, so a is first in the ring again, then b and c, and so on in turn.
-SERVED_ORDER = ["a1", "a2", "b1", "c1", "a3", "b2", "a4"]
+# The same through a queue with one consumer, a1 running when the rest come: a has just been
+# served (its job runs), so b and c, who come in fresh, go before a's second job.
+SERVED_ORDER = FAIR_ORDER
 
 
 def test_interleaved_clients_are_served_in_turn() -> None:
@@ -65,6 +65,18 @@ def test_a_client_that_comes_back_goes_to_the_end_of_the_ring() -> None:
     shares.push(job("c1", "c"))
     shares.push(job("a2", "a"))  # a rejoins after c
     assert [j.id for j in iter(shares.pop, None)] == ["b1", "c1", "a2"]
+
+
+def test_a_client_that_comes_in_goes_before_a_backlog_already_served() -> None:
+    """a's backlog has been served once when b's one job comes: b's goes next, not a's second
+    (a plain round robin put b behind a, who was in the ring first); then a and b take turns."""
+    shares = FairShares()
+    for queued in BACKLOG:
+        shares.push(queued)
+    assert (popped := shares.pop()) is not None and popped.id == "a1"
+    shares.push(job("b1", "b"))
+    shares.push(job("b2", "b"))
+    assert [j.id for j in iter(shares.pop, None)] == ["b1", "a2", "b2", "a3", "a4"]
 
 
 def test_removing_a_cancelled_game_keeps_the_others_in_place() -> None:

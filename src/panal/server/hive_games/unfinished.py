@@ -83,7 +83,7 @@ class UnfinishedGames:
             client.account is not None and client.account in row.users()
         )
         if row.mode != "ai" or not yours:
-            raise RequestError("not_yours", "this is not one of your games against the AI", 403)
+            raise RequestError("not_your_game", "this is not one of your games against the AI", 403)
         async with live.lock:
             human = frozenset({1 - (live.row.ai_color or 0)})
             change = resign(live, human, {}, self.games.now())

@@ -22,7 +22,13 @@ import socket
 import time
 from typing import Any, Protocol
 
-from panal.server.runtime.fair_share import QUEUE_FAIR, TAKE_FAIR, FairShares, share_of
+from panal.server.runtime.fair_share import (
+    DONE_FAIR,
+    QUEUE_FAIR,
+    TAKE_FAIR,
+    FairShares,
+    share_of,
+)
 from panal.server.runtime.jobs import Executor, Job, JobCancelled, JobError
 
 __all__ = ["JobHandler", "JobQueue", "LocalJobQueue", "RedisJobQueue"]
@@ -104,6 +110,7 @@ class LocalJobQueue:
             finally:
                 del self._running[job.id]
                 self._ids.discard(job.id)
+                self._queued.done(job)
 
     async def submit(self, job: Job) -> None:
         if job.id in self._ids:
@@ -273,6 +280,7 @@ class RedisJobQueue:
                 finally:
                     self._running.pop(job.id, None)
                     await self.redis.delete(self._dedupe_key(job.id))
+                    await self.redis.eval(DONE_FAIR, 1, self.stream, *share_of(job))
         finally:
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
