@@ -39,9 +39,9 @@ import asyncio
 import functools
 import hashlib
 import importlib.util
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -55,6 +55,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -62,9 +63,10 @@ from sqlalchemy import (
     union_all,
     update,
 )
-from sqlalchemy.engine import URL, Dialect, make_url
+from sqlalchemy.engine import URL, Dialect, RowMapping, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.sql import ColumnElement
 from sqlalchemy.sql.dml import UpdateBase
 
 if TYPE_CHECKING:
@@ -80,7 +82,9 @@ __all__ = [
     "database_url",
     "lock_name",
     "metadata",
+    "newest_first",
     "one_statement_write",
+    "row_fields",
 ]
 
 HEAD_REVISION = "0007_fairness"
@@ -121,6 +125,29 @@ def database_url(value: str) -> tuple[str, str]:
     if url.get_backend_name() == "sqlite" and url.database:
         return value, f"SQLite file {Path(url.database).resolve()}"
     return value, url.render_as_string(hide_password=True)
+
+
+def row_fields(cls: type, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of the dataclass ``cls`` that a row's ``values`` hold, by name: a stored
+    row's dataclass names its fields as the table its columns."""
+    return {f.name: values[f.name] for f in fields(cls) if f.name in values}
+
+
+def newest_first(
+    engine: Engine, table: Table, where: ColumnElement[bool], limit: int, offset: int
+) -> tuple[int, list[RowMapping]]:
+    """How many of ``table``'s rows match ``where``, and one page of them, the last changed
+    first (the archives of finished games and tables)."""
+    with engine.connect() as conn:
+        total = conn.execute(select(func.count()).where(where)).scalar_one()
+        rows = conn.execute(
+            select(table)
+            .where(where)
+            .order_by(table.c.updated_at.desc(), table.c.id)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+    return total, [row._mapping for row in rows]
 
 
 @dataclass(frozen=True)
@@ -426,6 +453,14 @@ class Store:
         if self.is_sqlite:
             return conn
         return conn.execution_options(isolation_level="REPEATABLE READ")
+
+    def stored_version(self, table: Table, key: str) -> int | None:
+        """The version of ``table``'s row ``key`` (one indexed read: is a cached copy of a game
+        or a table still current?)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(table.c.version).where(table.c.id == key)
+            ).scalar_one_or_none()
 
     def write(self, change: ChangeWrite) -> int:
         """Make a compare-and-set change's writes; its new version. Raises :class:`Conflict`,
