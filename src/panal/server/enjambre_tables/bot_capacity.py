@@ -10,7 +10,6 @@ from collections.abc import Callable
 
 from sqlalchemy import Connection, Engine, exists, false, func, or_, select
 
-from panal.server.database.store import lock_name
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.table_store import TableRow, seats_table, tables_table
 from panal.server.http.clients import Capacity, Client, Usage
@@ -41,14 +40,9 @@ class BotTables:
 
     def guard(self, client: Client) -> Callable[[Connection], None]:
         """What a new table's transaction runs first: refuse it (429) when a cap of
-        ``client`` is reached, under a lock on the client's address (every process; in one
-        process the hub also creates one table with bots at a time: ``creating``)."""
-
-        def check(conn: Connection) -> None:
-            lock_name(conn, f"capacity:{client.address}")
-            self.capacity.check(self.usage(conn, client))
-
-        return check
+        ``client`` is reached (``Capacity.guard``; the hub creates one table with bots at a time
+        in a process: ``creating``)."""
+        return self.capacity.guard(client, self.usage)
 
     def check(self, client: Client) -> None:
         """Refuse (429) one more table with bots when a cap of ``client`` is reached (in the

@@ -22,7 +22,6 @@ from typing import Any
 from sqlalchemy import Connection
 
 from panal.hive import GameState, Termination
-from panal.server.database.store import lock_name
 from panal.server.hive_games.actions import GameChange, resign
 from panal.server.hive_games.ai_player import Games
 from panal.server.hive_games.game_store import GameRow
@@ -57,16 +56,10 @@ class UnfinishedGames:
 
     def guard(self, client: Client) -> Callable[[Connection], None]:
         """What the new AI game's transaction runs first: refuse it (429) when a cap of
-        ``client`` is reached. Under a lock on the client's address (every process), so that
-        requests sent at once cannot all pass the count before any is stored; the hub also
-        creates one AI game at a time in a process (``creating``)."""
+        ``client`` is reached (``Capacity.guard``; the hub creates one AI game at a time in a
+        process: ``creating``)."""
         since = self._since()
-
-        def check(conn: Connection) -> None:
-            lock_name(conn, f"capacity:{client.address}")
-            self.capacity.check(self.store.usage(conn, client, since))
-
-        return check
+        return self.capacity.guard(client, lambda conn, c: self.store.usage(conn, c, since))
 
     async def listing(self, client: Client) -> list[dict[str, Any]]:
         """The client's (and its account's) unfinished AI games, newest first."""

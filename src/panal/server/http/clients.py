@@ -13,10 +13,13 @@ the address's cap. Nothing here knows a game.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from sqlalchemy import Connection
 from starlette.requests import HTTPConnection
 
+from panal.server.database.store import lock_name
 from panal.server.http.request_error import RequestError
 from panal.server.room.tokens import hash_token
 
@@ -85,3 +88,17 @@ class Capacity:
                 429,
                 details={"count": str(usage.address), "limit": str(self.per_address)},
             )
+
+    def guard(
+        self, client: Client, usage: Callable[[Connection, Client], Usage]
+    ) -> Callable[[Connection], None]:
+        """What the new thing's transaction runs first: :meth:`check` on ``usage`` read in it,
+        under a lock on the client's address (every process), so that requests sent at once
+        cannot all pass the count before any is stored. (In one process, creating one at a
+        time is the caller's: SQLite's one process takes no advisory lock.)"""
+
+        def check(conn: Connection) -> None:
+            lock_name(conn, f"capacity:{client.address}")
+            self.check(usage(conn, client))
+
+        return check
