@@ -45,6 +45,8 @@ def test_the_cap_speaks_spanish_and_the_list_resigns(open_page: Any, artifacts: 
     page.click("button[data-action=start]")
     page.wait_for_url("**/game/*")
 
-    page.goto(page.url.split("/game/")[0] + "/my-games")
+    page.goto(page.url.split("/game/")[0] + "/new")
+    page.click("[data-my-games-link]")  # the "My games" page, linked from the new-game page
+    page.wait_for_url("**/my-games")
     page.wait_for_selector("[data-my-games] li >> nth=3")
-    assert page.inner_text("[data-nav=mygames]") == "Mis partidas"
+    assert page.inner_text("[data-my-games] h2") == "Mis partidas sin terminar"

@@ -37,7 +37,6 @@ function renderHeader() {
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
-  document.querySelector("[data-nav=mygames]").textContent = t("nav.mygames");
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
