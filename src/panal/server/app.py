@@ -35,6 +35,7 @@ from panal.server.http.error_answers import answer_errors
 from panal.server.http.pages import serve_pages
 from panal.server.lobby.lobby import Lobby, lobby_router
 from panal.server.players.auth import OriginCheck
+from panal.server.players.community import community_router
 from panal.server.players.player_store import PlayerStore
 from panal.server.players.routes import PASSWORD_WORK_AT_ONCE, account_router
 from panal.server.runtime.bus import make_bus
@@ -126,5 +127,6 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(game_router(hub, players, runtime))
     app.include_router(table_router(tables, players))
+    app.include_router(community_router)
     serve_pages(app)
     return app

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection, bindparam, delete, insert, or_, select, update
+from sqlalchemy import Connection, and_, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import OPTION_SPECS, Options
@@ -33,6 +33,7 @@ from panal.server.database.store import (
     one_statement_write,
     row_fields,
 )
+from panal.server.hive_games.archive_filter import ArchiveFilter
 from panal.server.hive_games.clock import ClockState, TimeControl
 from panal.server.room.tokens import new_id
 
@@ -99,6 +100,9 @@ games_table = sa.Table(
     sa.Column("client", sa.String(64)),
     sa.Index("games_by_deadline", "deadline"),
     sa.Index("games_open_by_client", "mode", "result", "client"),
+    # The clock's speed (revision 0008_social), for the archive's filter; NULL: untimed.
+    sa.Column("speed", sa.String(16)),
+    sa.Index("games_finished_by_speed", "speed", "updated_at"),
 )
 
 #: One row per clock-keeping heartbeat: the last moment a server process was known to run.
@@ -222,6 +226,8 @@ class GameRow:
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)
         values["headers"] = json.dumps(self.headers) if self.headers else None
+        control = self.control
+        values["speed"] = control.speed if control is not None else None
         return values
 
     @classmethod
@@ -527,9 +533,13 @@ class GameStore(Store):
 
     # --- listings --------------------------------------------------------------------------
 
-    def archive(self, limit: int, offset: int) -> tuple[int, list[GameRow]]:
-        """Finished games and imported records, newest first."""
+    def archive(
+        self, limit: int, offset: int, where: ArchiveFilter | None = None
+    ) -> tuple[int, list[GameRow]]:
+        """Finished games and imported records, newest first; those ``where`` keeps."""
         finished = or_(games_table.c.result.is_not(None), games_table.c.mode == "review")
+        if where is not None:
+            finished = and_(finished, *where.conditions(games_table))
         total, rows = newest_first(self.engine, games_table, finished, limit, offset)
         return total, [GameRow.from_columns(row) for row in rows]
 

@@ -10,7 +10,8 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status)
                                           adds the caller's seat and legal moves)
 * ``GET  /api/games/{id}/export?format=`` ``gamestring`` or ``pgn``, as a text download
 * ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
-* ``GET  /api/archive``                   finished games, newest first
+* ``GET  /api/archive``                   finished games, newest first (filters:
+                                          :mod:`panal.server.hive_games.archive_query`)
 * ``GET  /api/my-games``                  the caller's unfinished games against the AI (a guest's
                                           by its client token, ``X-Panal-Client``; an account's)
 * ``POST /api/my-games/{id}/resign``      resign one of them from that list
@@ -31,12 +32,13 @@ import json
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Request, WebSocket
+from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import Field
 
 from panal.hive import OPTION_SPECS, Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
+from panal.server.hive_games.archive_query import ArchiveQuery, archive_filter
 from panal.server.hive_games.clock import (
     CORRESPONDENCE_DAYS,
     MAX_BASE,
@@ -52,7 +54,7 @@ from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.records_io import RecordImportError, export_pgn
 from panal.server.http.body_limit import MAX_BODY_BYTES
 from panal.server.http.clients import client_of
-from panal.server.http.models import ColorChoice, Look, PageLimit, PageOffset, StrictModel
+from panal.server.http.models import ColorChoice, Look, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import Greeting, Joined, serve_room
 from panal.server.players.auth import same_origin, session_account
@@ -242,8 +244,9 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
         return Response(status_code=204)
 
     @router.get("/api/archive")
-    async def archive(limit: PageLimit = 50, offset: PageOffset = 0) -> dict[str, Any]:
-        total, rows = await runtime.db(hub.store.archive, limit, offset)
+    async def archive(query: Annotated[ArchiveQuery, Query()]) -> dict[str, Any]:
+        where = await archive_filter(query, players, runtime)
+        total, rows = await runtime.db(hub.store.archive, query.limit, query.offset, where)
         return {"total": total, "games": [_archived(row) for row in rows]}
 
     # --- websocket -------------------------------------------------------------------------

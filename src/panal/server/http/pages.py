@@ -23,6 +23,7 @@ APP_PAGES = (
     "/signup",
     "/new",
     "/archive",
+    "/leaderboard",
     "/my-games",
     "/import",
     "/game/{game_id}",

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating
+from panal.server.ratings.leaderboard import LeaderboardPage, leaderboard
 from panal.server.ratings.rating_store import hive_category, rating_history_table, ratings_table
 
 __all__ = [
@@ -180,6 +181,30 @@ class PlayerStore:
                 select(users_table.c.id, users_table.c.name).where(users_table.c.id.in_(ids))
             )
             return {row.id: row.name for row in rows}
+
+    def search(self, key: str, limit: int) -> list[str]:
+        """The names whose case-free key (``accounts.name_key``) begins with ``key``, in the
+        keys' order."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(users_table.c.name)
+                .where(users_table.c.name_key.startswith(key, autoescape=True))
+                .order_by(users_table.c.name_key)
+                .limit(limit)
+            )
+            return list(rows.scalars())
+
+    def leaderboard(
+        self, category: str, *, provisional: bool, limit: int, offset: int
+    ) -> LeaderboardPage:
+        return leaderboard(
+            self.engine,
+            users_table,
+            category,
+            provisional=provisional,
+            limit=limit,
+            offset=offset,
+        )
 
     # --- sessions --------------------------------------------------------------------------
 
