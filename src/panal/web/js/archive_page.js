@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { describeError, getLanguage, onChange, t } from "./i18n.js";
 import { escapeHtml } from "./dom.js";
 import { ruleTexts } from "./rules.js";
+import { filterForm, filtersOf, readFilters } from "./archive_filters.js";
 
 const PAGE_SIZE = 50;
 
@@ -11,16 +12,27 @@ export function showArchivePage(root) {
   let games = [];
   let total = 0;
   let error = "";
+  let filters = filtersOf(location.search);
 
   async function load() {
+    error = "";
     try {
-      const page = await api(`/api/archive?limit=${PAGE_SIZE}&offset=${games.length}`);
+      const shown = filters.toString() ? `${filters}&` : "";
+      const page = await api(`/api/archive?${shown}limit=${PAGE_SIZE}&offset=${games.length}`);
       games = games.concat(page.games);
       total = page.total;
     } catch (failure) {
-      error = describeError({ code: failure.code, message: failure.detail });
+      error = describeError({ code: failure.code, message: failure.detail, details: failure.details });
     }
     render();
+  }
+
+  function filter(chosen) {
+    filters = chosen;
+    games = [];
+    total = 0;
+    history.replaceState(null, "", filters.toString() ? `/archive?${filters}` : "/archive");
+    load();
   }
 
   function describe(game) {
@@ -46,17 +58,25 @@ export function showArchivePage(root) {
     root.innerHTML = `
       <section class="archive-page">
         <h1>${t("archive.title")}</h1>
+        <p><a href="/leaderboard" data-link class="to-leaderboard">${t("community.leaderboard")}</a></p>
+        ${filterForm(filters)}
         ${error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : ""}
         ${games.length
           ? `<table class="archive"><thead><tr><th>${t("archive.game")}</th><th>${t("archive.result")}</th><th>${t("archive.moves")}</th>
               <th>${t("archive.date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
-          : `<p>${t("archive.empty")}</p>`}
+          : error ? "" : `<p data-archive-empty>${t(filters.toString() ? "community.noMatch" : "archive.empty")}</p>`}
         ${games.length < total ? `<button type="button" data-action="more">${t("archive.more")}</button>` : ""}
       </section>`;
   }
 
   root.addEventListener("click", (event) => {
     if (event.target.closest("[data-action=more]")) load();
+    if (event.target.closest("[data-action=clear-filters]")) filter(new URLSearchParams());
+  });
+  root.addEventListener("submit", (event) => {
+    if (!event.target.matches("[data-archive-filters]")) return;
+    event.preventDefault();
+    filter(readFilters(event.target));
   });
   const unsubscribe = onChange(render);
   render();

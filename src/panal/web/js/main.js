@@ -1,4 +1,4 @@
-// Start-up and routing: / and /new (new game), /import, /archive, /game/<id>.
+// Start-up and routing: / and /new (new game), /import, /archive, /leaderboard, /game/<id>.
 
 import { account, loadAccount, onAccountChange, rememberForAccount, signOut } from "./account.js";
 import { showAccountPage } from "./account_pages.js";
@@ -8,6 +8,7 @@ import { showTableForm } from "./enjambre_home.js";
 import { showTablePage } from "./enjambre_page.js";
 import { showGamePage } from "./game_page.js";
 import { showImportPage, showNewGamePage } from "./home_page.js";
+import { showLeaderboardPage } from "./leaderboard_page.js";
 import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
 import { watchMyChallenges } from "./lobby_feed.js";
@@ -89,6 +90,7 @@ async function route() {
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
+  else if (path === "/leaderboard") leavePage = showLeaderboardPage(page);
   else if (path === "/my-games") leavePage = showMyGamesPage(page);
   else leavePage = showNewGamePage(page, config, navigate);
   for (const link of document.querySelectorAll("[data-nav]")) {

@@ -6,10 +6,10 @@ import { controlWithSpeed } from "./clock.js";
 import { escapeHtml } from "./dom.js";
 import { describeError, getLanguage, hasKey, onChange, t } from "./i18n.js";
 
-const SPEED_ORDER = ["bullet", "blitz", "rapid", "classic", "correspondence"];
+export const SPEED_ORDER = ["bullet", "blitz", "rapid", "classic", "correspondence"];
 const LINE_COLORS = ["#c98a00", "#1a73e8", "#2e9d4f", "#b3261e", "#7b1e34", "#6f6456"];
 
-function categoryName(category) {
+export function categoryName(category) {
   const [game, speed] = category.split(":");
   if (speed) return t(`speed.${speed}`);
   return hasKey("en", `rating.${game}`) ? t(`rating.${game}`) : game;
