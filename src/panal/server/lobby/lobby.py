@@ -33,12 +33,14 @@ from panal.server.hive_games.games import LOBBY_CHANNEL
 from panal.server.hive_games.live import COLOR_NAMES
 from panal.server.http.models import Look, StrictModel
 from panal.server.http.request_error import RequestError
+from panal.server.players.attempts import address_key
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import (
     CHALLENGE_SECONDS,
     CORRESPONDENCE_CHALLENGE_SECONDS,
     Challenge,
     PlayerStore,
+    TooManyChallenges,
 )
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token, new_token
@@ -48,7 +50,11 @@ __all__ = ["Lobby", "lobby_router"]
 
 REFRESH_DELAY = 0.1  # changes within this time are sent as one list
 PLAYING_WINDOW = 3600.0  # a game counts as being played if it moved within the last hour
-MAX_OPEN_PER_CREATOR = 3
+#: Open challenges at once per account, and per client address (guests and accounts together:
+#: a few players behind one router can each post one or two). The lobby shows the newest
+#: LOBBY_SHOWN, so one client can fill at most a tenth of it.
+MAX_OPEN_PER_ACCOUNT = 3
+MAX_OPEN_PER_ADDRESS = 10
 
 
 class ChallengeRequest(StrictModel):
@@ -154,18 +160,6 @@ class Lobby:
         if body.rated and control is None:
             raise RequestError("rated_untimed", "a rated game needs a clock", 422)
         now = time.time()
-        if account is not None:
-            mine = [
-                c
-                for c in await runtime.db(players.open_challenges, now)
-                if c.creator_id == account.id
-            ]
-            if len(mine) >= MAX_OPEN_PER_CREATOR:
-                raise RequestError(
-                    "too_many_challenges",
-                    f"you have {len(mine)} open challenges (at most {MAX_OPEN_PER_CREATOR})",
-                    429,
-                )
         token = new_token()
         lasts = (
             CORRESPONDENCE_CHALLENGE_SECONDS
@@ -185,7 +179,24 @@ class Lobby:
             rated=body.rated,
             color=body.color,
         )
-        await runtime.db(players.create_challenge, challenge)
+        address = address_key(request.client.host if request.client else None)
+        try:
+            await runtime.db(
+                players.create_challenge,
+                challenge,
+                address,
+                MAX_OPEN_PER_ACCOUNT,
+                MAX_OPEN_PER_ADDRESS,
+            )
+        except TooManyChallenges as exc:
+            where = "from your address" if exc.by == "address" else "on your account"
+            raise RequestError(
+                "too_many_challenges",
+                f"{exc.open_now} open challenges {where} (at most {exc.cap}): cancel one first",
+                429,
+                reason=exc.by,
+                details={"open": str(exc.open_now), "cap": str(exc.cap)},
+            ) from None
         self.announce(challenge.id)
         if account is not None:
             challenge = await runtime.db(players.with_creator, challenge, account.name)

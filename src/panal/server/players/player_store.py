@@ -1,11 +1,14 @@
-"""Players in the database: accounts, sessions, sign-in failures, ratings and their history,
-and the lobby's open challenges.
+"""Players in the database: accounts, sessions, ratings and their history, and the lobby's open
+challenges (the counts of attempts are in :mod:`panal.server.players.attempts`).
 
 The tables sit beside :mod:`panal.server.database.store`'s games (same metadata, same Alembic
 migrations); their transactions are short and synchronous, and the server runs them in a thread.
 What must happen exactly once is decided by the database:
 
-* a name is taken by one account (a unique index on its case-free key);
+* a name is taken by one account (a unique index on its case-free key), and names that read
+  alike by one (a unique index on the name's confusable skeleton);
+* an account or an address has at most so many open challenges (counted and inserted while
+  holding a lock on both, :func:`panal.server.players.attempts.hold`);
 * a challenge is accepted by one player (a conditional ``UPDATE`` in the transaction that
   creates the game);
 * a rated game's result changes its players' ratings once
@@ -16,9 +19,9 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -44,6 +47,7 @@ from sqlalchemy.exc import IntegrityError
 from panal.server.database.store import metadata
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
+from panal.server.players.attempts import hold
 from panal.server.ratings.glicko2 import Glicko2, TableRating
 from panal.server.ratings.rating_store import hive_category, rating_history_table, ratings_table
 
@@ -53,6 +57,7 @@ __all__ = [
     "NameTaken",
     "PlayerStore",
     "RatingRow",
+    "TooManyChallenges",
 ]
 
 users_table = Table(
@@ -61,11 +66,14 @@ users_table = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("name", String(20), nullable=False),
     Column("name_key", String(20), nullable=False),
+    # Nullable: accounts older than the column whose skeleton another account already had.
+    Column("name_skeleton", String(80)),
     Column("password_hash", String(255), nullable=False),
     Column("created_at", Float, nullable=False),
     Column("language", String(8)),
     Column("look", String(12)),
     Index("users_by_name_key", "name_key", unique=True),
+    Index("users_by_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions_table = Table(
@@ -78,15 +86,6 @@ sessions_table = Table(
     Index("sessions_by_user", "user_id"),
 )
 
-sign_in_failures_table = Table(
-    "sign_in_failures",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("key", String(80), nullable=False),
-    Column("at", Float, nullable=False),
-    Index("sign_in_failures_by_key", "key", "at"),
-)
-
 challenges_table = Table(
     "challenges",
     metadata,
@@ -95,6 +94,7 @@ challenges_table = Table(
     Column("expires_at", Float, nullable=False),
     Column("creator_id", Integer, ForeignKey("users.id")),
     Column("creator_token", String(64), nullable=False),
+    Column("creator_address", String(32)),  # attempts.address_key of the creator's address
     Column("game_type", String(16), nullable=False),
     Column("options", String(200), nullable=False),
     Column("look", String(12), nullable=False),
@@ -104,8 +104,10 @@ challenges_table = Table(
     Column("status", String(12), nullable=False),
     Column("game_id", String(16)),
     Index("challenges_by_status", "status", "expires_at"),
+    Index("challenges_by_creator_address", "creator_address", "status"),
 )
 
+T = TypeVar("T")
 SESSION_SECONDS = 30 * 86_400
 SESSION_REFRESH = 86_400  # a session used a day after its last renewal runs 30 days again
 CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby this long
@@ -114,7 +116,22 @@ OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
 
 
 class NameTaken(Exception):
-    """Another account has this name (in any case)."""
+    """Another account has this name (in any case), or one that reads alike (``confusable``)."""
+
+    def __init__(self, name: str, *, confusable: bool) -> None:
+        super().__init__(name)
+        self.confusable = confusable
+
+
+class TooManyChallenges(Exception):
+    """The creator (``by``: ``account`` or ``address``) has ``open`` open challenges already,
+    at most ``cap``."""
+
+    def __init__(self, by: str, open_now: int, cap: int) -> None:
+        super().__init__(by)
+        self.by = by
+        self.open_now = open_now
+        self.cap = cap
 
 
 @dataclass(frozen=True)
@@ -225,10 +242,21 @@ class PlayerStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def in_transaction(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(conn, *args)`` in one transaction (the attempts' counters)."""
+        with self.engine.begin() as conn:
+            return work(conn, *args)
+
     # --- accounts --------------------------------------------------------------------------
 
     def create_account(
-        self, name: str, key: str, password_hash: str, language: str | None, look: str | None
+        self,
+        name: str,
+        key: str,
+        skeleton: str,
+        password_hash: str,
+        language: str | None,
+        look: str | None,
     ) -> Account:
         now = time.time()
         try:
@@ -238,6 +266,7 @@ class PlayerStore:
                     .values(
                         name=name,
                         name_key=key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created_at=now,
                         language=language,
@@ -246,7 +275,7 @@ class PlayerStore:
                     .returning(users_table.c.id)
                 ).scalar_one()
         except IntegrityError:
-            raise NameTaken(name) from None
+            raise NameTaken(name, confusable=self.account_by_key(key) is None) from None
         return Account(user_id, name, now, language, look)
 
     def account_by_key(self, key: str) -> tuple[Account, str] | None:
@@ -321,33 +350,6 @@ class PlayerStore:
     def delete_session(self, key: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions_table).where(sessions_table.c.key == key))
-
-    # --- sign-in failures ------------------------------------------------------------------
-
-    def failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
-        """When each key failed to sign in after ``since``."""
-        found: dict[str, list[float]] = {key: [] for key in keys}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(sign_in_failures_table.c.key, sign_in_failures_table.c.at).where(
-                    sign_in_failures_table.c.key.in_(keys), sign_in_failures_table.c.at > since
-                )
-            )
-            for row in rows:
-                found[row.key].append(row.at)
-        return found
-
-    def record_failure(self, keys: list[str], forget_before: float) -> None:
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(sign_in_failures_table), [{"key": k, "at": now} for k in keys])
-            conn.execute(
-                delete(sign_in_failures_table).where(sign_in_failures_table.c.at < forget_before)
-            )
-
-    def clear_failures(self, key: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(sign_in_failures_table).where(sign_in_failures_table.c.key == key))
 
     # --- ratings and profiles --------------------------------------------------------------
 
@@ -459,10 +461,30 @@ class PlayerStore:
 
     # --- the lobby -------------------------------------------------------------------------
 
-    def create_challenge(self, challenge: Challenge) -> None:
+    def create_challenge(
+        self, challenge: Challenge, address: str, per_account: int, per_address: int
+    ) -> None:
+        """Post the challenge unless its creator's account already has ``per_account`` open
+        challenges, or its address ``per_address`` (guests and accounts alike): raises
+        :class:`TooManyChallenges`. Counted and posted while holding both keys, so that
+        parallel posts cannot pass the cap."""
+        table = challenges_table
+        open_now = and_(table.c.status == OPEN, table.c.expires_at > challenge.created_at)
+        caps: list[tuple[str, Any, Any, int]] = [
+            ("address", table.c.creator_address, address, per_address)
+        ]
+        if challenge.creator_id is not None:
+            caps.append(("account", table.c.creator_id, challenge.creator_id, per_account))
         with self.engine.begin() as conn:
+            hold(conn, [f"challenges:{by}:{value}" for by, _, value, _ in caps])
+            for by, column, value, cap in caps:
+                mine = column == value
+                count = conn.execute(select(func.count()).where(open_now, mine)).scalar_one()
+                if count >= cap:
+                    raise TooManyChallenges(by, int(count), cap)
             conn.execute(
                 insert(challenges_table).values(
+                    creator_address=address,
                     id=challenge.id,
                     created_at=challenge.created_at,
                     expires_at=challenge.expires_at,
