@@ -30,6 +30,7 @@ from panal.server.players.accounts import (
     NAME_MAX,
     PASSWORD_MAX,
     AccountError,
+    PasswordCheck,
     check_name,
     check_password,
     dummy_hash,
@@ -120,6 +121,13 @@ def _account_json(account: Account | None) -> dict[str, Any]:
     return {"name": account.name, "language": account.language, "look": account.look}
 
 
+def _test_password(found: tuple[Account, str] | None, password: str) -> PasswordCheck:
+    """The password against the account's hash, or against a dummy one when there is no such
+    account (then a wrong name costs as long as a wrong password; the dummy is made here, in
+    the worker thread, the first time)."""
+    return verify_password(found[1] if found is not None else dummy_hash(), password)
+
+
 def _pass(gate: Gate) -> None:
     """Refuse (429) an attempt its counters did not let through."""
     if not gate.open:
@@ -182,8 +190,7 @@ async def sign_in(body: SignInRequest, request: Request, response: Response) -> 
     key, address = name_key(body.name), client_key(request)
     _pass(await runtime.db(players.in_transaction, sign_in_gate, key, address, time.time()))
     found = await runtime.db(players.account_by_key, key)
-    stored = found[1] if found is not None else dummy_hash()
-    check = await _password_work(request, verify_password, stored, body.password)
+    check = await _password_work(request, _test_password, found, body.password)
     if found is None or not check.ok:
         raise RequestError("bad_credentials", "wrong name or password", 401)
     account = found[0]

@@ -44,14 +44,10 @@ def upgrade() -> None:
         skeleton = name_skeleton(name)
         if skeleton not in taken:
             taken.add(skeleton)
-            conn.execute(
-                users.update().where(users.c.id == user_id).values(name_skeleton=skeleton)
-            )
+            conn.execute(users.update().where(users.c.id == user_id).values(name_skeleton=skeleton))
     op.create_index("users_by_name_skeleton", "users", ["name_skeleton"], unique=True)
     op.add_column("challenges", sa.Column("creator_address", sa.String(32)))
-    op.create_index(
-        "challenges_by_creator_address", "challenges", ["creator_address", "status"]
-    )
+    op.create_index("challenges_by_creator_address", "challenges", ["creator_address", "status"])
 
 
 def downgrade() -> None:
