@@ -9,8 +9,7 @@ import pytest
 pytest.importorskip("argon2")
 
 from argon2 import PasswordHasher
-
-from sqlalchemy import create_engine
+from sqlalchemy import Engine, create_engine
 
 from panal.server.database.store import metadata
 from panal.server.players.accounts import (
@@ -131,30 +130,30 @@ def test_names_that_read_differently_have_their_own_skeletons(one: str, other: s
 
 
 @pytest.fixture
-def counters() -> object:
+def counters() -> Engine:
     engine = create_engine("sqlite://")
     metadata.create_all(engine)
     return engine
 
 
-def gate(engine: object, name: str, address: str, now: float) -> bool:
-    with engine.begin() as conn:  # type: ignore[attr-defined]
+def gate(engine: Engine, name: str, address: str, now: float) -> bool:
+    with engine.begin() as conn:
         return bool(sign_in_gate(conn, name, address, now).open)
 
 
-def test_an_address_gets_a_few_attempts_at_a_name_per_window(counters: object) -> None:
+def test_an_address_gets_a_few_attempts_at_a_name_per_window(counters: Engine) -> None:
     now = 10_000.0
     attacker = address_key("203.0.113.9")
     passed = [gate(counters, "target", attacker, now + i) for i in range(3 * PER_NAME_AND_ADDRESS)]
     assert passed == [True] * PER_NAME_AND_ADDRESS + [False] * (2 * PER_NAME_AND_ADDRESS)
     assert gate(counters, "target", attacker, now + WINDOW)  # a new window
     # A correct password clears the count of its name and address.
-    with counters.begin() as conn:  # type: ignore[attr-defined]
+    with counters.begin() as conn:
         signed_in(conn, "target", attacker, now + WINDOW)
     assert all(gate(counters, "target", attacker, now + WINDOW + 1) for _ in range(4))
 
 
-def test_the_owner_passes_when_others_used_up_the_name(counters: object) -> None:
+def test_the_owner_passes_when_others_used_up_the_name(counters: Engine) -> None:
     now = 10_000.0
     others = [address_key(f"198.51.100.{index}") for index in range(PER_NAME)]
     assert all(gate(counters, "target", address, now) for address in others)
@@ -165,14 +164,14 @@ def test_the_owner_passes_when_others_used_up_the_name(counters: object) -> None
 
 
 def test_an_address_is_capped_across_names_and_a_correct_password_gives_back(
-    counters: object,
+    counters: Engine,
 ) -> None:
     now = 10_000.0
     router = address_key("203.0.113.50")
     for index in range(PER_ADDRESS):
         assert gate(counters, f"name{index}", router, now)
         if index % 2 == 0:
-            with counters.begin() as conn:  # type: ignore[attr-defined]
+            with counters.begin() as conn:
                 signed_in(conn, f"name{index}", router, now)
     for index in range(PER_ADDRESS // 2):  # the signed-in half was given back
         assert gate(counters, f"more{index}", router, now)

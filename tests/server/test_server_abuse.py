@@ -10,6 +10,8 @@ against a real ``panal serve`` process, on SQLite and on PostgreSQL + Redis.
   pass the account's cap.
 * A rated game resigned before the second move changes no rating.
 * Names that read like a taken or reserved one are refused, even when posted in parallel.
+* Behind a TLS proxy, the session cookie is ``Secure`` and an ``http://`` page is another site
+  (on the test client: headers only).
 
 Clients get their own addresses by binding to 127.0.0.x (Linux routes all of 127/8 to this
 machine), so the server sees each as another address without trusting any header.
@@ -28,6 +30,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi.testclient import TestClient
 
 from panal.server.lobby.lobby import MAX_OPEN_PER_ACCOUNT, MAX_OPEN_PER_ADDRESS
 from panal.server.players.attempts import PER_NAME, PER_NAME_AND_ADDRESS
@@ -144,13 +147,14 @@ def test_200_parallel_sign_ins_test_at_most_the_allowed_passwords(server: Server
     asyncio.run(scenario())
 
 
+@pytest.mark.slow
 def test_the_owner_signs_in_during_a_burst_and_after_the_name_is_used_up(server: Server) -> None:
     async def scenario() -> None:
         await sign_up(server, "owner")
 
         async def attack() -> list[httpx.Response]:
-            # Many names (each wrong password still costs a hash) from one address, then more.
-            names = ["owner"] + [f"nobody{i}" for i in range(39)]
+            # Four names (each wrong password still costs a hash: 4 × 5 of them, one at a time).
+            names = ["owner", "nobody1", "nobody2", "nobody3"]
             bodies = [{"name": names[i % len(names)], "password": "guess it!"} for i in range(200)]
             async with client(server, new_address(), connections=200) as http:
                 return await burst(http, bodies)
@@ -171,9 +175,11 @@ def test_the_owner_signs_in_during_a_burst_and_after_the_name_is_used_up(server:
         assert {a.status_code for a in attacked} <= {401, 429}
 
         # Targeted lock-out: many addresses use up the name's cap with wrong passwords…
-        for _ in range(PER_NAME):
+        async def guess_once() -> None:
             async with client(server, new_address()) as http:
                 await http.post("/api/account/signin", json={"name": "owner", "password": "no!"})
+
+        await asyncio.gather(*(guess_once() for _ in range(PER_NAME)))
         async with client(server, new_address()) as http:
             second_try = [
                 await http.post("/api/account/signin", json={"name": "owner", "password": "no!"})
@@ -295,3 +301,36 @@ def test_names_that_read_like_a_taken_or_reserved_one_are_refused(server: Server
         assert sorted(raced) == [201, 409, 409, 409]
 
     asyncio.run(scenario())
+
+
+# --- behind a TLS proxy (the low items) --------------------------------------------------------
+
+
+def test_behind_a_tls_proxy_the_session_cookie_is_secure(client: TestClient) -> None:
+    """A proxy that ends TLS and says so, or a page on https, gets a ``Secure`` cookie without
+    ``--forwarded-allow-ips``; plain http to another host (a LAN party) gets none."""
+    cases = [
+        ("https_proxy", {"Origin": "https://testserver", "X-Forwarded-Proto": "https"}, True),
+        ("https_page", {"Origin": "https://testserver"}, True),
+        ("plain_http", {"Origin": "http://testserver"}, False),
+    ]
+    for name, headers, secure in cases:
+        answer = client.post(
+            "/api/account/signup", json={"name": name, "password": PASSWORD}, headers=headers
+        )
+        client.cookies.clear()
+        assert answer.status_code == 201, answer.text
+        cookie = answer.headers["set-cookie"].lower()
+        assert ("; secure" in cookie) is secure, (name, cookie)
+
+
+def test_an_http_page_cannot_act_on_the_https_site(client: TestClient) -> None:
+    behind_tls = {"X-Forwarded-Proto": "https"}
+    forged = client.post(
+        "/api/challenges", json={}, headers={**behind_tls, "Origin": "http://testserver"}
+    )
+    assert forged.status_code == 403 and forged.json()["error"] == "bad_origin"
+    own = client.post(
+        "/api/challenges", json={}, headers={**behind_tls, "Origin": "https://testserver"}
+    )
+    assert own.status_code == 201, own.text
