@@ -29,7 +29,7 @@ TABLES = (
     "moves",
     "games",
     "sessions",
-    "sign_in_failures",
+    "attempt_counters",
     "rating_history",
     "ratings",
     "challenges",

@@ -12,7 +12,6 @@ browser's pages (:mod:`~panal.server.http.pages`). The API itself is described i
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import os
@@ -34,9 +33,10 @@ from panal.server.http.body_limit import MAX_BODY_BYTES, BodyLimit
 from panal.server.http.error_answers import answer_errors
 from panal.server.http.pages import serve_pages
 from panal.server.lobby.lobby import Lobby, lobby_router
+from panal.server.players.attempts import PasswordWork
 from panal.server.players.auth import OriginCheck
 from panal.server.players.player_store import PlayerStore
-from panal.server.players.routes import PASSWORD_WORK_AT_ONCE, account_router
+from panal.server.players.routes import account_router
 from panal.server.runtime.bus import make_bus
 from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
 from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
@@ -118,7 +118,7 @@ def create_app(
     app.state.hub = hub
     app.state.tables = tables
     app.state.lobby = lobby
-    app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
+    app.state.password_work = PasswordWork()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
     answer_errors(app)

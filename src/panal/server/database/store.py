@@ -87,7 +87,7 @@ __all__ = [
     "row_fields",
 ]
 
-HEAD_REVISION = "0007_fairness"
+HEAD_REVISION = "0008_signin"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 

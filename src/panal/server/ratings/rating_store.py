@@ -19,7 +19,9 @@ from panal.server.hive_games.game_store import games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating, rate_game, rate_table
 
 __all__ = [
+    "ABORTED",
     "HIVE_CATEGORY",
+    "RATED_FROM_PLIES",
     "TABLE_CATEGORY",
     "hive_category",
     "rate_table_game",
@@ -30,6 +32,13 @@ __all__ = [
 ]
 
 HIVE_CATEGORY = "hive:{speed}"
+#: A rated game that ends before this many plies (one move by each side) is aborted: it keeps
+#: the result it ended with but changes no rating, as on lichess and hivegame.com. Resigning or
+#: letting the clock run out before one's first move would otherwise hand the other account
+#: rating points without a game.
+RATED_FROM_PLIES = 2
+#: The end reason of such a game (translated as ``reason.aborted``).
+ABORTED = "aborted"
 #: The rating category of Enjambre Tácticas tables (OpenSkill, see :func:`rate_table_game`).
 TABLE_CATEGORY = "enjambre"
 
@@ -136,9 +145,11 @@ def _write_rating(
 
 def settle_ratings(conn: Connection, game_id: str) -> bool:
     """In the transaction that writes a game's result: change both players' Glicko-2 ratings
-    if the game was rated and played between two accounts. True when ratings changed."""
+    if the game was rated, played between two accounts, and not aborted (at least
+    :data:`RATED_FROM_PLIES` plies). True when ratings changed."""
     game = conn.execute(
         select(
+            games_table.c.plies,
             games_table.c.rated,
             games_table.c.result,
             games_table.c.white_user,
@@ -147,6 +158,8 @@ def settle_ratings(conn: Connection, game_id: str) -> bool:
         ).where(games_table.c.id == game_id)
     ).first()
     if game is None or not game.rated or game.time_control is None:
+        return False
+    if game.plies < RATED_FROM_PLIES:
         return False
     white, black = game.white_user, game.black_user
     score = {"WhiteWins": 1.0, "BlackWins": 0.0, "Draw": 0.5}.get(game.result or "")
