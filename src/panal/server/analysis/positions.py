@@ -82,8 +82,8 @@ def read_position(spec: Any) -> Position:
             "bad_setup",
             str(exc),
             422,
-            reason=getattr(exc, "code", None) or "position",
-            details={k: str(v) for k, v in (getattr(exc, "details", None) or {}).items()},
+            reason=exc.code,
+            details=exc.details,
         ) from None
     for ply, move in enumerate(moves):
         if not isinstance(move, str):

@@ -45,10 +45,12 @@ def serve_pages(app: FastAPI) -> None:
     @app.get("/new", include_in_schema=False)
     @app.get("/archive", include_in_schema=False)
     @app.get("/import", include_in_schema=False)
+    @app.get("/analysis", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/game/{game_id}", include_in_schema=False)
+    @app.get("/analysis/{game_id}", include_in_schema=False)
     @app.get("/table/{table_id}", include_in_schema=False)
     @app.get("/enjambre", include_in_schema=False)
     @app.get("/@/{name}", include_in_schema=False)
