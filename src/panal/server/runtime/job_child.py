@@ -4,8 +4,8 @@ Protocol on stdin/stdout: frames of a 4-byte big-endian length and a pickle. The
 ``(job_id, kind, payload)``; the child answers ``(job_id, True, result)`` or ``(job_id, False,
 (error kind, message))`` (see :class:`panal.server.runtime.jobs.JobError`), after any number of
 ``(job_id, None, progress)`` frames (:func:`panal.server.runtime.jobs.report_progress`).
-Anything the job prints goes to stderr, never into the frames. Pickles only travel between a server and the children
-it started itself.
+Anything the job prints goes to stderr, never into the frames. Pickles only travel between a
+server and the children it started itself.
 
     python -m panal.server.runtime.job_child [module to import first ...]
 """
