@@ -144,6 +144,7 @@ def create_app(
     app.state.hub = hub
     app.state.tables = tables
     app.state.lobby = lobby
+    app.state.engines, app.state.reviews = engines, reviews
     app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else

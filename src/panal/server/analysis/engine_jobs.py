@@ -28,7 +28,7 @@ def _position(payload: dict[str, Any]) -> Any:
 def analyse_position(payload: dict[str, Any]) -> dict[str, Any]:
     """``{"position", "nodes", "lines"}`` → the library's ``Analysis.to_json()``; each depth
     completed on the way is reported as it comes."""
-    from panal.ai.analysis import analyse
+    from panal.ai import analyse
 
     position = _position(payload)
 
@@ -48,7 +48,7 @@ def analyse_position(payload: dict[str, Any]) -> dict[str, Any]:
 def review_game(payload: dict[str, Any]) -> dict[str, Any]:
     """``{"position", "nodes_per_ply"}`` (the game's moves) → the library's
     ``Review.to_json()``; the plies reviewed so far are reported as they are."""
-    from panal.ai.analysis import review
+    from panal.ai import review
 
     position = _position(payload)
 
