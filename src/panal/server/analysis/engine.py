@@ -38,11 +38,14 @@ CHANNEL = "engine"
 @dataclass(frozen=True)
 class EngineLimits:
     """``nodes``: the search budget of one position (the deepest the board goes); ``lines``:
-    how many best lines are shown at most."""
+    how many best lines are shown at most; ``review_nodes_per_ply``: a review's budget for each
+    position of the game; ``cached_reviews``: reviews kept in memory. The budgets are the
+    library's defaults (``panal.ai.analysis.DEFAULT_NODES``,
+    ``panal.ai.game_review.DEFAULT_NODES_PER_PLY``), not imported: panal.ai is optional."""
 
-    nodes: int = 60_000
+    nodes: int = 20_000
     lines: int = 3
-    review_nodes_per_ply: int = 4_000
+    review_nodes_per_ply: int = 5_000
     cached_reviews: int = 200
 
 

@@ -61,8 +61,7 @@ export class BoardEditor {
     this.error = null;
     if (this.selected) {
       this.stacks.set(key, [...stack, this.selected]);
-      const still = this.palette().flat().find((entry) => entry.piece[1] === this.selected[1] && entry.piece[0] === this.selected[0]);
-      this.selected = still ? still.piece : null;
+      this.selected = null; // choose again for the next one: a click with none chosen takes off
     } else if (stack.length) {
       stack.pop();
       if (stack.length) this.stacks.set(key, stack);
