@@ -26,8 +26,8 @@ still being played gets no engine (``engine_refused``). The browser sends:
 
 from __future__ import annotations
 
-import asyncio
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, WebSocket
@@ -36,17 +36,30 @@ from panal.server.analysis.engine import EngineClient, Engines
 from panal.server.analysis.positions import board_json, read_position
 from panal.server.analysis.reviews import LiveReview, Reviews
 from panal.server.http.request_error import RequestError
-from panal.server.http.websocket_session import (
-    close_with_error,
-    greet,
-    pump_then_close,
-    serve_requests,
-)
+from panal.server.http.websocket_session import Greeting, Joined, serve_room
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Outbox
 
 __all__ = ["analysis_router"]
+
+
+ENGINE_REFUSED = {
+    "type": "engine_refused",
+    "code": "game_in_progress",
+    "message": "no engine while you play this game",
+}
+
+
+@dataclass(frozen=True)
+class Board:
+    """What a socket's hello is checked against: the game it opens (None: a free board)."""
+
+    live: LiveReview | None
+    user: int | None
+
+    def seats_for(self, token: str | None) -> frozenset[int]:
+        return frozenset() if self.live is None else self.live.game.seats_for(token, self.user)
 
 
 def _engine_refused(live: LiveReview | None, seats: frozenset[int]) -> bool:
@@ -75,54 +88,34 @@ def analysis_router(engines: Engines, reviews: Reviews, players: PlayerStore) ->
 
     @router.websocket("/ws/analysis")
     async def analysis_socket(websocket: WebSocket, game: str | None = Query(None)) -> None:
-        await websocket.accept()
-        live: LiveReview | None = None
-        if game is not None:
-            try:
-                live = await reviews.get(game)
-            except RequestError as exc:
-                await close_with_error(websocket, exc, 4404)
-                return
         account = await session_account(websocket, players)
         user = None if account is None else account.id
 
-        def seats_for(token: str | None) -> frozenset[int]:
-            return frozenset() if live is None else live.game.seats_for(token, user)
+        async def find() -> Board:
+            return Board(None if game is None else await reviews.get(game), user)
 
-        greeting = await greet(websocket, seats_for, "game")
-        if greeting is None:
-            return
-        seats = greeting.seats or seats_for(None)
-        connection = Outbox(websocket.send_text)
-        client = await engines.open(connection)
-        refused = _engine_refused(live, seats)
-        if live is not None:
-            reviews.attach(live, connection)
-        if refused:
-            connection.post(
-                json.dumps(
-                    {
-                        "type": "engine_refused",
-                        "code": "game_in_progress",
-                        "message": "no engine while you play this game",
-                    }
-                )
-            )
-
-        async def handle(request: dict[str, Any]) -> None:
-            await _handle(engines, reviews, client, live, refused, request)
-
-        pump = asyncio.get_running_loop().create_task(
-            pump_then_close(websocket, connection, connection.pump())
-        )
-        try:
-            await serve_requests(websocket, connection, handle, pump, f"analysis {client.id}")
-        finally:
+        async def join(board: Board, greeting: Greeting) -> Joined:
+            connection = Outbox(websocket.send_text)
+            client = await engines.open(connection)
+            live = board.live
+            refused = _engine_refused(live, greeting.seats or board.seats_for(None))
             if live is not None:
-                reviews.detach(live, connection)
-            await engines.close(client)
-            connection.close()
-            await pump
+                reviews.attach(live, connection)
+            if refused:
+                connection.post(json.dumps(ENGINE_REFUSED))
+
+            async def handle(request: dict[str, Any]) -> None:
+                await _handle(engines, reviews, client, live, refused, request)
+
+            async def leave() -> None:
+                if live is not None:
+                    reviews.detach(live, connection)
+                await engines.close(client)
+                connection.close()
+
+            return Joined(connection, handle, leave)
+
+        await serve_room(websocket, find, "game", game or "board", join)
 
     return router
 
