@@ -338,7 +338,7 @@ export function showAnalysisPage(page, gameId, navigate, config) {
       const sides = ["white", "black"].map((side, c) => {
         const found = review.review.sides?.[side] || {};
         const value = found.accuracy;
-        const counts = ["inaccuracy", "mistake", "blunder"].map((k) => `${found[k] ?? 0} ${t(`analysis.class.${k}`)}`);
+        const counts = ["inaccuracy", "mistake", "blunder"].map((k) => t(`analysis.count.${k}`, { n: found[k] ?? 0 }));
         return `<li data-accuracy="${c}"><strong>${escapeHtml(colorName(c))}</strong>: ${escapeHtml(t("analysis.accuracy", { value: value == null ? "?" : Math.round(value) }))} · ${escapeHtml(counts.join(", "))}</li>`;
       });
       const here = ply ? plies[ply - 1] : null;
