@@ -212,3 +212,28 @@ def test_no_review_or_engine_for_a_game_still_being_played(client: TestClient) -
         assert until(ws, "pong") == {"type": "pong"}  # and no analysis came before it
     missing = client.get("/api/analysis/reviews/nosuchgame")
     assert missing.status_code == 404
+
+
+def test_a_worker_process_reports_each_depth_before_its_result() -> None:
+    """The job protocol's progress frames, through a real job process (as ``panal serve`` and
+    ``panal ai-worker`` run them): the lines of each completed depth, then the result."""
+    import asyncio
+
+    from panal.server.runtime.jobs import ChildPool, Job
+
+    position = {"type": "Base+MLPD", "options": {"dragonfly_carry": "next_turn"}, "moves": []}
+    payload = {"client": "c", "key": "k", "position": position, "nodes": 1_500, "lines": 2}
+    reports: list[dict[str, Any]] = []
+
+    async def run() -> Any:
+        pool = ChildPool(1)
+        try:
+            job = Job("analysis.position", "engine:c", payload)
+            return await pool.run(job, 60, reports.append)
+        finally:
+            await pool.close()
+
+    result = asyncio.run(run())
+    assert reports and all(len(report["lines"]) == 2 for report in reports)
+    assert [r["depth"] for r in reports] == sorted(r["depth"] for r in reports)
+    assert result["depth"] >= reports[-1]["depth"] and len(result["lines"]) == 2

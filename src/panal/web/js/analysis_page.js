@@ -13,6 +13,7 @@ import { colorName, describeError, getLook, hasKey, onChange, pieceName, t } fro
 import { pieceSvg } from "./pieces.js";
 import { cellKey, surroundedQueens } from "./position.js";
 import { ReconnectingSocket } from "./socket.js";
+import { ruleOptions } from "./home_page.js";
 import { gameSeats } from "./storage.js";
 
 const EXPANSIONS = ["M", "L", "P", "D"];
@@ -365,14 +366,14 @@ export function showAnalysisPage(page, gameId, navigate, config) {
     const editor = view.editor;
     const setup = editor.setup();
     try {
-      await api("/api/analysis/position", { method: "POST", body: { position: { type: editor.type, options: view.base.options, setup, moves: [] } } });
+      await api("/api/analysis/position", { method: "POST", body: { position: { type: editor.type, options: editor.options, setup, moves: [] } } });
     } catch (error) {
       editor.error = setupError(error.body || error);
       renderEditor();
       return;
     }
     view.editor = null;
-    view.base = { type: editor.type, options: view.base.options, setup };
+    view.base = { type: editor.type, options: editor.options, setup };
     view.tree = new VariationTree();
     requestPosition();
     renderAll();
@@ -416,7 +417,8 @@ export function showAnalysisPage(page, gameId, navigate, config) {
     else if (action === "import") importRecord();
     else if (action === "edit") {
       const stacks = view.board ? stacksOf(view.board) : new Map();
-      view.editor = new BoardEditor({ type: view.base.type, stacks, turn: view.board?.turn ?? 0 });
+      const start = { type: view.base.type, options: view.base.options, stacks, turn: view.board?.turn ?? 0 };
+      view.editor = new BoardEditor(start, ruleOptions(config));
       socket.send({ type: "engine", on: false });
       renderAll();
     } else if (action === "edit-done") finishEditing();
@@ -438,6 +440,9 @@ export function showAnalysisPage(page, gameId, navigate, config) {
       renderEngine();
       renderBoard();
     } else if (target.matches("[data-edit-turn]")) view.editor.turn = Number(target.value);
+    else if (target.matches("[data-edit-rules] [data-field]")) {
+      view.editor.options[target.dataset.field] = target.type === "checkbox" ? target.checked : target.value;
+    }
     else if (target.matches("[data-edit-expansion]")) {
       const letters = [...page.querySelectorAll("[data-edit-expansion]")].filter((box) => box.checked).map((box) => box.dataset.editExpansion);
       view.editor.setType(letters.length ? `Base+${EXPANSIONS.filter((l) => letters.includes(l)).join("")}` : "Base");

@@ -3,6 +3,7 @@
 // and the page says what is wrong in the reader's language.
 
 import { escapeHtml } from "./dom.js";
+import { needsMet, ruleOptionMarkup } from "./home_page.js";
 import { bugName, colorName, pieceName, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
 import { cellKey } from "./position.js";
@@ -26,9 +27,12 @@ export function piecesOf(type) {
 }
 
 export class BoardEditor {
-  /** start: {type, stacks: Map key → pieces, turn}; the editor owns a copy. */
-  constructor(start) {
+  /** start: {type, options, stacks: Map key → pieces, turn}; the editor owns a copy.
+   *  rules: the rule options as home_page.js's ruleOptions(config) lists them. */
+  constructor(start, rules = []) {
     this.type = start.type || "Base";
+    this.rules = rules;
+    this.options = { ...(start.options || {}) };
     this.stacks = new Map([...(start.stacks || new Map())].map(([key, stack]) => [key, [...stack]]));
     this.turn = start.turn ?? 0;
     this.selected = null; // the palette piece to put down next
@@ -111,9 +115,15 @@ export class BoardEditor {
       (letter) =>
         `<label class="choice"><input type="checkbox" data-edit-expansion="${letter}" ${letters.has(letter) ? "checked" : ""}> ${escapeHtml(bugName(letter))}</label>`,
     ).join("");
+    // Every rule option that applies to the pieces in play (the Dragonfly's among them).
+    const rules = this.rules
+      .filter((option) => needsMet(option.needs || "", letters))
+      .map((option) => ruleOptionMarkup(option, this.options[option.field] ?? option.initial))
+      .join("");
     return (
       `<p class="muted">${escapeHtml(t("analysis.editHelp"))}</p>${palette}` +
       `<fieldset class="editor-options"><legend>${escapeHtml(t("analysis.expansions"))}</legend>${expansions}</fieldset>` +
+      `<fieldset class="editor-rules" data-edit-rules><legend>${escapeHtml(t("new.rules"))}</legend>${rules}</fieldset>` +
       `<label>${escapeHtml(t("analysis.toMove"))} <select data-edit-turn>` +
       [0, 1].map((c) => `<option value="${c}" ${this.turn === c ? "selected" : ""}>${escapeHtml(colorName(c))}</option>`).join("") +
       `</select></label>` +
