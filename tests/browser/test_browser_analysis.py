@@ -42,8 +42,15 @@ def size(phone: bool) -> str:
 def test_set_up_a_position_and_see_the_winning_line(
     open_page: Any, artifacts: Path, phone: bool
 ) -> None:
-    page = open_page("/analysis", phone=phone)
-    page.wait_for_selector("[data-engine-status], [data-final], [data-engine-thinking]")
+    # On the phone in the football look (its names in the editor's message too).
+    look = "football" if phone else "classic"
+
+    def choose_look(page: Any) -> None:
+        page.add_init_script(f"localStorage.setItem('panal.look', '{look}')")
+
+    page = open_page("/analysis", phone=phone, prepare=choose_look)
+    assert page.evaluate("document.body.dataset.look") == look
+    page.wait_for_selector("[data-final], [data-engine-thinking]")
     page.click("[data-tools] summary")
     page.click("[data-action=edit]")
     page.click("[data-action=edit-clear]")
@@ -54,8 +61,12 @@ def test_set_up_a_position_and_see_the_winning_line(
     page.click("[data-cell='0,0']")
     page.click("[data-action=edit-done]")
     error = page.wait_for_selector("[data-edit-error]")
-    assert "only a beetle, a mosquito or a dragonfly climbs" in error.inner_text()
-    assert "Soldier Ant 1 (White)" in error.inner_text() or "(White)" in error.inner_text()
+    expected = (
+        "Boot 1 (Maroon) is on top of another piece, but only the Wall, the"
+        if phone
+        else "Soldier Ant 1 (White) is on top of another piece, but only the Beetle, the Mosquito"
+    )
+    assert expected in error.inner_text()
     page.screenshot(path=str(artifacts / f"analysis-editor-error-{size(phone)}.png"))
     page.click("[data-cell='0,0']")  # nothing chosen: the ant comes off again
     for piece, cell in SET_UP[1:]:
