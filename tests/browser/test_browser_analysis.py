@@ -86,9 +86,27 @@ def test_set_up_a_position_and_see_the_winning_line(
     assert page.query_selector("[data-hand='0'] [data-hand-piece=wD]")  # the Dragonfly in hand
     page.screenshot(path=str(artifacts / f"analysis-winning-line-{size(phone)}.png"))
     # Playing it ends the game: the engine has nothing more to say.
+    winning = page.inner_text("[data-line='0'] .line-moves").split(" · ")[0]
+    other = page.inner_text("[data-line='1'] .line-moves").split(" · ")[0]
     page.click("[data-play-line='0']")
     page.wait_for_selector(".tree-move[data-ply='1'][aria-current='true']")
     page.wait_for_selector(".board [data-surrounded]")
+    # A variation: back to the start, the second line's move; promoted, then deleted.
+    page.click("[data-action=back]")
+    page.wait_for_selector("[data-final='1']")
+    page.click("[data-play-line='1']")
+    page.wait_for_selector(".variation .tree-move[aria-current='true']")
+    first = ".move-tree > .tree-move[data-ply='1']"
+    assert page.inner_text(first) == winning
+    page.click("[data-action=promote]")
+    page.wait_for_function(
+        "(move) => document.querySelector(\".move-tree > .tree-move[data-ply='1']\").textContent === move",
+        arg=other,
+    )
+    assert page.inner_text(".variation .tree-move") == winning
+    page.click("[data-action=delete]")
+    page.wait_for_function("() => !document.querySelector('.variation')")
+    assert page.inner_text(first) == winning
 
 
 @pytest.mark.parametrize("phone", [False, True], ids=size)
