@@ -100,8 +100,7 @@ def test_set_up_a_position_and_see_the_winning_line(
     assert page.inner_text(first) == winning
     page.click("[data-action=promote]")
     page.wait_for_function(
-        "(move) => document.querySelector(\".move-tree > .tree-move[data-ply='1']\").textContent === move",
-        arg=other,
+        f"(move) => document.querySelector(`{first}`).textContent === move", arg=other
     )
     assert page.inner_text(".variation .tree-move") == winning
     page.click("[data-action=delete]")
