@@ -15,10 +15,12 @@ from functools import cache
 
 import pytest
 
-from panal.ai import Analysis, Searcher, analyse
+from panal.ai import Analysis, Searcher, analyse, review
 from panal.ai.analysis import DEFAULT_NODES
 from panal.hive import Color, Game, GameState, Move, Piece
+from panal.hive.codes import PASS_CODE
 from panal.hive.records import BOARD_GAME_ARENA_OPTIONS
+from tests.ai.test_evaluation_progress import IMMOBILE_WHITE
 from tests.shared_data import read_lines, shared
 
 BGA = ("corpus", "alpha-hive-bga-uhp", "bga_base_mlp_renumbered.uhp.txt")
@@ -308,3 +310,17 @@ def test_multi_pv_scores_are_those_of_each_move_searched_alone() -> None:
         alone[code] = -Searcher().search(child, depth=1).score
     assert [line.score for line in found] == [alone[line.code] for line in found]
     assert sorted(alone.values(), reverse=True)[:4] == [line.score for line in found]
+
+
+def test_a_forced_pass_is_one_line_and_a_reviewed_forced_move_has_no_mark() -> None:
+    game = Game("Base", tournament_opening=True, repetition_draw=False)
+    for move in IMMOBILE_WHITE.split(";"):
+        game.push(move)
+    assert game.legal_move_codes() == [PASS_CODE]  # White can only pass
+    analysis = analyse(game, lines=3, nodes=2_000)
+    assert [line.moves[0] for line in analysis.lines] == ["pass"]
+    game.push("pass")
+    game.push(analyse(game, lines=1, nodes=500).lines[0].moves[0])
+    result = review(game, nodes_per_ply=300)
+    passes = [ply for ply in result.plies if ply.move == "pass"]
+    assert passes and all(p.forced and p.judgement is None and p.loss == 0.0 for p in passes)

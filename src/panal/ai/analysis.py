@@ -92,7 +92,12 @@ class Line:
 
 @dataclass
 class Analysis:
-    """The best lines of a position, best first (never two with the same first move)."""
+    """The best lines of a position, best first (never two with the same first move).
+
+    ``depth`` is the last depth completed; ``nodes`` all the nodes searched (in the final
+    analysis, also those of the unfinished depth the budget cut short); ``seconds`` the time
+    to the last completed depth.
+    """
 
     turn: Color
     lines: list[Line] = field(default_factory=list)
