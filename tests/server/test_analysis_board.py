@@ -6,17 +6,24 @@ game still being played by the one asking. Small node budgets keep them quick.""
 
 from __future__ import annotations
 
+import json
+import secrets
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from panal.hive import Game, GameState
 from panal.server.analysis.engine import EngineLimits
 from panal.server.app import create_app
-from tests.server.conftest import Backend, first_legal_move
+from tests.server.conftest import Backend, first_legal_move, fresh_postgres, scale_out_services
+from tests.server.helpers import ServerProcess, open_websocket
 
 pytest.importorskip("panal.ai.analysis")
 
@@ -237,3 +244,47 @@ def test_a_worker_process_reports_each_depth_before_its_result() -> None:
     assert reports and all(len(report["lines"]) == 2 for report in reports)
     assert [r["depth"] for r in reports] == sorted(r["depth"] for r in reports)
     assert result["depth"] >= reports[-1]["depth"] and len(result["lines"]) == 2
+
+
+@pytest.mark.slow
+def test_an_ai_worker_elsewhere_computes_the_lines_and_the_review(tmp_path: Path) -> None:
+    """``panal serve --ai-workers 0`` leaves the engine to ``panal ai-worker`` (another machine
+    in a real deployment): the lines it finds at each depth reach the page through Redis, and
+    the review it computes is stored and shown."""
+    postgres, redis = scale_out_services()
+    db, prefix = fresh_postgres(postgres), f"test-{secrets.token_hex(4)}-analysis"
+    server = ServerProcess(
+        db,
+        tmp_path / "serve.log",
+        ("--redis", redis, "--redis-prefix", prefix, "--ai-workers", "0"),
+    )
+    server.start()
+    worker_args = ["--db", db, "--redis", redis, "--redis-prefix", prefix, "--processes", "1"]
+    with (tmp_path / "worker.log").open("wb") as log:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "panal.cli", "ai-worker", *worker_args],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        with open_websocket(f"{server.ws_url}/ws/analysis") as ws:
+            ws.send(json.dumps({"type": "hello", "token": None}))
+            ws.send(json.dumps({"type": "position", "id": 1, "position": SURROUND_IN_ONE}))
+            messages = []
+            while not (messages and messages[-1].get("final")):
+                messages.append(json.loads(ws.recv(timeout=60)))
+            lines = [m for m in messages if m["type"] == "analysis"]
+            assert lines[-1]["analysis"]["lines"][0]["surround_in"] == 1
+            assert not lines[0]["final"]  # a depth reported by the worker before its result
+        game_id = httpx.post(f"{server.url}/api/import", json={"text": FINISHED}).json()["id"]
+        assert httpx.post(f"{server.url}/api/analysis/reviews/{game_id}").status_code == 200
+        deadline = time.monotonic() + 120
+        review = httpx.get(f"{server.url}/api/analysis/reviews/{game_id}").json()
+        while review["status"] != "done" and time.monotonic() < deadline:
+            time.sleep(0.5)
+            review = httpx.get(f"{server.url}/api/analysis/reviews/{game_id}").json()
+        assert review["status"] == "done" and len(review["review"]["plies"]) == 11
+    finally:
+        worker.kill()
+        worker.wait(10)
+        server.stop()
