@@ -39,6 +39,9 @@ TABLES = (
     "enjambre_games",
     "enjambre_seats",
     "enjambre_tables",
+    "analysis_positions",
+    "analysis_engines",
+    "game_reviews",
 )
 
 

@@ -87,7 +87,7 @@ __all__ = [
     "row_fields",
 ]
 
-HEAD_REVISION = "0008_signin"
+HEAD_REVISION = "0009_analysisweb"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 

@@ -29,6 +29,8 @@ APP_PAGES = (
     "/table/{table_id}",
     "/enjambre",
     "/@/{name}",
+    "/analysis",
+    "/analysis/{game_id}",
 )
 
 

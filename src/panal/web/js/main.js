@@ -2,6 +2,7 @@
 
 import { account, loadAccount, onAccountChange, rememberForAccount, signOut } from "./account.js";
 import { showAccountPage } from "./account_pages.js";
+import { showAnalysisPage } from "./analysis_page.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
 import { showTableForm } from "./enjambre_home.js";
@@ -38,6 +39,7 @@ function renderHeader() {
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
+  document.querySelector("[data-nav=analysis]").textContent = t("nav.analysis");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -74,16 +76,20 @@ async function route() {
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
   const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
   const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);
+  const analysisMatch = path.match(/^\/analysis(?:\/([A-Za-z0-9_-]{1,16}))?$/);
   document.body.dataset.page = gameMatch
     ? "game"
     : tableMatch
       ? "table"
       : profileMatch
         ? "profile"
-        : path.slice(1) || "new";
+        : analysisMatch
+          ? "analysis"
+          : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate, config);
   else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
   else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
+  else if (analysisMatch) leavePage = showAnalysisPage(page, analysisMatch[1] || null, navigate, config);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
