@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime
 
-import pytest
 from fastapi.testclient import TestClient
 
 from panal.hive import Game

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from panal.hive import GameState
+from panal.hive import Color, GameState
 from panal.puzzles import THEMES, Attempt, Puzzle, PuzzleError
 from panal.puzzles.solver import Solver
 from panal.server.http.request_error import RequestError
@@ -119,7 +119,9 @@ def replay(puzzle: Puzzle, played: Sequence[str]) -> Attempt:
         try:
             step = attempt.play(move)
         except PuzzleError as exc:
-            raise RequestError("bad_request", f"'played' is not a line of this puzzle: {exc}")
+            raise RequestError(
+                "bad_request", f"'played' is not a line of this puzzle: {exc}"
+            ) from None
         if not step.correct or step.solved:
             raise RequestError("bad_request", "'played' is not an unfinished line of this puzzle")
     return attempt
@@ -170,15 +172,19 @@ def _refuting_reply(game: Any, moves_left: int) -> int | None:
     """The opponent's answer that leaves no forced win within ``moves_left``: one that
     surrounds the player's queen first, else the first that leaves the player no winning move."""
     codes = game.legal_move_codes()
+    opponent_wins = GameState.WHITE_WINS if game.turn == Color.WHITE else GameState.BLACK_WINS
     fallback = None
     for code in codes:
         game.push_code(code)
         try:
-            if game.state in (GameState.WHITE_WINS, GameState.BLACK_WINS):
+            if game.state is opponent_wins:
                 return int(code)
-            if game.state is GameState.IN_PROGRESS and fallback is None:
-                if moves_left == 0 or not Solver(game).winning_moves(moves_left):
-                    fallback = code
+            if (
+                game.state is GameState.IN_PROGRESS
+                and fallback is None
+                and not Solver(game).winning_moves(moves_left)
+            ):
+                fallback = code
         finally:
             game.pop_code()
     return fallback if fallback is not None else (codes[0] if codes else None)
