@@ -13,6 +13,7 @@ import pytest
 from panal.puzzles import load_puzzles, select
 from panal.puzzles.lessons import load_lessons
 from tests.browser.helpers import click_move
+from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS, WIDTH
 from tests.browser.test_browser_players import sign_up
 from tests.server.helpers import ServerProcess
 
@@ -119,6 +120,7 @@ def test_a_tutorial_lesson_completed_on_a_phone(
     page = open_page("/learn", phone=True)
     page.wait_for_selector(".lesson-list li")
     assert page.locator(".lesson-list li").count() == len(load_lessons())
+    assert page.evaluate(OVERFLOW, WIDTH) == []
     page.screenshot(path=str(artifacts / "training-lessons-phone.png"), full_page=True)
     page.click(".lesson-list a[href='/learn/placing']")
     page.wait_for_selector(".lesson-page .board .cell")
@@ -145,8 +147,8 @@ def test_a_tutorial_lesson_completed_on_a_phone(
     click_move(page, entry, board["hands"])
     page.wait_for_selector("[data-feedback][data-kind=success]")
     assert page.locator("[data-next]").is_visible()
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 390
+    assert page.evaluate(OVERFLOW, WIDTH) == []
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
     page.screenshot(path=str(artifacts / "training-lesson-done-phone.png"))
     assert page.evaluate("JSON.parse(localStorage.getItem('panal.lessonsDone'))") == ["placing"]
     page.click("[data-next]")

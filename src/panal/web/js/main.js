@@ -40,7 +40,6 @@ function renderHeader() {
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
   document.querySelector("[data-nav=puzzles]").textContent = t("nav.puzzles");
-  document.querySelector("[data-nav=learn]").textContent = t("nav.learn");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -107,8 +106,7 @@ async function route() {
       link.getAttribute("href") === path ||
       (path === "/" && link.dataset.nav === "new") ||
       (path.startsWith("/table/") && link.dataset.nav === "enjambre") ||
-      (path.startsWith("/puzzles/") && link.dataset.nav === "puzzles") ||
-      (path.startsWith("/learn/") && link.dataset.nav === "learn");
+      ((path.startsWith("/puzzles/") || path.startsWith("/learn")) && link.dataset.nav === "puzzles");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
