@@ -122,6 +122,14 @@ def test_a_tutorial_lesson_completed_on_a_phone(
     assert page.locator(".lesson-list li").count() == len(load_lessons())
     assert page.evaluate(OVERFLOW, WIDTH) == []
     page.screenshot(path=str(artifacts / "training-lessons-phone.png"), full_page=True)
+    # The trainer is one tap from the phone's header, beside the brand.
+    page.tap("a[data-nav=puzzles]")
+    page.wait_for_selector("[data-task] strong")
+    assert page.evaluate(OVERFLOW, WIDTH) == []
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
+    page.screenshot(path=str(artifacts / "training-puzzle-phone.png"))
+    page.tap(".trainer-modes a[href='/learn']")
+    page.wait_for_selector(".lesson-list li")
     page.click(".lesson-list a[href='/learn/placing']")
     page.wait_for_selector(".lesson-page .board .cell")
     page.wait_for_function("() => document.querySelector('[data-prompt]').textContent.length > 20")
