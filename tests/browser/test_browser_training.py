@@ -11,8 +11,10 @@ import httpx
 import pytest
 
 from panal.puzzles import load_puzzles, select
+from panal.enjambre.lessons import load_table_lessons
 from panal.puzzles.lessons import load_lessons
 from tests.browser.helpers import click_move
+from tests.browser.test_browser_enjambre import new_table
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS, WIDTH
 from tests.browser.test_browser_players import sign_up
 from tests.server.helpers import ServerProcess
@@ -119,7 +121,9 @@ def test_a_tutorial_lesson_completed_on_a_phone(
     lesson = next(x for x in load_lessons() if x.id == "placing")
     page = open_page("/learn", phone=True)
     page.wait_for_selector(".lesson-list li")
-    assert page.locator(".lesson-list li").count() == len(load_lessons())
+    assert page.locator(".lesson-list li").count() == len(load_lessons()) + len(
+        load_table_lessons()
+    )
     assert page.evaluate(OVERFLOW, WIDTH) == []
     page.screenshot(path=str(artifacts / "training-lessons-phone.png"), full_page=True)
     # The trainer is one tap from the phone's header, beside the brand.
@@ -161,3 +165,37 @@ def test_a_tutorial_lesson_completed_on_a_phone(
     assert page.evaluate("JSON.parse(localStorage.getItem('panal.lessonsDone'))") == ["placing"]
     page.click("[data-next]")
     page.wait_for_url("**/learn/queen_by_fourth")
+
+
+def _cell_key(lesson: dict[str, Any], label: str) -> str:
+    cell = next(c["cell"] for c in lesson["table"]["cells"] if c["label"] == label)
+    return f"{cell[0]},{cell[1]}"
+
+
+def test_an_enjambre_lesson_on_a_phone_and_the_goal_at_the_table(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    lesson = httpx.get(f"{server.url}/api/lessons/enjambre_combat").json()
+    page = open_page("/learn", phone=True)
+    page.wait_for_selector(".lesson-list li")
+    page.click(".lesson-list a[href='/learn/enjambre_combat']")
+    page.wait_for_selector(".enj-board .tile.selectable")
+    h8, h7, f5 = (_cell_key(lesson, label) for label in ("H8", "H7", "F5"))
+    page.click(f'.enj-board .tile[data-at="{h8}"]')
+    page.wait_for_selector(".enj-board .cell.lit-attack")
+    page.click(f'.enj-board [data-cell="{h7}"]')  # another colour's colmena cell
+    page.wait_for_selector("[data-feedback][data-kind=error]")
+    assert "colmena" in page.inner_text("[data-feedback]")
+    page.screenshot(path=str(artifacts / "training-enjambre-refused-phone.png"))
+    page.click(f'.enj-board .tile[data-at="{h8}"]')
+    page.click(f'.enj-board .tile[data-at="{f5}"]')  # the attack
+    page.wait_for_selector("[data-feedback][data-kind=success]")
+    assert page.evaluate(OVERFLOW, WIDTH) == []
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
+    page.screenshot(path=str(artifacts / "training-enjambre-done-phone.png"))
+    # The goal is stated at the table.
+    page.goto(f"{server.url}/enjambre")
+    page.wait_for_selector("form.new-table")
+    new_table(page, 2, {1: "heuristic"})
+    page.wait_for_selector("[data-goal]")
+    assert "10 rounds" in page.inner_text("[data-goal]")

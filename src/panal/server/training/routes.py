@@ -64,6 +64,7 @@ class GuestRating(StrictModel):
 
 class MoveFields(StrictModel):
     move: str | None = Field(default=None, max_length=MOVE_MAX)
+    action: str | None = Field(default=None, max_length=40)  # an Enjambre lesson's
     piece: str | None = Field(default=None, max_length=8)
     to: list[int] | None = Field(default=None, min_length=2, max_length=2)
     carry: bool = False
@@ -81,7 +82,7 @@ class PuzzleRequest(StrictModel):
 class PuzzleMoveRequest(PuzzleRequest, MoveFields):
     def message(self) -> dict[str, Any]:
         return MoveFields.model_validate(
-            self.model_dump(include={"move", "piece", "to", "carry"}, exclude_none=True)
+            self.model_dump(include={"move", "action", "piece", "to", "carry"}, exclude_none=True)
         ).message()
 
 

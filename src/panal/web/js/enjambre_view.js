@@ -116,6 +116,10 @@ export class TableView {
     if (table.rated) parts.push(t("game.rated"));
     if (!this.state.you.length) parts.push(t("enj.status.watching"));
     this.root.querySelector(".game-title").textContent = parts.join(" · ");
+    // The goal, stated at the table until the score card says how it went (tutorial: /learn).
+    const goal = this.root.querySelector("[data-goal]");
+    goal.hidden = view.phase === "over";
+    goal.innerHTML = `${escapeHtml(t("training.enjambreGoal"))} <a href="/learn/enjambre_setup" data-link>${escapeHtml(t("training.tutorial"))}</a>`;
     document.title = `${t("enj.title")} — panal`;
   }
 

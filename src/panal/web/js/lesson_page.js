@@ -7,7 +7,9 @@
 import { account } from "./account.js";
 import { api } from "./api.js";
 import { escapeHtml } from "./dom.js";
-import { describeError, getLanguage, onChange, t } from "./i18n.js";
+import { EnjambreLessonBoard } from "./enjambre_lesson.js";
+import { describeTableError } from "./enjambre_view.js";
+import { getLanguage, onChange, t } from "./i18n.js";
 import { guestLessons, saveGuestLesson } from "./storage.js";
 import { TrainerBoard } from "./trainer_board.js";
 
@@ -26,6 +28,9 @@ async function progress() {
 
 export function showLessonsPage(root) {
   let data = null;
+  const item = (lesson) => `<li data-lesson="${lesson.id}" ${data.done.has(lesson.id) ? 'data-done="1"' : ""}>
+      <a href="/learn/${lesson.id}" data-link>${escapeHtml(lesson.title)}</a>
+      ${data.done.has(lesson.id) ? `<span class="done-mark" aria-label="${escapeHtml(t("training.lessonDone"))}">✓</span>` : ""}</li>`;
   function render() {
     const lessons = data?.listing.lessons || [];
     const count = lessons.filter((lesson) => data.done.has(lesson.id)).length;
@@ -35,11 +40,14 @@ export function showLessonsPage(root) {
         <p>${escapeHtml(t("training.tutorialIntro"))}</p>
         <p class="lessons-progress" data-progress>${escapeHtml(t("training.lessonsDone", { n: count, total: lessons.length }))}</p>
         <ol class="lesson-list">${lessons
-          .map(
-            (lesson) => `<li data-lesson="${lesson.id}" ${data.done.has(lesson.id) ? 'data-done="1"' : ""}>
-              <a href="/learn/${lesson.id}" data-link>${escapeHtml(lesson.title)}</a>
-              ${data.done.has(lesson.id) ? `<span class="done-mark" aria-label="${escapeHtml(t("training.lessonDone"))}">✓</span>` : ""}</li>`,
-          )
+          .filter((lesson) => lesson.game === "hive")
+          .map(item)
+          .join("")}</ol>
+        <h2>${escapeHtml(t("training.enjambreTutorial"))}</h2>
+        <p>${escapeHtml(t("training.enjambreGoal"))}</p>
+        <ol class="lesson-list">${lessons
+          .filter((lesson) => lesson.game === "enjambre")
+          .map(item)
           .join("")}</ol>
         <p><a href="/puzzles" data-link>${escapeHtml(t("training.toPuzzles"))}</a></p>
       </section>`;
@@ -51,7 +59,7 @@ export function showLessonsPage(root) {
         render();
       })
       .catch((error) => {
-        root.textContent = describeError(error);
+        root.textContent = describeTableError(error);
       });
   reload();
   const unsubscribe = onChange(reload); // the titles come in the reader's language
@@ -71,7 +79,7 @@ export function showLessonPage(root, lessonId, navigate) {
       <p class="trainer-feedback" role="status" aria-live="polite" data-feedback></p>
       <div class="trainer-actions" data-actions></div>
     </section>`;
-  const board = new TrainerBoard(root.querySelector("[data-board]"), (request) => play(request));
+  let board = null; // a TrainerBoard (Hive) or an EnjambreLessonBoard, made once the lesson is here
 
   function render() {
     root.querySelector("[data-crumb]").textContent = t("training.tutorial");
@@ -82,7 +90,7 @@ export function showLessonPage(root, lessonId, navigate) {
     shown.textContent = feedback.text;
     shown.dataset.kind = feedback.kind;
     const buttons = [];
-    if (!done && board.canPass()) buttons.push(`<button type="button" data-action="pass">${escapeHtml(t("training.pass"))}</button>`);
+    if (!done && board?.canPass?.()) buttons.push(`<button type="button" data-action="pass">${escapeHtml(t("training.pass"))}</button>`);
     if (done) buttons.push(`<button type="button" data-action="again">${escapeHtml(t("training.again"))}</button>`);
     if (done && lesson.next) buttons.push(`<a class="button primary" href="/learn/${lesson.next}" data-link data-next>${escapeHtml(t("training.nextLesson"))}</a>`);
     if (done && !lesson.next) buttons.push(`<a class="button primary" href="/learn" data-link data-next>${escapeHtml(t("training.allLessons"))}</a>`);
@@ -91,9 +99,24 @@ export function showLessonPage(root, lessonId, navigate) {
 
   async function load() {
     lesson = await api(`/api/lessons/${encodeURIComponent(lessonId)}?language=${encodeURIComponent(getLanguage())}`);
+    if (!board) {
+      const holder = root.querySelector("[data-board]");
+      board =
+        lesson.game === "enjambre"
+          ? new EnjambreLessonBoard(holder, lesson.table, (action) => play({ action }))
+          : new TrainerBoard(holder, (request) => play(request));
+    }
+    setUp();
+    render();
+  }
+
+  function setUp() {
+    if (lesson.game === "enjambre") {
+      board.show(lesson.view);
+      return;
+    }
     board.look = lesson.look === "football" ? "football" : null;
     board.show(lesson.board, { fit: true });
-    render();
   }
 
   async function play(request) {
@@ -102,21 +125,22 @@ export function showLessonPage(root, lessonId, navigate) {
     try {
       answer = await api(`/api/lessons/${lesson.id}/move`, { method: "POST", body: request });
     } catch (error) {
-      feedback = { text: describeError(error), kind: "error" }; // the rule the move breaks
+      feedback = { text: describeTableError(error), kind: "error" }; // the rule the move breaks
       render();
       return;
     }
     if (!answer.asked) {
-      feedback = { text: t("training.notThisOne", { move: answer.move }), kind: "error" };
+      feedback = { text: t("training.notThisOne", { move: answer.move || answer.action }), kind: "error" };
       render();
       return;
     }
     done = true;
     if (!account().name) saveGuestLesson(lesson.id);
-    board.show(answer.board);
+    board.show(answer.board || answer.view);
     board.locked = true;
     board.render();
-    feedback = { text: t("training.lessonComplete"), kind: "success" };
+    const score = answer.score !== undefined ? ` ${t("training.enjambreScore", { score: answer.score })}` : "";
+    feedback = { text: t("training.lessonComplete") + score, kind: "success" };
     render();
   }
 
@@ -127,17 +151,17 @@ export function showLessonPage(root, lessonId, navigate) {
       done = false;
       board.locked = false;
       feedback = { text: "", kind: "info" };
-      board.show(lesson.board, { fit: true });
+      setUp();
       render();
     }
   });
   load().catch((error) => {
     if (error.status === 404) navigate("/learn", true);
-    else root.querySelector("[data-feedback]").textContent = describeError(error);
+    else root.querySelector("[data-feedback]").textContent = describeTableError(error);
   });
   const unsubscribe = onChange(() => load().catch(() => {}));
   return () => {
     unsubscribe();
-    board.destroy();
+    board?.destroy();
   };
 }
