@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 
-from panal.puzzles import load_puzzles, select
 from panal.enjambre.lessons import load_table_lessons
+from panal.puzzles import load_puzzles, select
 from panal.puzzles.lessons import load_lessons
 from tests.browser.helpers import click_move
 from tests.browser.test_browser_enjambre import new_table

@@ -31,7 +31,6 @@ TableAnswer(asked=False, legal=False, rule='foreign_colmena')
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources

@@ -2,13 +2,15 @@
 
 The Hive lessons are :mod:`panal.puzzles.lessons`' (the rulebooks' example positions), then
 come Enjambre Tácticas's (:mod:`panal.enjambre.lessons`: set-up, movement, combat, the scout,
-scoring); the words are their catalogs, in the reader's language. An Enjambre lesson is shown as
-a table is (:func:`panal.enjambre.views.observation_data`, the learner's view) and answered with
-an action text (``H9-H8-E6``, ``scout I8``, ``place 1 H10``); a refused one names the engine's
-rule (409 ``illegal_action``), as a table's refusal does. A move that breaks a rule is refused naming the rule
-(409 ``illegal_move``, put into words by the browser as a game's refusal is); a legal move the
-lesson does not ask for is answered ``asked: false`` (try again); an asked move completes it and
-shows the position after it (for the lessons on the end of a game, with its result).
+scoring); the words are their catalogs, in the reader's language.
+
+A Hive move that breaks a rule is refused naming the rule (409 ``illegal_move``, put into words
+by the browser as a game's refusal is); a legal move the lesson does not ask for is answered
+``asked: false`` (try again); an asked move completes it and shows the position after it (for
+the lessons on the end of a game, with its result). An Enjambre lesson is shown as a table is
+(:func:`panal.enjambre.views.observation_data`, the learner's view) and answered with an action
+text (``H9-H8-E6``, ``scout I8``, ``place 1 H10``); a refused one names the engine's rule (409
+``illegal_action``), as a table's refusal does.
 """
 
 from __future__ import annotations
