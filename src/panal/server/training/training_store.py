@@ -94,10 +94,12 @@ class RatingChange:
 
 
 def _insert_ignore(conn: Connection, table: Table, row: dict[str, Any]) -> bool:
-    """Insert ``row`` unless its key exists; True when it was inserted."""
+    """Insert ``row`` unless its key exists; True when it was inserted (told by ``RETURNING``:
+    the PostgreSQL driver's row count of such an insert is -1)."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    result = conn.execute(dialect.insert(table).values(**row).on_conflict_do_nothing())
-    return bool(result.rowcount)
+    key = next(iter(table.primary_key.columns))
+    statement = dialect.insert(table).values(**row).on_conflict_do_nothing().returning(key)
+    return conn.execute(statement).first() is not None
 
 
 def _locked(conn: Connection, query: Any) -> Any:
