@@ -207,3 +207,9 @@ def test_the_enjambre_lessons_are_judged_by_the_engine(client: TestClient) -> No
     assert done["asked"] is True
     scored = client.post("/api/lessons/enjambre_scoring/move", json={"action": "H8-G8"}).json()
     assert scored["asked"] and scored["score"] >= 10
+
+
+def test_the_trainer_pages_are_the_app(client: TestClient) -> None:
+    for path in ("/puzzles", "/puzzles/daily", f"/puzzles/{ONE.id}", "/learn", "/learn/ant"):
+        page = client.get(path)
+        assert page.status_code == 200 and 'data-nav="puzzles"' in page.text, path

@@ -52,5 +52,9 @@ def serve_pages(app: FastAPI) -> None:
     @app.get("/table/{table_id}", include_in_schema=False)
     @app.get("/enjambre", include_in_schema=False)
     @app.get("/@/{name}", include_in_schema=False)
+    @app.get("/puzzles", include_in_schema=False)
+    @app.get("/puzzles/{what}", include_in_schema=False)
+    @app.get("/learn", include_in_schema=False)
+    @app.get("/learn/{what}", include_in_schema=False)
     async def game_page() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})

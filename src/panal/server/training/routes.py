@@ -36,12 +36,10 @@ from functools import cache
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse
 from pydantic import Field
 
 from panal.puzzles import Puzzle, load_puzzles
 from panal.server.http.models import StrictModel
-from panal.server.http.pages import WEB_DIR
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
 from panal.server.players.routes import require_account
@@ -232,13 +230,6 @@ def training_router(store: TrainingStore, players: PlayerStore, runtime: Runtime
             if user is not None:
                 await runtime.db(store.complete_lessons, user, [lesson.id])
         return answer
-
-    @router.get("/puzzles", include_in_schema=False)
-    @router.get("/puzzles/{what}", include_in_schema=False)
-    @router.get("/learn", include_in_schema=False)
-    @router.get("/learn/{what}", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     return router
 
