@@ -81,6 +81,10 @@ export class TrainerBoard {
     const destinations = new Map();
     for (const [key, move] of this.destinations()) destinations.set(key, t("game.moveTo", { piece: pieceName(move.piece, true), where: move.move }));
     const look = this.look || getLook();
+    // A lesson in another look (the football lessons) is drawn in it, field included; the
+    // names under the hand's pieces, which speak the reader's look, are left out then.
+    const ownLook = look === getLook();
+    this.root.querySelector(".board-area").dataset.look = look;
     this.board.setLabel(t("game.board"));
     this.board.render({
       stacks,
@@ -106,7 +110,7 @@ export class TrainerBoard {
             const playable = [...movable].find((p) => p && p.replace(/\d+$/, "") === piece.replace(/\d+$/, "") && hand.includes(p));
             const shown = playable || piece;
             return `<li><button type="button" class="hand-piece${this.selected === shown ? " selected" : ""}" data-piece="${shown}" ${playable ? "" : "disabled"} aria-label="${escapeHtml(pieceName(shown, true))}">
-              ${pieceSvg(shown, look, 40, { number: false })}${n > 1 ? `<span class="count">${n}</span>` : ""}<span class="hand-name">${escapeHtml(pieceName(shown))}</span></button></li>`;
+              ${pieceSvg(shown, look, 40, { number: false })}${n > 1 ? `<span class="count">${n}</span>` : ""}${ownLook ? `<span class="hand-name">${escapeHtml(pieceName(shown))}</span>` : ""}</button></li>`;
           })
           .join("")}</ul>`
       : "";
