@@ -40,6 +40,7 @@ def test_a_guest_solves_a_surround_in_two_and_gets_a_guest_rating(client: TestCl
     ).json()
     assert first["correct"] and not first["solved"]
     assert first["reply"] == TWO.solution[1]
+    assert first["before_reply"]["ply"] + 1 == first["board"]["ply"]  # the reply drawn after
     assert "guest_rating" not in first  # not finished yet
     second = client.post(
         f"/api/puzzles/{TWO.id}/move",

@@ -137,8 +137,9 @@ def judge(puzzle: Puzzle, played: Sequence[str], message: dict[str, Any]) -> dic
     after_move = push_shown(shown, text)
     answer: dict[str, Any] = {"move": text, "correct": step.correct, "solved": step.solved}
     if step.correct:
-        if step.reply is not None:
+        if step.reply is not None:  # drawn after the player's move, a moment later
             answer["reply"] = step.reply
+            answer["before_reply"] = after_move
             answer["board"] = push_shown(shown, step.reply)
         else:
             answer["board"] = after_move

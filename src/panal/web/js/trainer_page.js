@@ -165,6 +165,11 @@ export function showTrainerPage(root, what, navigate) {
       say(describeError(error), "error"); // illegal: the rule it breaks; nothing was played
       return;
     }
+    if (answer.before_reply) {
+      // The player's move first; the opponent's reply comes by itself a moment later.
+      board.show(answer.before_reply);
+      await pause(REPLY_PAUSE_MS);
+    }
     board.show(answer.board);
     if (answer.correct) {
       page.played.push(answer.move);
@@ -176,7 +181,6 @@ export function showTrainerPage(root, what, navigate) {
         return;
       }
       say(t("training.correct", { reply: answer.reply }), "success");
-      await pause(REPLY_PAUSE_MS);
       return;
     }
     const rating = noteRating(answer);
