@@ -14,10 +14,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from panal.hive import Game, GameState, IllegalMoveError, InvalidMoveError, Move
-from panal.server.hive_games.actions import requested_move
+from panal.hive import Game, GameState, Move
+from panal.server.hive_games.actions import checked_move, requested_move
 from panal.server.hive_games.snapshot import board_fields, legal_moves_json
-from panal.server.http.request_error import RequestError
 
 __all__ = ["board_json", "read_move"]
 
@@ -45,22 +44,9 @@ def board_json(game: Game, last: Move | None = None, origin: Any = None) -> dict
 
 def read_move(game: Game, message: dict[str, Any]) -> str:
     """The MoveString of a request's move (``{"move"}`` or ``{"piece", "to"}``), legal in
-    ``game``; a move that breaks a rule is refused naming the rule (409 ``illegal_move``)."""
-    requested = requested_move(message)
-    try:
-        if isinstance(requested, str):
-            return game.move_string(game.parse_move(requested))
-        return game.move_string(requested)
-    except InvalidMoveError as exc:
-        raise RequestError(
-            "invalid_move", str(exc), reason=exc.reason, details=exc.details
-        ) from None
-    except IllegalMoveError as exc:
-        raise RequestError(
-            "illegal_move", str(exc), 409, rule=exc.rule.key, details=exc.details
-        ) from None
-    except ValueError as exc:  # a destination beside no piece cannot be written
-        raise RequestError("illegal_move", str(exc), 409, rule="illegal") from None
+    ``game``; a move that breaks a rule is refused naming the rule (409 ``illegal_move``), as a
+    game's move is (:func:`~panal.server.hive_games.actions.checked_move`)."""
+    return checked_move(game, requested_move(message))[1]
 
 
 def push_shown(game: Game, text: str) -> dict[str, Any]:

@@ -14,25 +14,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Connection,
-    Engine,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Table,
-    insert,
-    select,
-    update,
-)
-from sqlalchemy.dialects import postgresql, sqlite
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine, select, update
 
-from panal.server.database.store import metadata
+from panal.server.database.store import insert_ignore, metadata
 from panal.server.ratings.glicko2 import Glicko2, rate_game
-from panal.server.ratings.rating_store import rating_history_table, ratings_table
+from panal.server.ratings.rating_store import locked_ratings, ratings_table, write_rating
 
 __all__ = [
     "PUZZLE_CATEGORY",
@@ -46,32 +33,32 @@ __all__ = [
 #: The ``ratings`` category of a player's puzzle rating.
 PUZZLE_CATEGORY = "puzzle"
 
-puzzle_ratings_table = Table(
+puzzle_ratings_table = sa.Table(
     "puzzle_ratings",
     metadata,
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("volatility", Float, nullable=False),
-    Column("plays", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
+    sa.Column("puzzle_id", sa.String(16), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float, nullable=False),
+    sa.Column("plays", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
 )
 
-puzzle_attempts_table = Table(
+puzzle_attempts_table = sa.Table(
     "puzzle_attempts",
     metadata,
-    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
-    Column("puzzle_id", String(16), primary_key=True),
-    Column("at", Float, nullable=False),
-    Column("solved", Boolean, nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("puzzle_id", sa.String(16), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("solved", sa.Boolean, nullable=False),
 )
 
-lesson_progress_table = Table(
+lesson_progress_table = sa.Table(
     "lesson_progress",
     metadata,
-    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
-    Column("lesson_id", String(40), primary_key=True),
-    Column("at", Float, nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("lesson_id", sa.String(40), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
 )
 
 
@@ -91,15 +78,6 @@ class RatingChange:
             "change": round(self.after.rating - self.before.rating),
             "puzzle": round(self.puzzle.rating),
         }
-
-
-def _insert_ignore(conn: Connection, table: Table, row: dict[str, Any]) -> bool:
-    """Insert ``row`` unless its key exists; True when it was inserted (told by ``RETURNING``:
-    the PostgreSQL driver's row count of such an insert is -1)."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    key = next(iter(table.primary_key.columns))
-    statement = dialect.insert(table).values(**row).on_conflict_do_nothing().returning(key)
-    return conn.execute(statement).first() is not None
 
 
 def _locked(conn: Connection, query: Any) -> Any:
@@ -152,44 +130,33 @@ class TrainingStore:
         when it had tried this puzzle before. ``initial`` is the puzzle's shipped rating."""
         now = time.time()
         with self.engine.begin() as conn:
-            first = _insert_ignore(
-                conn,
-                puzzle_attempts_table,
-                {"user_id": user_id, "puzzle_id": puzzle_id, "at": now, "solved": solved},
-            )
-            if not first:
+            try_row = {"user_id": user_id, "puzzle_id": puzzle_id, "at": now, "solved": solved}
+            if not insert_ignore(conn, puzzle_attempts_table, [try_row]):
                 return None
-            _insert_ignore(
+            newcomer = Glicko2()
+            player_row = locked_ratings(
                 conn,
-                ratings_table,
+                [user_id],
+                PUZZLE_CATEGORY,
                 {
-                    "user_id": user_id,
-                    "category": PUZZLE_CATEGORY,
-                    "rating": Glicko2().rating,
-                    "deviation": Glicko2().deviation,
-                    "volatility": Glicko2().volatility,
-                    "games": 0,
-                    "updated_at": now,
+                    "rating": newcomer.rating,
+                    "deviation": newcomer.deviation,
+                    "volatility": newcomer.volatility,
                 },
-            )
-            _insert_ignore(
+            )[user_id]
+            insert_ignore(
                 conn,
                 puzzle_ratings_table,
-                {
-                    "puzzle_id": puzzle_id,
-                    "rating": initial.rating,
-                    "deviation": initial.deviation,
-                    "volatility": initial.volatility,
-                    "plays": 0,
-                    "updated_at": now,
-                },
-            )
-            player_row = _locked(
-                conn,
-                select(ratings_table).where(
-                    ratings_table.c.user_id == user_id,
-                    ratings_table.c.category == PUZZLE_CATEGORY,
-                ),
+                [
+                    {
+                        "puzzle_id": puzzle_id,
+                        "rating": initial.rating,
+                        "deviation": initial.deviation,
+                        "volatility": initial.volatility,
+                        "plays": 0,
+                        "updated_at": now,
+                    }
+                ],
             )
             puzzle_row = _locked(
                 conn,
@@ -198,30 +165,16 @@ class TrainingStore:
             before = Glicko2(player_row.rating, player_row.deviation, player_row.volatility)
             opponent = Glicko2(puzzle_row.rating, puzzle_row.deviation, puzzle_row.volatility)
             after, puzzle_after = rate_game(before, opponent, 1.0 if solved else 0.0)
-            conn.execute(
-                update(ratings_table)
-                .where(
-                    ratings_table.c.user_id == user_id,
-                    ratings_table.c.category == PUZZLE_CATEGORY,
-                )
-                .values(
-                    rating=after.rating,
-                    deviation=after.deviation,
-                    volatility=after.volatility,
-                    games=player_row.games + 1,
-                    updated_at=now,
-                )
-            )
-            conn.execute(
-                insert(rating_history_table).values(
-                    user_id=user_id,
-                    category=PUZZLE_CATEGORY,
-                    game_id=puzzle_id,
-                    at=now,
-                    rating=after.rating,
-                    deviation=after.deviation,
-                    change=after.rating - before.rating,
-                )
+            write_rating(
+                conn,
+                user_id,
+                PUZZLE_CATEGORY,
+                player_row,
+                after.rating,
+                after.deviation,
+                after.volatility,
+                puzzle_id,
+                now,
             )
             conn.execute(
                 update(puzzle_ratings_table)
@@ -248,10 +201,7 @@ class TrainingStore:
     def complete_lessons(self, user_id: int, lesson_ids: list[str]) -> None:
         """Mark lessons completed (again is harmless: the first time is kept)."""
         now = time.time()
-        with self.engine.begin() as conn:
-            for lesson_id in lesson_ids:
-                _insert_ignore(
-                    conn,
-                    lesson_progress_table,
-                    {"user_id": user_id, "lesson_id": lesson_id, "at": now},
-                )
+        rows = [{"user_id": user_id, "lesson_id": x, "at": now} for x in dict.fromkeys(lesson_ids)]
+        if rows:
+            with self.engine.begin() as conn:
+                insert_ignore(conn, lesson_progress_table, rows)
