@@ -150,7 +150,7 @@ class TablePage extends TableView {
   renderFrame() {
     this.root.innerHTML = `
       <div class="enj-page">
-        <div class="enj-top"><p class="status" role="status" aria-live="polite"></p><h1 class="game-title"></h1><p class="table-goal" data-goal></p></div>
+        <div class="enj-top"><p class="status" role="status" aria-live="polite"></p><h1 class="game-title"></h1></div>
         <section class="enj-players" aria-labelledby="enj-players-title"><h2 id="enj-players-title" class="sr-only"></h2><ol class="enj-seats"></ol></section>
         <div class="enj-board-wrap"><div class="enj-board-area"></div><div class="enj-overlay" hidden></div></div>
         <div class="dock enj-dock" aria-live="polite"></div>

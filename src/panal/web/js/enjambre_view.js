@@ -116,10 +116,6 @@ export class TableView {
     if (table.rated) parts.push(t("game.rated"));
     if (!this.state.you.length) parts.push(t("enj.status.watching"));
     this.root.querySelector(".game-title").textContent = parts.join(" · ");
-    // The goal, stated at the table until the score card says how it went (tutorial: /learn).
-    const goal = this.root.querySelector("[data-goal]");
-    goal.hidden = view.phase === "over";
-    goal.innerHTML = `${escapeHtml(t("training.enjambreGoal"))} <a href="/learn/enjambre_setup" data-link>${escapeHtml(t("training.tutorial"))}</a>`;
     document.title = `${t("enj.title")} — panal`;
   }
 
@@ -336,6 +332,8 @@ export class TableView {
     const side = this.root.querySelector(".enj-side");
     const sections = [];
     if (this.replay) sections.push(this.replayMarkup());
+    // The goal, stated at the table until the score card says how it went (tutorial: /learn).
+    if (this.view.phase !== "over") sections.push(`<p class="table-goal" data-goal>${escapeHtml(t("training.enjambreGoal"))} <a href="/learn/enjambre_setup" data-link>${escapeHtml(t("training.tutorial"))}</a></p>`);
     sections.push(this.logMarkup());
     sections.push(this.resultsMarkup());
     sections.push(this.linksMarkup());
