@@ -33,7 +33,7 @@ import datetime
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
@@ -52,6 +52,7 @@ from panal.server.training.training_store import TrainingStore
 __all__ = ["training_router"]
 
 MOVE_MAX = 64
+MOVE_FIELDS = {"move", "action", "piece", "to", "carry"}
 
 
 class GuestRating(StrictModel):
@@ -68,20 +69,20 @@ class MoveFields(StrictModel):
     carry: bool = False
 
     def message(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
+        """The move as a game's request names it (``hive_games.actions.requested_move``)."""
+        return self.model_dump(include=MOVE_FIELDS, exclude_none=True)
 
 
 class PuzzleRequest(StrictModel):
-    played: list[str] = Field(default_factory=list, max_length=3)
+    played: list[Annotated[str, Field(max_length=MOVE_MAX)]] = Field(
+        default_factory=list, max_length=3
+    )
     rated: bool = False
     guest: GuestRating | None = None
 
 
 class PuzzleMoveRequest(PuzzleRequest, MoveFields):
-    def message(self) -> dict[str, Any]:
-        return MoveFields.model_validate(
-            self.model_dump(include={"move", "action", "piece", "to", "carry"}, exclude_none=True)
-        ).message()
+    """The player's moves so far and the next one."""
 
 
 class LessonsDone(StrictModel):
