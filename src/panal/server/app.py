@@ -45,6 +45,8 @@ from panal.server.runtime.bus import make_bus
 from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
 from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
 from panal.server.runtime.runtime import Runtime
+from panal.server.training.routes import training_router
+from panal.server.training.training_store import TrainingStore
 
 __all__ = ["analysis_hubs", "create_app"]
 
@@ -154,5 +156,6 @@ def create_app(
     app.include_router(game_router(hub, players, runtime))
     app.include_router(table_router(tables, players))
     app.include_router(analysis_router(engines, reviews, players))
+    app.include_router(training_router(TrainingStore(store.engine), players, runtime))
     serve_pages(app)
     return app

@@ -31,6 +31,10 @@ APP_PAGES = (
     "/@/{name}",
     "/analysis",
     "/analysis/{game_id}",
+    "/puzzles",
+    "/puzzles/{what}",
+    "/learn",
+    "/learn/{what}",
 )
 
 
