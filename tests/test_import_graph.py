@@ -111,13 +111,13 @@ def test_the_layers_point_one_way() -> None:
 
 
 def test_puzzles_stand_on_the_library_alone() -> None:
-    """panal.puzzles uses the rules and the AI; only the command line reaches it (by name,
-    through ``panal.cli.SUBSYSTEMS``)."""
+    """panal.puzzles uses the rules and the AI; only the command line (by name, through
+    ``panal.cli.SUBSYSTEMS``) and the server's trainer (``panal.server.training``) reach it."""
     allowed = {"panal.hex", "panal.hive", "panal.ai", "panal.puzzles"}
     for name, targets in GRAPH.items():
         if _package(name) == "panal.puzzles":
             assert {_package(t) for t in targets} <= allowed, name
-        else:
+        elif not name.startswith("panal.server.training."):
             assert "panal.puzzles" not in {_package(t) for t in targets}, name
 
 
@@ -145,7 +145,7 @@ def test_the_hive_modules_import_at_the_top() -> None:
 
 SERVER = "panal.server"
 #: The kinds of live rooms: each a folder that knows no other.
-ROOM_KINDS = ("panal.server.hive_games", "panal.server.enjambre_tables")
+ROOM_KINDS = ("panal.server.hive_games", "panal.server.enjambre_tables", "panal.server.analysis")
 #: What the live-room core and the process's runtime are built on, and must know no kind of.
 CORE = ("panal.server.room", "panal.server.runtime", "panal.server.database")
 

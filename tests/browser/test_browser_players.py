@@ -149,8 +149,8 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
         assert rating["rating"] == pytest.approx(expected.rating, abs=0.05)
         assert rating["deviation"] == pytest.approx(expected.deviation, abs=0.05)
 
-    # A second game, a quarter of a minute each, in the football look Bruno picks: Bruno
-    # (Black) waits; Ana's flag falls.
+    # A second game, a quarter of a minute each, in the football look Bruno picks: one move each
+    # (a game that ends before the second move is aborted, unrated), then Ana's flag falls.
     bruno.tap(".settings-toggle")
     bruno.select_option("select[name=look]", "football")
     bruno.tap(".settings-toggle")
@@ -169,6 +169,8 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     assert httpx.get(f"{server.url}/api/games/{second}").json()["look"] == "football"
     assert ana.get_attribute("body", "data-look") == "classic"
     ana.wait_for_selector(".player[data-color=white] [data-clock].running")
+    type_move(ana, BLACK_WINS[0], 0)
+    type_move(bruno, BLACK_WINS[1], 1)
     ana.wait_for_selector(".player[data-color=white] [data-clock].low", timeout=15_000)
     for page in (ana, bruno):
         page.wait_for_selector(".result-card [data-result=BlackWins]", timeout=30_000)

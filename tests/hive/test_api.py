@@ -218,6 +218,39 @@ def test_set_up_checks_every_invariant(board: dict, kwargs: dict, message: str) 
         Game.from_board(board, **kwargs)
 
 
+@pytest.mark.parametrize(
+    ("board", "kwargs", "code", "details"),
+    [
+        ({(0, 0): "wQ", (2, 0): "bQ"}, {}, "split", {}),
+        ({(0, 0): "wQ", (1, 0): ["bQ", "wA1"]}, {}, "cannot_climb", {"piece": "wA1"}),
+        ({(0, 0): "wQ", (1, 0): "bA2"}, {}, "number_order", {"piece": "bA1"}),
+        ({(0, 0): "wQ", (1, 0): "bM"}, {}, "not_in_game", {"piece": "bM", "game_type": "Base"}),
+        (
+            {(0, 0): "wQ", (1, 0): "bQ"},
+            {"turn_number": 1},
+            "too_many",
+            {"color": "White", "pieces": "1", "turns": "0"},
+        ),
+        (
+            {(0, 0): "wA1", (1, 0): "bA1"},
+            {"turn_number": 5},
+            "no_queen",
+            {"color": "White", "turns": "4"},
+        ),
+        ({}, {"turn": Color.BLACK}, "no_piece", {"color": "White"}),
+        ({(0, 0): "wQ", (9000, 0): "bQ"}, {}, "position", {}),
+    ],
+)
+def test_set_up_errors_name_their_invariant(
+    board: dict, kwargs: dict, code: str, details: dict
+) -> None:
+    """A user interface says the broken invariant in its own language from ``code`` and
+    ``details`` (the analysis board's editor does)."""
+    with pytest.raises(PositionError) as caught:
+        Game.from_board(board, **kwargs)
+    assert (caught.value.code, caught.value.details) == (code, details)
+
+
 def test_set_up_positions_play_on() -> None:
     # A pillbug threw wA1 last turn: white may not move it now.
     board = {(0, 0): "wQ", (1, 0): "bP", (2, 0): "bQ", (1, 1): "wA1"}

@@ -29,16 +29,22 @@ TABLES = (
     "moves",
     "games",
     "sessions",
-    "sign_in_failures",
+    "attempt_counters",
     "rating_history",
     "ratings",
     "challenges",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "lesson_progress",
     "users",
     "heartbeats",
     "enjambre_actions",
     "enjambre_games",
     "enjambre_seats",
     "enjambre_tables",
+    "analysis_positions",
+    "analysis_engines",
+    "game_reviews",
 )
 
 

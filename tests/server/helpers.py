@@ -45,9 +45,11 @@ def game_socket(
 _LEGACY = "legacy" in connect.__code__.co_varnames
 
 
-def open_websocket(url: str) -> ClientConnection:
-    """A websocket that may be used outside a ``with`` block (and closed by one)."""
-    return connect(url, legacy=True) if _LEGACY else connect(url)
+def open_websocket(url: str, headers: dict[str, str] | None = None) -> ClientConnection:
+    """A websocket that may be used outside a ``with`` block (and closed by one), sending
+    ``headers`` (a session cookie, an origin) with its handshake."""
+    extra: dict[str, Any] = {"additional_headers": headers} if headers else {}
+    return connect(url, legacy=True, **extra) if _LEGACY else connect(url, **extra)
 
 
 def connect_game(
@@ -118,14 +120,20 @@ def alive(pid: int) -> bool:
 
 class ServerProcess:
     """A real ``panal serve`` (uvicorn) in a subprocess, on a free port. ``db_path`` is an SQLite
-    file or a database URL."""
+    file or a database URL; ``prelude``: Python run in the server's process before it starts
+    (to count what it does)."""
 
     def __init__(
-        self, db_path: Path | str, log_path: Path, extra_args: tuple[str, ...] = ()
+        self,
+        db_path: Path | str,
+        log_path: Path,
+        extra_args: tuple[str, ...] = (),
+        prelude: str = "",
     ) -> None:
         self.db_path = db_path
         self.log_path = log_path
         self.extra_args = extra_args
+        self.prelude = prelude
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -144,7 +152,7 @@ class ServerProcess:
             [
                 sys.executable,
                 "-c",
-                "import sys; from panal.cli import main; sys.exit(main())",
+                self.prelude + "\nimport sys; from panal.cli import main; sys.exit(main())",
                 "serve",
                 "--port",
                 str(self.port),

@@ -1,4 +1,6 @@
-"""Account rules: names, passwords, Argon2 hashing, session tokens, slowed sign-in attempts."""
+"""Account rules: names and their look-alikes, passwords, Argon2 hashing, session tokens, and the
+counts that slow sign-in attempts (on an SQLite database in memory: the server tests run them on
+PostgreSQL too)."""
 
 from __future__ import annotations
 
@@ -7,20 +9,28 @@ import pytest
 pytest.importorskip("argon2")
 
 from argon2 import PasswordHasher
+from sqlalchemy import Engine, create_engine
 
+from panal.server.database.store import metadata
 from panal.server.players.accounts import (
-    FREE_FAILURES_PER_NAME,
-    MAX_SIGN_IN_DELAY,
-    SIGN_IN_WINDOW,
     AccountError,
     check_name,
     check_password,
     hash_password,
     name_key,
+    name_skeleton,
     new_session_token,
     session_key,
-    sign_in_delay,
     verify_password,
+)
+from panal.server.players.attempts import (
+    PER_ADDRESS,
+    PER_NAME,
+    PER_NAME_AND_ADDRESS,
+    WINDOW,
+    address_key,
+    sign_in_gate,
+    signed_in,
 )
 
 
@@ -44,6 +54,10 @@ def test_good_names(name: str) -> None:
         ("ana-", "end"),
         ("Admin", "reserved"),
         ("PANAL", "reserved"),
+        ("panaI", "reserved"),  # a capital I for the l (issue 19)
+        ("PanaI", "reserved"),
+        ("r00t", "reserved"),
+        ("Adrnin", "reserved"),  # rn for m
     ],
 )
 def test_bad_names_say_why(name: str, reason: str) -> None:
@@ -95,18 +109,77 @@ def test_session_tokens_are_random_and_only_their_hash_is_kept() -> None:
     assert token not in session_key(token)
 
 
-def test_sign_in_attempts_are_slowed_after_a_few_failures() -> None:
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Alice9", "A1ice9"),
+        ("Alice9", "AIice9"),
+        ("alice9", "A1ice9"),
+        ("ALICE9", "ALlCE9"),
+        ("Bob", "B0b"),
+        ("Emma", "Ernrna"),
+    ],
+)
+def test_names_that_read_alike_have_one_skeleton(one: str, other: str) -> None:
+    assert name_skeleton(one) == name_skeleton(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [("Alice9", "Alice8"), ("ana", "anna"), ("bee", "bea")])
+def test_names_that_read_differently_have_their_own_skeletons(one: str, other: str) -> None:
+    assert name_skeleton(one) != name_skeleton(other)
+
+
+@pytest.fixture
+def counters() -> Engine:
+    engine = create_engine("sqlite://")
+    metadata.create_all(engine)
+    return engine
+
+
+def gate(engine: Engine, name: str, address: str, now: float) -> bool:
+    with engine.begin() as conn:
+        return bool(sign_in_gate(conn, name, address, now).open)
+
+
+def test_an_address_gets_a_few_attempts_at_a_name_per_window(counters: Engine) -> None:
     now = 10_000.0
-    free = FREE_FAILURES_PER_NAME
-    failures = [now - 60 + i for i in range(free - 1)]
-    assert sign_in_delay(failures, free, now) == 0
-    failures.append(now - 0.5)  # the free ones are spent: wait 1 s after the last
-    assert sign_in_delay(failures, free, now) == pytest.approx(0.5)
-    failures.append(now)
-    assert sign_in_delay(failures, free, now) == 2.0
-    failures += [now] * 3
-    assert sign_in_delay(failures, free, now) == 16.0  # doubling with each failure
-    failures += [now] * 30
-    assert sign_in_delay(failures, free, now) == MAX_SIGN_IN_DELAY
-    # Failures older than the window no longer count.
-    assert sign_in_delay(failures, free, now + SIGN_IN_WINDOW) == 0
+    attacker = address_key("203.0.113.9")
+    passed = [gate(counters, "target", attacker, now + i) for i in range(3 * PER_NAME_AND_ADDRESS)]
+    assert passed == [True] * PER_NAME_AND_ADDRESS + [False] * (2 * PER_NAME_AND_ADDRESS)
+    assert gate(counters, "target", attacker, now + WINDOW)  # a new window
+    # A correct password clears the count of its name and address.
+    with counters.begin() as conn:
+        signed_in(conn, "target", attacker, now + WINDOW)
+    assert all(gate(counters, "target", attacker, now + WINDOW + 1) for _ in range(4))
+
+
+def test_the_owner_passes_when_others_used_up_the_name(counters: Engine) -> None:
+    now = 10_000.0
+    others = [address_key(f"198.51.100.{index}") for index in range(PER_NAME)]
+    assert all(gate(counters, "target", address, now) for address in others)
+    assert not any(gate(counters, "target", address, now) for address in others)
+    owner = address_key("192.0.2.1")
+    assert gate(counters, "target", owner, now)  # an address's first attempt is tested
+    assert not gate(counters, "target", owner, now)  # then the name's cap holds
+
+
+def test_an_address_is_capped_across_names_and_a_correct_password_gives_back(
+    counters: Engine,
+) -> None:
+    now = 10_000.0
+    router = address_key("203.0.113.50")
+    for index in range(PER_ADDRESS):
+        assert gate(counters, f"name{index}", router, now)
+        if index % 2 == 0:
+            with counters.begin() as conn:
+                signed_in(conn, f"name{index}", router, now)
+    for index in range(PER_ADDRESS // 2):  # the signed-in half was given back
+        assert gate(counters, f"more{index}", router, now)
+    assert not gate(counters, "onemore", router, now)
+
+
+def test_an_ipv6_client_counts_by_its_network() -> None:
+    assert address_key("2001:db8:1:2::1") == address_key("2001:db8:1:2:ffff::9")
+    assert address_key("2001:db8:1:2::1") != address_key("2001:db8:1:3::1")
+    assert address_key("::ffff:192.0.2.1") == address_key("192.0.2.1")
+    assert address_key("192.0.2.1") != address_key("192.0.2.2")

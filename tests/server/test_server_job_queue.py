@@ -117,7 +117,7 @@ class Stoppable:
         self.cancelled: list[str] = []
         self._stops: dict[str, asyncio.Event] = {}
 
-    async def run(self, job: Job, timeout: float) -> Any:
+    async def run(self, job: Job, timeout: float, on_progress: Any = None) -> Any:
         stop = self._stops[job.id] = asyncio.Event()
         self.started.set()
         released = asyncio.ensure_future(self.release.wait())

@@ -11,8 +11,8 @@ from sqlalchemy import text
 
 from panal.hive import names
 from panal.server.database.store import Store
-from panal.server.players.accounts import FREE_FAILURES_PER_ADDRESS, FREE_FAILURES_PER_NAME
-from panal.server.players.routes import FREE_SIGN_UPS_PER_ADDRESS, Language, Look
+from panal.server.players.attempts import PER_ADDRESS, PER_NAME_AND_ADDRESS, SIGN_UPS_PER_ADDRESS
+from panal.server.players.routes import Language, Look
 from panal.server.ratings.glicko2 import Glicko2, rate_game
 from tests.server.helpers import game_socket, receive_state
 from tests.server.players_helpers import ORIGIN, Person
@@ -134,7 +134,7 @@ def test_at_the_same_time_one_sign_up_gets_a_name(client: TestClient) -> None:
 def test_guessing_passwords_is_slowed_per_name_and_per_address(client: TestClient) -> None:
     Person(client).sign_up("target")
     guesser = Person(client)
-    for _ in range(FREE_FAILURES_PER_NAME):
+    for _ in range(PER_NAME_AND_ADDRESS):
         wrong = guesser.post("/api/account/signin", {"name": "target", "password": "guess it"})
         assert wrong.status_code == 401 and wrong.json()["error"] == "bad_credentials"
     slowed = guesser.post("/api/account/signin", {"name": "TARGET", "password": "correct horse"})
@@ -142,7 +142,7 @@ def test_guessing_passwords_is_slowed_per_name_and_per_address(client: TestClien
     assert slowed.json()["error"] == "slow_down"
     assert int(slowed.headers["Retry-After"]) >= 1
     # A name that does not exist costs the same and counts against the address.
-    for index in range(FREE_FAILURES_PER_ADDRESS - FREE_FAILURES_PER_NAME):
+    for index in range(PER_ADDRESS - PER_NAME_AND_ADDRESS):
         response = guesser.post(
             "/api/account/signin", {"name": f"nobody{index}", "password": "guess it"}
         )
@@ -152,7 +152,7 @@ def test_guessing_passwords_is_slowed_per_name_and_per_address(client: TestClien
 
 
 def test_sign_ups_from_one_address_are_slowed(client: TestClient) -> None:
-    for index in range(FREE_SIGN_UPS_PER_ADDRESS):
+    for index in range(SIGN_UPS_PER_ADDRESS):
         Person(client).sign_up(f"many{index}")
     slowed = Person(client).post(
         "/api/account/signup", {"name": "onemore", "password": "correct horse"}
@@ -262,6 +262,8 @@ def test_a_rated_challenge_from_the_lobby_to_a_result(client: TestClient) -> Non
         assert receive_state(black)["you"] == ["black"]
         white.send_json({"type": "move", "move": "wS1"})
         receive_state(black, lambda s: s["ply"] == 1)
+        black.send_json({"type": "move", "move": "bS1 wS1-"})  # two plies: a game, rated
+        receive_state(black, lambda s: s["ply"] == 2)
         black.send_json({"type": "resign"})
         over = receive_state(white, lambda s: s["result"] is not None)
     assert over["result"] == "WhiteWins" and over["end_reason"] == "resignation"

@@ -23,7 +23,8 @@ def test_a_table_result_rates_every_account_once(backend: Backend) -> None:
     try:
         players = PlayerStore(store.engine)
         ids = [
-            players.create_account(f"seat{i}", f"seat{i}", "hash", None, None).id for i in range(4)
+            players.create_account(f"seat{i}", f"seat{i}", f"seat{i}", "hash", None, None).id
+            for i in range(4)
         ]
         places = {ids[0]: 2, ids[1]: 1, ids[2]: 3, ids[3]: 3}  # two share third place
         with store.engine.begin() as conn:

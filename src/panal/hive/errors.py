@@ -134,7 +134,21 @@ class GameTypeError(ValueError):
 
 class PositionError(ValueError):
     """A board no game of Hive can reach: a split hive, a piece twice, an ant on top of the
-    hive, more pieces than turns… The message says which invariant fails."""
+    hive, more pieces than turns… The message says which invariant fails.
+
+    ``code`` names the invariant for a user interface to say it in another language, and
+    ``details`` the values the message was filled with (piece names, ``White``/``Black``,
+    numbers as text): ``not_in_game`` (piece, game_type), ``twice`` (piece), ``number_order``
+    (piece), ``cannot_climb`` (piece), ``split``, ``too_many`` (color, pieces, turns),
+    ``no_piece`` (color), ``no_queen`` (color, turns); ``position`` for any other.
+    """
+
+    def __init__(
+        self, message: str, code: str = "position", details: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.details = details or {}
 
 
 class RecordError(ValueError):

@@ -79,9 +79,15 @@ def board_stacks(board: BoardInput, game_type: GameType) -> dict[int, list[int]]
         for item in items:
             piece = _piece(item)
             if piece.bug not in game_type.bugs:
-                raise PositionError(f"{piece.name} is not in this game ({game_type})")
+                raise PositionError(
+                    f"{piece.name} is not in this game ({game_type})",
+                    "not_in_game",
+                    {"piece": piece.name, "game_type": str(game_type)},
+                )
             if piece in seen:
-                raise PositionError(f"{piece.name} stands on the board twice")
+                raise PositionError(
+                    f"{piece.name} stands on the board twice", "twice", {"piece": piece.name}
+                )
             seen.add(piece)
             stack.append(int(piece))
         cell = pack((q, r))
@@ -128,30 +134,42 @@ def check_position(
                 name = Piece(color << 4 | FIRST_SLOT[bug] + first_missing - 1).name
                 raise PositionError(
                     f"pieces of one kind are placed in number order, but {name} is in hand "
-                    "while a higher number is on the board"
+                    "while a higher number is on the board",
+                    "number_order",
+                    {"piece": name},
                 )
     for stack in stacks.values():
         for piece in stack[1:]:
             if Bug(BUG_OF[piece]) not in _CLIMBERS:
                 raise PositionError(
                     f"{Piece(piece).name} stands on top of another piece; only a beetle, a "
-                    "mosquito or a dragonfly can climb"
+                    "mosquito or a dragonfly can climb",
+                    "cannot_climb",
+                    {"piece": Piece(piece).name},
                 )
     if not _connected(stacks):
-        raise PositionError("the hive is split: every piece must touch the others")
+        raise PositionError("the hive is split: every piece must touch the others", "split")
     counts = _counts(stacks)
     turns = {Color.WHITE: (ply + 1) // 2, Color.BLACK: ply // 2}
     for color in Color:
         if counts[color] > turns[color]:
             raise PositionError(
-                f"{color.title} has {counts[color]} pieces on the board after {turns[color]} turns"
+                f"{color.title} has {counts[color]} pieces on the board after {turns[color]} turns",
+                "too_many",
+                {"color": color.title, "pieces": str(counts[color]), "turns": str(turns[color])},
             )
         if turns[color] and not counts[color]:
-            raise PositionError(f"{color.title} has played but has no piece on the board")
+            raise PositionError(
+                f"{color.title} has played but has no piece on the board",
+                "no_piece",
+                {"color": color.title},
+            )
         if turns[color] >= 4 and (color << 4) not in on_board:
             raise PositionError(
                 f"{color.title} has played {turns[color]} turns without placing the queen "
-                "(it must be placed by the fourth turn)"
+                "(it must be placed by the fourth turn)",
+                "no_queen",
+                {"color": color.title, "turns": str(turns[color])},
             )
     if last_moved is not None:
         if ply == 0:

@@ -12,7 +12,6 @@ browser's pages (:mod:`~panal.server.http.pages`). The API itself is described i
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import os
@@ -22,6 +21,10 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from panal.server.analysis.analysis_store import AnalysisStore
+from panal.server.analysis.engine import EngineLimits, Engines
+from panal.server.analysis.reviews import ReviewedGame, Reviews
+from panal.server.analysis.routes import analysis_router
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.routes import table_router
 from panal.server.enjambre_tables.tables import TableHub
@@ -34,16 +37,39 @@ from panal.server.http.body_limit import MAX_BODY_BYTES, BodyLimit
 from panal.server.http.error_answers import answer_errors
 from panal.server.http.pages import serve_pages
 from panal.server.lobby.lobby import Lobby, lobby_router
+from panal.server.players.attempts import PasswordWork
 from panal.server.players.auth import OriginCheck
 from panal.server.players.community import community_router
 from panal.server.players.player_store import PlayerStore
-from panal.server.players.routes import PASSWORD_WORK_AT_ONCE, account_router
+from panal.server.players.routes import account_router
 from panal.server.runtime.bus import make_bus
 from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
 from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
 from panal.server.runtime.runtime import Runtime
+from panal.server.training.routes import training_router
+from panal.server.training.training_store import TrainingStore
 
-__all__ = ["create_app"]
+__all__ = ["analysis_hubs", "create_app"]
+
+
+def analysis_hubs(
+    runtime: Runtime, games: GameHub, limits: EngineLimits | None = None
+) -> tuple[Engines, Reviews]:
+    """The analysis board's engines and the reviews, reading games through the games' hub."""
+
+    async def reviewed_game(game_id: str) -> ReviewedGame:
+        live = await games.get(game_id)
+        row = live.row
+        return ReviewedGame(
+            {"type": row.game_type, "options": row.rules.to_values(), "moves": list(live.moves)},
+            finished=live.is_finished or row.mode == "review",  # a record: nobody plays it
+            seats_for=live.seats_for,
+            players=(row.headers.get("White"), row.headers.get("Black")),
+        )
+
+    limits = limits or EngineLimits()
+    store = AnalysisStore(runtime.store)
+    return Engines(runtime, store, limits), Reviews(runtime, store, reviewed_game, limits)
 
 
 def create_app(
@@ -56,6 +82,7 @@ def create_app(
     levels: tuple[str, ...] | None = None,
     limits: Limits | None = None,
     table_limits: TableLimits | None = None,
+    analysis_limits: EngineLimits | None = None,
     migrate: bool = True,
     body_timeout: float = 10.0,
     clock: Callable[[], float] = time.time,
@@ -95,6 +122,7 @@ def create_app(
     hub = GameHub(runtime, store, players, levels, limits=limits)
     tables = TableHub(runtime, limits=table_limits)
     lobby = Lobby(runtime, players)
+    engines, reviews = analysis_hubs(runtime, hub, analysis_limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -119,7 +147,8 @@ def create_app(
     app.state.hub = hub
     app.state.tables = tables
     app.state.lobby = lobby
-    app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
+    app.state.engines, app.state.reviews = engines, reviews
+    app.state.password_work = PasswordWork()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
     answer_errors(app)
@@ -127,6 +156,8 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(game_router(hub, players, runtime))
     app.include_router(table_router(tables, players))
+    app.include_router(analysis_router(engines, reviews, players))
+    app.include_router(training_router(TrainingStore(store.engine), players, runtime))
     app.include_router(community_router)
     serve_pages(app)
     return app

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import signal
 
+from panal.server.app import analysis_hubs
 from panal.server.enjambre_tables.tables import TableHub
 from panal.server.hive_games.ai_pool import ai_levels
 from panal.server.hive_games.game_store import GameStore
@@ -37,7 +38,8 @@ async def run_worker(
         ChildPool(1, warm=("panal.hive.records",)),
         shared=True,
     )
-    GameHub(runtime, store, PlayerStore(store.engine), ai_levels())
+    games = GameHub(runtime, store, PlayerStore(store.engine), ai_levels())
+    analysis_hubs(runtime, games)  # the analysis board's jobs and the reviews
     TableHub(runtime)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

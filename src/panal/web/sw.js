@@ -8,7 +8,7 @@
 const VERSION = "__PANAL_VERSION__";
 const ASSETS = __PANAL_ASSETS__;
 const CACHE = `panal-static-${VERSION}`;
-const APP_PAGES = /^\/(new|import|archive|lobby|signin|signup|game\/[A-Za-z0-9_-]{1,16}|@\/[A-Za-z0-9_-]{1,20})?$/;
+const APP_PAGES = /^\/(new|import|archive|lobby|signin|signup|analysis|analysis\/[A-Za-z0-9_-]{1,16}|game\/[A-Za-z0-9_-]{1,16}|@\/[A-Za-z0-9_-]{1,20})?$/;
 
 self.addEventListener("install", (event) => {
   event.waitUntil(

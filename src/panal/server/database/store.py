@@ -63,6 +63,7 @@ from sqlalchemy import (
     union_all,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Dialect, RowMapping, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -80,6 +81,7 @@ __all__ = [
     "Store",
     "bump_version",
     "database_url",
+    "insert_ignore",
     "lock_name",
     "metadata",
     "newest_first",
@@ -87,7 +89,7 @@ __all__ = [
     "row_fields",
 ]
 
-HEAD_REVISION = "0008_social"
+HEAD_REVISION = "0011_social"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 
@@ -131,6 +133,15 @@ def row_fields(cls: type, values: Mapping[str, Any]) -> dict[str, Any]:
     """The fields of the dataclass ``cls`` that a row's ``values`` hold, by name: a stored
     row's dataclass names its fields as the table its columns."""
     return {f.name: values[f.name] for f in fields(cls) if f.name in values}
+
+
+def insert_ignore(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> int:
+    """Insert ``rows``, leaving those whose key exists; how many were inserted (counted by
+    ``RETURNING``: PostgreSQL's driver gives -1 as the row count of such an insert)."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    key = next(iter(table.primary_key.columns))
+    statement = dialect.insert(table).values(rows).on_conflict_do_nothing().returning(key)
+    return len(conn.execute(statement).all())
 
 
 def newest_first(

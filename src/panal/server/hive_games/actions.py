@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from panal.hex import Hex
-from panal.hive import GameState, IllegalMoveError, InvalidMoveError, Move, Termination
+from panal.hive import Game, GameState, IllegalMoveError, InvalidMoveError, Move, Termination
 from panal.hive.pieces import piece_from_name
 from panal.server.hive_games.clock import ClockState
 from panal.server.hive_games.game_store import GameWrite, clock_values, insert_game, online_game
@@ -25,7 +25,16 @@ from panal.server.hive_games.snapshot import (
 )
 from panal.server.http.request_error import RequestError
 
-__all__ = ["ACTIONS", "GameChange", "both_writes", "flag_change", "play", "timed"]
+__all__ = [
+    "ACTIONS",
+    "GameChange",
+    "both_writes",
+    "checked_move",
+    "flag_change",
+    "play",
+    "requested_move",
+    "timed",
+]
 
 MAX_COORDINATE = 1000
 Seats = frozenset[int]  # the colours a request's token holds
@@ -124,19 +133,16 @@ def move(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChan
     return play(live, requested_move(message))
 
 
-def play(live: LiveGame, requested: Move | str) -> GameChange:
-    """Check a move with the rules engine; the change it makes (the game is left as is)."""
-    game = live.game
-    assert game is not None
+def checked_move(game: Game, requested: Move | str) -> tuple[Move, str, bool]:
+    """The requested move against ``game``: the move, its MoveString, and whether the rules
+    engine checked it whole (a MoveString is parsed and checked; a piece and a cell are checked
+    as far as writing them goes, and again when pushed). A move that breaks a rule is refused
+    naming it (409 ``illegal_move``), one that does not parse with its reason."""
     try:
         if isinstance(requested, str):
             move = game.parse_move(requested)  # checks it, naming the rule it breaks
-            text = game.move_string(move)
-            checked = True
-        else:
-            move = requested
-            text = game.move_string(move)  # an illegal move raises, naming the rule
-            checked = False
+            return move, game.move_string(move), True
+        return requested, game.move_string(requested), False  # an illegal move raises
     except InvalidMoveError as exc:
         raise RequestError(
             "invalid_move", str(exc), reason=exc.reason, details=exc.details
@@ -147,6 +153,13 @@ def play(live: LiveGame, requested: Move | str) -> GameChange:
         ) from None
     except ValueError as exc:  # e.g. a destination beside no piece cannot be written
         raise RequestError("illegal_move", str(exc), 409, rule="illegal") from None
+
+
+def play(live: LiveGame, requested: Move | str) -> GameChange:
+    """Check a move with the rules engine; the change it makes (the game is left as is)."""
+    game = live.game
+    assert game is not None
+    move, text, checked = checked_move(game, requested)
     mover = int(game.turn)
     values: dict[str, Any] = {"plies": game.ply + 1}
     if live.row.draw_offer is not None and live.row.draw_offer != mover:

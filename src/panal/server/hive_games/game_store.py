@@ -100,7 +100,7 @@ games_table = sa.Table(
     sa.Column("client", sa.String(64)),
     sa.Index("games_by_deadline", "deadline"),
     sa.Index("games_open_by_client", "mode", "result", "client"),
-    # The clock's speed (revision 0008_social), for the archive's filter; NULL: untimed.
+    # The clock's speed (revision 0011_social), for the archive's filter; NULL: untimed.
     sa.Column("speed", sa.String(16)),
     sa.Index("games_finished_by_speed", "speed", "updated_at"),
 )

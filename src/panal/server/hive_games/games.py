@@ -50,7 +50,7 @@ from panal.server.hive_games.unfinished import UnfinishedGames
 from panal.server.http.clients import Client
 from panal.server.http.request_error import RequestError
 from panal.server.players.player_store import PlayerStore
-from panal.server.ratings.rating_store import settle_ratings
+from panal.server.ratings.rating_store import ABORTED, RATED_FROM_PLIES, settle_ratings
 from panal.server.room.core import Failure, Reload, RoomKindBase, Rooms
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token, new_id, new_token
@@ -469,11 +469,15 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         The clock is read here, once, for every kind of change: a move stops the mover's clock
         and starts the other; an ending stops both; and any change that comes after the side
         to move ran out of time becomes the loss on time instead. A result of a rated game
-        changes the ratings in the same transaction."""
+        changes the ratings in the same transaction, unless it came before the second ply: then
+        the game is aborted (its end reason says so) and no rating changes."""
         was_ai_turn = live.ai_thinking
         change = timed(live, change, self.now())
         finishes = change.values.get("result") is not None and live.row.result is None
         if finishes and live.row.rated:
+            if len(live.moves) + len(change.add_moves) < RATED_FROM_PLIES:
+                values = {**change.values, "end_reason": ABORTED}
+                change = dataclasses.replace(change, values=values)
             ratings = functools.partial(settle_ratings, game_id=live.id)
             change = dataclasses.replace(change, also=both_writes(change.also, ratings))
         await self.rooms.commit(live, change)

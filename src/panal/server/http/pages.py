@@ -30,6 +30,12 @@ APP_PAGES = (
     "/table/{table_id}",
     "/enjambre",
     "/@/{name}",
+    "/analysis",
+    "/analysis/{game_id}",
+    "/puzzles",
+    "/puzzles/{what}",
+    "/learn",
+    "/learn/{what}",
 )
 
 

@@ -1,6 +1,8 @@
 """The lobby's open challenges in the database: posted by a player (an account or a guest's
 seat token), listed until they expire, and accepted by one player only (a conditional
-``UPDATE`` in the transaction that creates the game)."""
+``UPDATE`` in the transaction that creates the game). An account or a client address has at
+most so many open at once: counted and posted in one transaction holding both keys
+(:func:`panal.server.players.attempts.hold`), so that parallel posts cannot pass the cap."""
 
 from __future__ import annotations
 
@@ -9,11 +11,12 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, func, insert, select, update
 
 from panal.server.database.store import metadata, row_fields
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, insert_game
+from panal.server.players.attempts import hold
 from panal.server.players.player_store import PlayerStore, users_table
 from panal.server.ratings.rating_store import hive_category
 
@@ -22,6 +25,7 @@ __all__ = [
     "CORRESPONDENCE_CHALLENGE_SECONDS",
     "Challenge",
     "ChallengeStore",
+    "TooManyChallenges",
 ]
 
 challenges_table = sa.Table(
@@ -32,6 +36,7 @@ challenges_table = sa.Table(
     sa.Column("expires_at", sa.Float, nullable=False),
     sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id")),
     sa.Column("creator_token", sa.String(64), nullable=False),
+    sa.Column("creator_address", sa.String(32)),  # attempts.address_key of the creator's address
     sa.Column("game_type", sa.String(16), nullable=False),
     sa.Column("options", sa.String(200), nullable=False),
     sa.Column("look", sa.String(12), nullable=False),
@@ -41,11 +46,23 @@ challenges_table = sa.Table(
     sa.Column("status", sa.String(12), nullable=False),
     sa.Column("game_id", sa.String(16)),
     sa.Index("challenges_by_status", "status", "expires_at"),
+    sa.Index("challenges_by_creator_address", "creator_address", "status"),
 )
 
 CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby this long
 CORRESPONDENCE_CHALLENGE_SECONDS = 7 * 86_400
 OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
+
+
+class TooManyChallenges(Exception):
+    """The creator (``by``: ``account`` or ``address``) has ``open_now`` open challenges
+    already, at most ``cap``."""
+
+    def __init__(self, by: str, open_now: int, cap: int) -> None:
+        super().__init__(by)
+        self.by = by
+        self.open_now = open_now
+        self.cap = cap
 
 
 @dataclass(frozen=True)
@@ -115,11 +132,28 @@ class ChallengeStore:
         self.players = players
         self.engine = players.engine
 
-    def create_challenge(self, challenge: Challenge) -> None:
+    def create_challenge(
+        self, challenge: Challenge, address: str, per_account: int, per_address: int
+    ) -> None:
+        """Post the challenge unless its creator's account already has ``per_account`` open
+        challenges, or its address ``per_address`` (guests and accounts alike): raises
+        :class:`TooManyChallenges`."""
+        table = challenges_table
+        open_now = and_(table.c.status == OPEN, table.c.expires_at > challenge.created_at)
+        caps: list[tuple[str, Any, Any, int]] = [
+            ("address", table.c.creator_address, address, per_address)
+        ]
+        if challenge.creator_id is not None:
+            caps.append(("account", table.c.creator_id, challenge.creator_id, per_account))
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(challenges_table).values({**challenge.to_columns(), "status": OPEN})
-            )
+            hold(conn, [f"challenges:{by}:{value}" for by, _, value, _ in caps])
+            for by, column, value, cap in caps:
+                mine = column == value
+                count = conn.execute(select(func.count()).where(open_now, mine)).scalar_one()
+                if count >= cap:
+                    raise TooManyChallenges(by, int(count), cap)
+            values = {**challenge.to_columns(), "status": OPEN, "creator_address": address}
+            conn.execute(insert(table).values(values))
 
     def challenge(self, challenge_id: str) -> Challenge | None:
         with self.engine.connect() as conn:

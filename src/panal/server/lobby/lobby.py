@@ -38,7 +38,9 @@ from panal.server.lobby.challenge_store import (
     CORRESPONDENCE_CHALLENGE_SECONDS,
     Challenge,
     ChallengeStore,
+    TooManyChallenges,
 )
+from panal.server.players.attempts import address_key
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
@@ -49,7 +51,11 @@ __all__ = ["Lobby", "lobby_router"]
 
 REFRESH_DELAY = 0.1  # changes within this time are sent as one list
 PLAYING_WINDOW = 3600.0  # a game counts as being played if it moved within the last hour
-MAX_OPEN_PER_CREATOR = 3
+#: Open challenges at once per account, and per client address (guests and accounts together:
+#: a few players behind one router can each post one or two). The lobby shows the newest
+#: LOBBY_SHOWN, so one client can fill at most a tenth of it.
+MAX_OPEN_PER_ACCOUNT = 3
+MAX_OPEN_PER_ADDRESS = 10
 
 
 class ChallengeRequest(StrictModel):
@@ -156,18 +162,6 @@ class Lobby:
         if body.rated and control is None:
             raise RequestError("rated_untimed", "a rated game needs a clock", 422)
         now = time.time()
-        if account is not None:
-            mine = [
-                c
-                for c in await runtime.db(self.challenges.open_challenges, now)
-                if c.creator_id == account.id
-            ]
-            if len(mine) >= MAX_OPEN_PER_CREATOR:
-                raise RequestError(
-                    "too_many_challenges",
-                    f"you have {len(mine)} open challenges (at most {MAX_OPEN_PER_CREATOR})",
-                    429,
-                )
         token = new_token()
         lasts = (
             CORRESPONDENCE_CHALLENGE_SECONDS
@@ -187,7 +181,24 @@ class Lobby:
             rated=body.rated,
             color=body.color,
         )
-        await runtime.db(self.challenges.create_challenge, challenge)
+        address = address_key(request.client.host if request.client else None)
+        try:
+            await runtime.db(
+                self.challenges.create_challenge,
+                challenge,
+                address,
+                MAX_OPEN_PER_ACCOUNT,
+                MAX_OPEN_PER_ADDRESS,
+            )
+        except TooManyChallenges as exc:
+            where = "from your address" if exc.by == "address" else "on your account"
+            raise RequestError(
+                "too_many_challenges",
+                f"{exc.open_now} open challenges {where} (at most {exc.cap}): cancel one first",
+                429,
+                reason=exc.by,
+                details={"open": str(exc.open_now), "cap": str(exc.cap)},
+            ) from None
         self.announce(challenge.id)
         if account is not None:
             challenge = await runtime.db(self.challenges.with_creator, challenge, account.name)

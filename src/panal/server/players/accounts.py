@@ -3,17 +3,20 @@ sign-in attempts are slowed. The tables and their transactions are in
 :mod:`panal.server.database.store`.
 
 * **Names** are 3 to 20 characters of ASCII letters, digits, ``_`` and ``-``, beginning with a
-  letter and ending with a letter or a digit (no look-alike letters from other scripts, which
-  would let "panaI" pass for "panal"). They are unique without regard to case: each name is
-  stored with its key (:func:`name_key`, the name in lower case) under a unique index.
+  letter and ending with a letter or a digit (no look-alike letters from other scripts). They
+  are unique without regard to case: each name is stored with its key (:func:`name_key`, the
+  name in lower case) under a unique index. Names that read alike are refused too: each name is
+  stored with its confusable skeleton (:func:`name_skeleton`: Unicode TR39's, through ICU, with
+  case folded, so "panaI" reads as the reserved "panal" and "A1ice9" as "Alice9") under a second
+  unique index.
 * **Passwords** are 8 to 256 characters, not the name itself, hashed with Argon2id through
   argon2-cffi at its default cost (RFC 9106's second recommended setting: 64 MiB, 3 passes);
   a hash made with an older cost is replaced at the next sign-in.
 * **Sessions** are random tokens in an HTTP-only cookie; the database keeps only their SHA-256
   hash, so a copy of the database signs nobody in.
-* **Sign-in attempts** that fail are counted per name and per client address (in the database,
-  so every server process sees them): a few are free, then each further attempt waits twice as
-  long as the one before (:func:`sign_in_delay`), up to 15 minutes.
+* **Sign-in attempts** are counted before the password is tested, by the database in one
+  statement per count, so that parallel attempts cannot all pass a check made before any of
+  them was written (:mod:`panal.server.players.attempts` has the policy and its numbers).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from argon2 import PasswordHasher
@@ -40,9 +43,9 @@ __all__ = [
     "dummy_hash",
     "hash_password",
     "name_key",
+    "name_skeleton",
     "new_session_token",
     "session_key",
-    "sign_in_delay",
     "verify_password",
 ]
 
@@ -70,11 +73,6 @@ RESERVED_NAMES = frozenset(
 )
 
 SESSION_DAYS = 30
-#: Failed sign-ins, in the last ``SIGN_IN_WINDOW`` seconds, that cost no waiting.
-FREE_FAILURES_PER_NAME = 5
-FREE_FAILURES_PER_ADDRESS = 20
-SIGN_IN_WINDOW = 15 * 60.0
-MAX_SIGN_IN_DELAY = 15 * 60.0
 
 
 class AccountError(ValueError):
@@ -93,6 +91,32 @@ def name_key(name: str) -> str:
     return name.lower()
 
 
+@functools.cache
+def _spoof_checker() -> Any:
+    import icu  # PyICU: ICU's SpoofChecker implements Unicode TR39 (the web extra)
+
+    return icu.SpoofChecker()
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like: two names with the same skeleton are confusable.
+
+    TR39's skeleton maps each character to the prototype of its class of look-alikes (of the
+    characters a name may have: "I" and "1" to "l", "0" to "O", "m" to "rn"), but it keeps case
+    apart where the letters look different ("O" and "o"), and its mappings are not closed under
+    case ("I" goes to "l", while "i" stays). So: skeleton, then case folded, then skeleton again
+    ("A1ice9" → "Alice9" → "alice9" → "alice9"; "B0b" → "BOb" → "bob" → "bob"). (Names the
+    same but for case have one :func:`name_key` anyway.)"""
+    checker = _spoof_checker()
+    once = checker.getSkeleton(0, name)
+    return str(checker.getSkeleton(0, once.casefold()))
+
+
+@functools.cache
+def _reserved_skeletons() -> frozenset[str]:
+    return frozenset(name_skeleton(name) for name in RESERVED_NAMES)
+
+
 def check_name(name: str) -> str:
     """The name, if it may be a user name; raises :class:`AccountError` saying why not."""
     if len(name) < NAME_MIN:
@@ -107,7 +131,7 @@ def check_name(name: str) -> str:
         raise AccountError("bad_name", "start", "a name begins with a letter")
     if not name[-1].isalnum():
         raise AccountError("bad_name", "end", "a name ends with a letter or a digit")
-    if name_key(name) in RESERVED_NAMES:
+    if name_key(name) in RESERVED_NAMES or name_skeleton(name) in _reserved_skeletons():
         raise AccountError("bad_name", "reserved", f"the name {name!r} is reserved")
     return name
 
@@ -181,18 +205,3 @@ def new_session_token() -> str:
 def session_key(token: str) -> str:
     """What the database keeps of a session token."""
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
-
-
-# --- slowing down guessing --------------------------------------------------------------------
-
-
-def sign_in_delay(failures: list[float], free: int, now: float) -> float:
-    """Seconds to wait before the next attempt, given the times of the recent failures (within
-    :data:`SIGN_IN_WINDOW`): none for the first ``free``, then 1 s after the last failure,
-    doubling with each further failure, at most :data:`MAX_SIGN_IN_DELAY`."""
-    recent = sorted(at for at in failures if now - at < SIGN_IN_WINDOW)
-    excess = len(recent) - free
-    if excess < 0:
-        return 0.0
-    wait = min(MAX_SIGN_IN_DELAY, 2.0**excess)
-    return max(0.0, recent[-1] + wait - now)

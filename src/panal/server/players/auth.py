@@ -2,18 +2,27 @@
 with it (cross-site request forgery).
 
 * The session lives in the cookie ``panal_session``: HTTP-only (no script reads it), SameSite=Lax
-  (other sites' requests do not carry it, except plain links), ``Secure`` whenever the request
-  came over HTTPS or to this machine (browsers keep secure cookies from ``http://localhost``),
-  for 30 days. The database keeps only the token's hash.
+  (other sites' requests do not carry it, except plain links), for 30 days, and ``Secure``
+  whenever the browser is on HTTPS: the request came over HTTPS, or a proxy in front says so
+  (``X-Forwarded-Proto: https``), or the page that sent it is an ``https://`` one (its
+  ``Origin``), or it came to this machine (browsers keep secure cookies from
+  ``http://localhost``). Reading the proxy's header needs no trust in it: a ``Secure`` flag only
+  keeps a cookie off plain HTTP, so a client that lies about it harms only itself. (Without
+  this, a server behind a TLS proxy gave a cookie without ``Secure`` unless
+  ``--forwarded-allow-ips`` was set.) The database keeps only the token's hash.
 * Every request that changes something (any method but GET, HEAD and OPTIONS) and names an
   ``Origin`` must come from this server's own origin; a request carrying the session cookie
   must name its origin (``Origin``, else ``Referer``). Browsers send ``Origin`` with every such
   request, so a page of another site can neither act with a player's session nor sign a player
   into another account. A websocket that takes its seats from the cookie is checked the same way
-  (browsers do not apply SameSite to websockets everywhere).
+  (browsers do not apply SameSite to websockets everywhere). The scheme counts too: when the
+  server is reached over HTTPS (itself, or its proxy's ``X-Forwarded-Proto``), a page of the
+  same host over plain ``http://`` (which anyone on the network can write) is another site.
 
 Behind a reverse proxy, the proxy must pass the ``Host`` header through (nginx:
-``proxy_set_header Host $host``), since the origin is compared with it.
+``proxy_set_header Host $host``), since the origin is compared with it, and should say which
+scheme the browser used (``proxy_set_header X-Forwarded-Proto $scheme``): without it, the
+server cannot tell an ``http://`` page of its host from its own ``https://`` one.
 """
 
 from __future__ import annotations
@@ -61,16 +70,34 @@ def _netloc(url: str) -> str | None:
     return parts.netloc.lower() or None
 
 
+def _browser_on_https(scope: Scope) -> bool:
+    """Whether the server is reached over HTTPS: directly, or through a proxy that says so."""
+    if scope.get("scheme") in ("https", "wss"):
+        return True
+    forwarded = (_header(scope, b"x-forwarded-proto") or "").split(",")[0].strip().lower()
+    return forwarded in ("https", "wss")
+
+
 def same_origin(scope: Scope, *, required: bool) -> bool:
     """Whether the request names this server as its origin (``Origin``, else ``Referer``);
-    one that names none passes unless ``required``."""
+    one that names none passes unless ``required``. An ``http://`` page does not pass for a
+    server reached over HTTPS."""
     host = (_header(scope, b"host") or "").lower()
     named = _header(scope, b"origin")
     if named is None or named == "null":
         named = _header(scope, b"referer")
     if named is None:
         return not required
+    if _browser_on_https(scope) and _scheme(named) != "https":
+        return False
     return bool(host) and _netloc(named) == host
+
+
+def _scheme(url: str) -> str | None:
+    try:
+        return urlsplit(url).scheme.lower() or None
+    except ValueError:
+        return None
 
 
 def _carries_session(scope: Scope) -> bool:
@@ -106,7 +133,12 @@ class OriginCheck:
 
 
 def _secure(connection: HTTPConnection) -> bool:
-    return connection.url.scheme in ("https", "wss") or connection.url.hostname in LOOPBACK_HOSTS
+    origin = connection.headers.get("origin") or ""
+    return (
+        _browser_on_https(connection.scope)
+        or _scheme(origin) == "https"
+        or connection.url.hostname in LOOPBACK_HOSTS
+    )
 
 
 def set_session_cookie(response: Response, connection: HTTPConnection, token: str) -> None:

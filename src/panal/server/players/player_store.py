@@ -1,11 +1,13 @@
-"""Players in the database: accounts, sessions, sign-in failures, ratings and their history,
-and the games they play (the lobby's challenges are :mod:`panal.server.lobby.challenge_store`'s).
+"""Players in the database: accounts, sessions, ratings and their history, and the games they
+play (the lobby's challenges are :mod:`panal.server.lobby.challenge_store`'s, the counts of
+attempts :mod:`panal.server.players.attempts`'s).
 
 The tables sit beside :mod:`panal.server.database.store`'s games (same metadata, same Alembic
 migrations); their transactions are short and synchronous, and the server runs them in a thread.
 What must happen exactly once is decided by the database:
 
-* a name is taken by one account (a unique index on its case-free key);
+* a name is taken by one account (a unique index on its case-free key), and names that read
+  alike by one (a unique index on the name's confusable skeleton);
 * a challenge is accepted by one player (a conditional ``UPDATE`` in the transaction that
   creates the game);
 * a rated game's result changes its players' ratings once
@@ -15,9 +17,9 @@ What must happen exactly once is decided by the database:
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import Engine, and_, case, delete, func, insert, or_, select, update
@@ -42,11 +44,14 @@ users_table = sa.Table(
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("name", sa.String(20), nullable=False),
     sa.Column("name_key", sa.String(20), nullable=False),
+    # Nullable: accounts older than the column whose skeleton another account already had.
+    sa.Column("name_skeleton", sa.String(80)),
     sa.Column("password_hash", sa.String(255), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("language", sa.String(8)),
     sa.Column("look", sa.String(12)),
     sa.Index("users_by_name_key", "name_key", unique=True),
+    sa.Index("users_by_name_skeleton", "name_skeleton", unique=True),
 )
 
 sessions_table = sa.Table(
@@ -59,21 +64,17 @@ sessions_table = sa.Table(
     sa.Index("sessions_by_user", "user_id"),
 )
 
-sign_in_failures_table = sa.Table(
-    "sign_in_failures",
-    metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("key", sa.String(80), nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Index("sign_in_failures_by_key", "key", "at"),
-)
-
+T = TypeVar("T")
 SESSION_SECONDS = 30 * 86_400
 SESSION_REFRESH = 86_400  # a session used a day after its last renewal runs 30 days again
 
 
 class NameTaken(Exception):
-    """Another account has this name (in any case)."""
+    """Another account has this name (in any case), or one that reads alike (``confusable``)."""
+
+    def __init__(self, name: str, *, confusable: bool) -> None:
+        super().__init__(name)
+        self.confusable = confusable
 
 
 @dataclass(frozen=True)
@@ -125,10 +126,21 @@ class PlayerStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
+    def in_transaction(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(conn, *args)`` in one transaction (the attempts' counters)."""
+        with self.engine.begin() as conn:
+            return work(conn, *args)
+
     # --- accounts --------------------------------------------------------------------------
 
     def create_account(
-        self, name: str, key: str, password_hash: str, language: str | None, look: str | None
+        self,
+        name: str,
+        key: str,
+        skeleton: str,
+        password_hash: str,
+        language: str | None,
+        look: str | None,
     ) -> Account:
         now = time.time()
         try:
@@ -138,6 +150,7 @@ class PlayerStore:
                     .values(
                         name=name,
                         name_key=key,
+                        name_skeleton=skeleton,
                         password_hash=password_hash,
                         created_at=now,
                         language=language,
@@ -146,7 +159,7 @@ class PlayerStore:
                     .returning(users_table.c.id)
                 ).scalar_one()
         except IntegrityError:
-            raise NameTaken(name) from None
+            raise NameTaken(name, confusable=self.account_by_key(key) is None) from None
         return Account(user_id, name, now, language, look)
 
     def account_by_key(self, key: str) -> tuple[Account, str] | None:
@@ -245,33 +258,6 @@ class PlayerStore:
     def delete_session(self, key: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions_table).where(sessions_table.c.key == key))
-
-    # --- sign-in failures ------------------------------------------------------------------
-
-    def failures(self, keys: list[str], since: float) -> dict[str, list[float]]:
-        """When each key failed to sign in after ``since``."""
-        found: dict[str, list[float]] = {key: [] for key in keys}
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(sign_in_failures_table.c.key, sign_in_failures_table.c.at).where(
-                    sign_in_failures_table.c.key.in_(keys), sign_in_failures_table.c.at > since
-                )
-            )
-            for row in rows:
-                found[row.key].append(row.at)
-        return found
-
-    def record_failure(self, keys: list[str], forget_before: float) -> None:
-        now = time.time()
-        with self.engine.begin() as conn:
-            conn.execute(insert(sign_in_failures_table), [{"key": k, "at": now} for k in keys])
-            conn.execute(
-                delete(sign_in_failures_table).where(sign_in_failures_table.c.at < forget_before)
-            )
-
-    def clear_failures(self, key: str) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(delete(sign_in_failures_table).where(sign_in_failures_table.c.key == key))
 
     # --- ratings and profiles --------------------------------------------------------------
 

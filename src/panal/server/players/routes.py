@@ -4,7 +4,8 @@
   signed in; ``claim`` lists the ``{"game", "token"}`` seats this browser holds as a guest: those
   games become the new account's.
 * ``POST /api/account/signin``  ``{"name", "password"}`` (any case of the name) → signed in; 401
-  ``bad_credentials``; 429 ``slow_down`` with ``retry_after`` after repeated failures.
+  ``bad_credentials``; 429 ``slow_down`` with ``retry_after`` once too many attempts were made
+  (:mod:`panal.server.players.attempts`: counted before the password is tested).
 * ``POST /api/account/signout`` → 204.
 * ``GET /api/account`` → ``{"name", "language", "look"}`` (``name`` null for a guest).
 * ``PATCH /api/account`` ``{"language"?, "look"?}``: remembered for the account.
@@ -15,7 +16,6 @@
 from __future__ import annotations
 
 import asyncio
-import math
 import time
 from typing import Any, Literal
 
@@ -27,21 +27,27 @@ from panal.server.hive_games.games import GameHub
 from panal.server.http.models import Look, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.players.accounts import (
-    FREE_FAILURES_PER_ADDRESS,
-    FREE_FAILURES_PER_NAME,
     NAME_MAX,
     PASSWORD_MAX,
-    SIGN_IN_WINDOW,
     AccountError,
+    PasswordCheck,
     check_name,
     check_password,
     dummy_hash,
     hash_password,
     name_key,
+    name_skeleton,
     new_session_token,
     session_key,
-    sign_in_delay,
     verify_password,
+)
+from panal.server.players.attempts import (
+    Gate,
+    PasswordWork,
+    address_key,
+    sign_in_gate,
+    sign_up_gate,
+    signed_in,
 )
 from panal.server.players.auth import (
     clear_session_cookie,
@@ -50,16 +56,11 @@ from panal.server.players.auth import (
     set_session_cookie,
 )
 from panal.server.players.player_store import Account, NameTaken, PlayerStore
-from panal.server.room.tokens import hash_token
 from panal.server.runtime.runtime import Runtime
 
 __all__ = ["Language", "Look", "account_router", "client_key", "require_account"]
 
-#: Argon2 costs 64 MiB and tens of milliseconds a hash: a few at a time per process.
-PASSWORD_WORK_AT_ONCE = 2
 MAX_CLAIMS = 200
-#: Sign-ups from one address within the sign-in window before the next ones are slowed.
-FREE_SIGN_UPS_PER_ADDRESS = 10
 
 # The UI's languages and looks (panal.hive.names.LANGUAGES and LOOKS; a test checks they agree).
 Language = Literal["en", "es", "pt-PT", "pt-BR"]
@@ -98,15 +99,13 @@ def _accounts(request: Request) -> tuple[Runtime, PlayerStore]:
 
 
 def client_key(request: Request) -> str:
-    """A client's address, hashed (sign-in failures are counted per address)."""
-    host = request.client.host if request.client else "unknown"
-    return hash_token(f"address:{host}")[:32]
+    """A client's address, hashed (attempts are counted per address)."""
+    return address_key(request.client.host if request.client else None)
 
 
 async def _password_work(request: Request, function: Any, *args: Any) -> Any:
-    semaphore: asyncio.Semaphore = request.app.state.password_work
-    async with semaphore:
-        return await asyncio.to_thread(function, *args)
+    work: PasswordWork = request.app.state.password_work
+    return await work.run(client_key(request), function, *args)
 
 
 async def require_account(request: Request) -> Account:
@@ -122,20 +121,22 @@ def _account_json(account: Account | None) -> dict[str, Any]:
     return {"name": account.name, "language": account.language, "look": account.look}
 
 
-async def _slowed(request: Request, keys: list[tuple[str, int]]) -> None:
-    """Refuse (429) while any of these keys has failed too often lately."""
-    runtime, players = _accounts(request)
-    now = time.time()
-    failures = await runtime.db(players.failures, [k for k, _ in keys], now - SIGN_IN_WINDOW)
-    wait = max(sign_in_delay(failures[key], free, now) for key, free in keys)
-    if wait > 0:
-        seconds = math.ceil(wait)
+def _test_password(found: tuple[Account, str] | None, password: str) -> PasswordCheck:
+    """The password against the account's hash, or against a dummy one when there is no such
+    account (then a wrong name costs as long as a wrong password; the dummy is made here, in
+    the worker thread, the first time)."""
+    return verify_password(found[1] if found is not None else dummy_hash(), password)
+
+
+def _pass(gate: Gate) -> None:
+    """Refuse (429) an attempt its counters did not let through."""
+    if not gate.open:
         raise RequestError(
             "slow_down",
-            f"too many attempts: try again in {seconds} s",
+            f"too many attempts: try again in {gate.retry_after} s",
             429,
             reason="too_many_attempts",
-            details={"retry_after": str(seconds)},
+            details={"retry_after": str(gate.retry_after)},
         )
 
 
@@ -154,23 +155,29 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
         password = check_password(body.password, name)
     except AccountError as exc:
         raise RequestError(exc.code, str(exc), 422, reason=exc.reason) from None
-    address = f"signup:{client_key(request)}"
-    await _slowed(request, [(address, FREE_SIGN_UPS_PER_ADDRESS)])
+    _pass(await runtime.db(players.in_transaction, sign_up_gate, client_key(request), time.time()))
     password_hash = await _password_work(request, hash_password, password)
     try:
         account = await runtime.db(
             players.create_account,
             name,
             name_key(name),
+            name_skeleton(name),
             password_hash,
             body.language,
             body.look,
         )
-    except NameTaken:
+    except NameTaken as taken:
+        if taken.confusable:
+            raise RequestError(
+                "name_confusable",
+                f"the name {name!r} reads like a name that is taken",
+                409,
+                reason="confusable",
+            ) from None
         raise RequestError(
             "name_taken", f"the name {name!r} is taken", 409, reason="taken"
         ) from None
-    await runtime.db(players.record_failure, [address], time.time() - SIGN_IN_WINDOW)
     games: GameHub = request.app.state.hub
     claimed = await games.claim_seats(account.id, [(seat.game, seat.token) for seat in body.claim])
     await _start_session(request, response, account)
@@ -180,23 +187,16 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
 @account_router.post("/api/account/signin")
 async def sign_in(body: SignInRequest, request: Request, response: Response) -> dict[str, Any]:
     runtime, players = _accounts(request)
-    key = name_key(body.name)
-    by_name, by_address = f"name:{key}", f"address:{client_key(request)}"
-    await _slowed(
-        request, [(by_name, FREE_FAILURES_PER_NAME), (by_address, FREE_FAILURES_PER_ADDRESS)]
-    )
+    key, address = name_key(body.name), client_key(request)
+    _pass(await runtime.db(players.in_transaction, sign_in_gate, key, address, time.time()))
     found = await runtime.db(players.account_by_key, key)
-    stored = found[1] if found is not None else dummy_hash()
-    check = await _password_work(request, verify_password, stored, body.password)
+    check = await _password_work(request, _test_password, found, body.password)
     if found is None or not check.ok:
-        await runtime.db(
-            players.record_failure, [by_name, by_address], time.time() - SIGN_IN_WINDOW
-        )
         raise RequestError("bad_credentials", "wrong name or password", 401)
     account = found[0]
     if check.rehashed is not None:
         await runtime.db(players.set_password_hash, account.id, check.rehashed)
-    await runtime.db(players.clear_failures, by_name)
+    await runtime.db(players.in_transaction, signed_in, key, address, time.time())
     await _start_session(request, response, account)
     return _account_json(account)
 

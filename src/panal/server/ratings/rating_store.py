@@ -11,25 +11,35 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection, insert, select, update
-from sqlalchemy.dialects import postgresql, sqlite
 
-from panal.server.database.store import metadata
+from panal.server.database.store import insert_ignore, metadata
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating, rate_game, rate_table
 
 __all__ = [
+    "ABORTED",
     "HIVE_CATEGORY",
+    "RATED_FROM_PLIES",
     "TABLE_CATEGORY",
     "hive_category",
+    "locked_ratings",
     "rate_table_game",
     "rating_history_table",
     "ratings_table",
     "settle_ratings",
     "shown_table_ratings",
+    "write_rating",
 ]
 
 HIVE_CATEGORY = "hive:{speed}"
+#: A rated game that ends before this many plies (one move by each side) is aborted: it keeps
+#: the result it ended with but changes no rating, as on lichess and hivegame.com. Resigning or
+#: letting the clock run out before one's first move would otherwise hand the other account
+#: rating points without a game.
+RATED_FROM_PLIES = 2
+#: The end reason of such a game (translated as ``reason.aborted``).
+ABORTED = "aborted"
 #: The rating category of Enjambre Tácticas tables (OpenSkill, see :func:`rate_table_game`).
 TABLE_CATEGORY = "enjambre"
 
@@ -65,19 +75,13 @@ def hive_category(control: TimeControl) -> str:
     return HIVE_CATEGORY.format(speed=control.speed)
 
 
-def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]]) -> None:
-    """Insert rows, leaving those whose key exists (a first rating, made by two games at once)."""
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-    conn.execute(dialect.insert(table).values(rows).on_conflict_do_nothing())
-
-
-def _locked_ratings(
+def locked_ratings(
     conn: Connection, user_ids: list[int], category: str, initial: dict[str, Any]
 ) -> dict[int, Any]:
     """The players' rating rows, made if missing, locked until the transaction ends (in user
     order, so two transactions never wait for each other in a circle)."""
     now = time.time()
-    _insert_ignore(
+    insert_ignore(  # a first rating, made by two games at once: one row
         conn,
         ratings_table,
         [
@@ -95,7 +99,7 @@ def _locked_ratings(
     return {row.user_id: row for row in conn.execute(query)}
 
 
-def _write_rating(
+def write_rating(
     conn: Connection,
     user_id: int,
     category: str,
@@ -136,9 +140,11 @@ def _write_rating(
 
 def settle_ratings(conn: Connection, game_id: str) -> bool:
     """In the transaction that writes a game's result: change both players' Glicko-2 ratings
-    if the game was rated and played between two accounts. True when ratings changed."""
+    if the game was rated, played between two accounts, and not aborted (at least
+    :data:`RATED_FROM_PLIES` plies). True when ratings changed."""
     game = conn.execute(
         select(
+            games_table.c.plies,
             games_table.c.rated,
             games_table.c.result,
             games_table.c.white_user,
@@ -148,13 +154,15 @@ def settle_ratings(conn: Connection, game_id: str) -> bool:
     ).first()
     if game is None or not game.rated or game.time_control is None:
         return False
+    if game.plies < RATED_FROM_PLIES:
+        return False
     white, black = game.white_user, game.black_user
     score = {"WhiteWins": 1.0, "BlackWins": 0.0, "Draw": 0.5}.get(game.result or "")
     if white is None or black is None or white == black or score is None:
         return False
     category = hive_category(TimeControl.from_json(json.loads(game.time_control)))  # type: ignore[arg-type]
     fresh = Glicko2()
-    rows = _locked_ratings(
+    rows = locked_ratings(
         conn,
         [white, black],
         category,
@@ -168,7 +176,7 @@ def settle_ratings(conn: Connection, game_id: str) -> bool:
         (white, rows[white], after_white),
         (black, rows[black], after_black),
     ):
-        _write_rating(
+        write_rating(
             conn,
             user,
             category,
@@ -208,7 +216,7 @@ def rate_table_game(
     newcomer), so that one chart draws every category on one scale."""
     fresh = TableRating()
     users = sorted(places)
-    rows = _locked_ratings(
+    rows = locked_ratings(
         conn, users, category, {"rating": fresh.mu, "deviation": fresh.sigma, "volatility": None}
     )
     before = [TableRating(rows[u].rating, rows[u].deviation) for u in users]
@@ -216,7 +224,5 @@ def rate_table_game(
     now = time.time()
     for user, old, new in zip(users, before, after, strict=True):
         shown = (float(new.shown), float(new.shown - old.shown))
-        _write_rating(
-            conn, user, category, rows[user], new.mu, new.sigma, None, game_id, now, shown
-        )
+        write_rating(conn, user, category, rows[user], new.mu, new.sigma, None, game_id, now, shown)
     return dict(zip(users, after, strict=True))

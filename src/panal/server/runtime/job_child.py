@@ -2,9 +2,10 @@
 
 Protocol on stdin/stdout: frames of a 4-byte big-endian length and a pickle. The parent sends
 ``(job_id, kind, payload)``; the child answers ``(job_id, True, result)`` or ``(job_id, False,
-(error kind, message))`` (see :class:`panal.server.runtime.jobs.JobError`). Anything the job prints
-goes to stderr, never into the frames. Pickles only travel between a server and the children
-it started itself.
+(error kind, message))`` (see :class:`panal.server.runtime.jobs.JobError`), after any number of
+``(job_id, None, progress)`` frames (:func:`panal.server.runtime.jobs.report_progress`).
+Anything the job prints goes to stderr, never into the frames. Pickles only travel between a
+server and the children it started itself.
 
     python -m panal.server.runtime.job_child [module to import first ...]
 """
@@ -12,6 +13,7 @@ it started itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import pickle
 import struct
@@ -31,7 +33,15 @@ def main(argv: list[str]) -> int:
     for module in argv:
         with contextlib.suppress(ImportError):
             __import__(module)  # warm up before the first job is timed
-    from panal.server.runtime.jobs import JobInputError, run_job
+    from panal.server.runtime.jobs import JobInputError, progress_to, run_job
+
+    def send(reply: tuple[str, bool | None, object]) -> None:
+        data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
+        frames_out.write(HEADER.pack(len(data)) + data)
+        frames_out.flush()
+
+    def send_progress(job_id: str, data: object) -> None:
+        send((job_id, None, data))
 
     while True:
         header = frames_in.read(HEADER.size)
@@ -39,15 +49,15 @@ def main(argv: list[str]) -> int:
             return 0  # the parent closed the pipe: stop
         (size,) = HEADER.unpack(header)
         job_id, kind, payload = pickle.loads(frames_in.read(size))
+        reply: tuple[str, bool | None, object]
         try:
-            reply = (job_id, True, run_job(kind, payload))
+            with progress_to(functools.partial(send_progress, job_id)):
+                reply = (job_id, True, run_job(kind, payload))
         except JobInputError as exc:
             reply = (job_id, False, ("bad_input", str(exc)))
         except Exception as exc:
             reply = (job_id, False, ("failed", f"{type(exc).__name__}: {exc}"))
-        data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
-        frames_out.write(HEADER.pack(len(data)) + data)
-        frames_out.flush()
+        send(reply)
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -45,6 +46,10 @@ class JobHandler(Protocol):
 
     async def failed(self, job: Job, error: JobError) -> None: ...
 
+    def progress(self, job: Job, data: Any) -> None:
+        """A running job reported progress (:func:`panal.server.runtime.jobs.report_progress`)."""
+        ...
+
 
 class JobQueue(Protocol):
     async def start(self, handler: JobHandler) -> None: ...
@@ -67,7 +72,9 @@ async def _process(job: Job, executor: Executor, handler: JobHandler, timeout: f
         if job.expired or not await handler.is_current(job):
             return
         try:
-            result = await executor.run(job, timeout)
+            report = getattr(handler, "progress", None)  # a handler may take no progress
+            on_progress = None if report is None else functools.partial(report, job)
+            result = await executor.run(job, timeout, on_progress)
         except JobCancelled:
             return
         except JobError as exc:

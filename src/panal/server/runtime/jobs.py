@@ -36,7 +36,7 @@ import secrets
 import struct
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
@@ -50,6 +50,7 @@ __all__ = [
     "JobError",
     "JobInputError",
     "ai_job_id",
+    "report_progress",
     "run_job",
 ]
 
@@ -62,6 +63,8 @@ JOB_KINDS: dict[str, str] = {
     "records.export": "panal.server.hive_games.records_io:export_job",
     "game.rebuild": "panal.server.hive_games.records_io:rebuild_job",
     "enjambre.bot_turn": "panal.server.enjambre_tables.bots:bot_turn",
+    "analysis.position": "panal.server.analysis.engine_jobs:analyse_position",
+    "analysis.review": "panal.server.analysis.engine_jobs:review_game",
 }
 
 DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)
@@ -116,6 +119,29 @@ class Job:
         return time.time() > self.expires_at
 
 
+#: Where :func:`report_progress` sends a running job's progress (set by whoever runs the job).
+_progress_sink: Callable[[Any], None] | None = None
+
+
+def report_progress(data: Any) -> None:
+    """Called by a job's function while it runs: ``data`` (JSON) reaches the job's owner before
+    the result (:meth:`panal.server.runtime.runtime.JobOwner.progress`), as an analysis's
+    deeper lines do; nothing happens when nobody listens."""
+    if _progress_sink is not None:
+        _progress_sink(data)
+
+
+@contextlib.contextmanager
+def progress_to(sink: Callable[[Any], None] | None) -> Iterator[None]:
+    """Send :func:`report_progress` to ``sink`` while the block runs."""
+    global _progress_sink
+    previous, _progress_sink = _progress_sink, sink
+    try:
+        yield
+    finally:
+        _progress_sink = previous
+
+
 def run_job(kind: str, payload: Any) -> Any:
     """Compute a job's result (in a worker process)."""
     target = JOB_KINDS.get(kind)
@@ -129,9 +155,14 @@ def run_job(kind: str, payload: Any) -> Any:
 # --- executors ---------------------------------------------------------------------------------
 
 
+#: What receives a running job's progress reports (see :func:`report_progress`).
+Progress = Callable[[Any], None]
+
+
 class Executor(Protocol):
-    async def run(self, job: Job, timeout: float) -> Any:
-        """The job's result; raises JobError (or JobCancelled)."""
+    async def run(self, job: Job, timeout: float, on_progress: Progress | None = None) -> Any:
+        """The job's result (its progress reports to ``on_progress`` on the way); raises
+        JobError (or JobCancelled)."""
         ...
 
     def cancel(self, job_id: str) -> None:
@@ -169,15 +200,20 @@ class _Child:
             )
         return self.process
 
-    async def call(self, job: Job) -> Any:
+    async def call(self, job: Job, on_progress: Progress | None = None) -> Any:
         process = await self.ensure()
         assert process.stdin is not None and process.stdout is not None
         data = pickle.dumps((job.id, job.kind, job.payload), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             process.stdin.write(HEADER.pack(len(data)) + data)
             await process.stdin.drain()
-            (size,) = HEADER.unpack(await process.stdout.readexactly(HEADER.size))
-            job_id, ok, result = pickle.loads(await process.stdout.readexactly(size))
+            while True:
+                (size,) = HEADER.unpack(await process.stdout.readexactly(HEADER.size))
+                job_id, ok, result = pickle.loads(await process.stdout.readexactly(size))
+                if ok is not None:
+                    break
+                if on_progress is not None and job_id == job.id:  # ok None: a progress frame
+                    on_progress(result)
         except (asyncio.IncompleteReadError, ConnectionError, BrokenPipeError):
             if self.killed:
                 raise JobCancelled(job.id) from None
@@ -236,7 +272,7 @@ class ChildPool:
     def busy(self) -> bool:
         return self.max_waiting is not None and self.waiting >= self.max_waiting
 
-    async def run(self, job: Job, timeout: float) -> Any:
+    async def run(self, job: Job, timeout: float, on_progress: Progress | None = None) -> Any:
         idle = self._queue()
         self.waiting += 1
         try:
@@ -245,7 +281,7 @@ class ChildPool:
             self.waiting -= 1
         self._running[job.id] = child
         try:
-            return await asyncio.wait_for(child.call(job), timeout)
+            return await asyncio.wait_for(child.call(job, on_progress), timeout)
         except TimeoutError:
             child.kill()
             raise JobError(f"the job took longer than {timeout:g} s", "timeout") from None
@@ -272,11 +308,12 @@ class InlineExecutor:
     def __init__(self, functions: dict[str, Callable[[Any], Any]]) -> None:
         self.functions = functions
 
-    async def run(self, job: Job, timeout: float) -> Any:
+    async def run(self, job: Job, timeout: float, on_progress: Progress | None = None) -> Any:
         function = self.functions.get(job.kind)
-        if function is None:
-            return run_job(job.kind, job.payload)
-        result = function(job.payload)
+        with progress_to(on_progress):
+            if function is None:
+                return run_job(job.kind, job.payload)
+            result = function(job.payload)
         if asyncio.iscoroutine(result):
             result = await result
         return result

@@ -15,7 +15,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 from panal.server.database.store import Store
 from panal.server.http.request_error import RequestError
@@ -23,7 +23,7 @@ from panal.server.runtime.bus import Bus
 from panal.server.runtime.job_queues import JobQueue
 from panal.server.runtime.jobs import Executor, Job, JobError
 
-__all__ = ["BusListener", "JobOwner", "Runtime"]
+__all__ = ["BusListener", "JobOwner", "ProgressOwner", "Runtime"]
 
 log = logging.getLogger("panal.server")
 T = TypeVar("T")
@@ -48,6 +48,12 @@ class JobOwner(Protocol):
     async def apply(self, job: Job, result: Any) -> None: ...
 
     async def failed(self, job: Job, error: JobError) -> None: ...
+
+
+class ProgressOwner(JobOwner, Protocol):
+    """A job owner whose jobs report progress while they run."""
+
+    def progress(self, job: Job, data: Any) -> None: ...
 
 
 class Runtime:
@@ -202,3 +208,8 @@ class Runtime:
         owner = self._owner(job)
         if owner is not None:
             await owner.failed(job, error)
+
+    def progress(self, job: Job, data: Any) -> None:
+        owner = self._owner(job)
+        if owner is not None and hasattr(owner, "progress"):
+            cast(ProgressOwner, owner).progress(job, data)

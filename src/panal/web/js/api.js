@@ -9,6 +9,7 @@ export class ApiError extends Error {
     this.code = body?.error || "network";
     this.detail = body?.detail || "";
     this.reason = body?.reason || null;
+    this.rule = body?.rule || null; // an illegal move: the rule it breaks (describeError)
     this.details = body?.details || {};
   }
 }

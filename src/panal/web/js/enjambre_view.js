@@ -332,6 +332,8 @@ export class TableView {
     const side = this.root.querySelector(".enj-side");
     const sections = [];
     if (this.replay) sections.push(this.replayMarkup());
+    // The goal, stated at the table until the score card says how it went (tutorial: /learn).
+    if (this.view.phase !== "over") sections.push(`<p class="table-goal" data-goal>${escapeHtml(t("training.enjambreGoal"))} <a href="/learn/enjambre_setup" data-link>${escapeHtml(t("training.tutorial"))}</a></p>`);
     sections.push(this.logMarkup());
     sections.push(this.resultsMarkup());
     sections.push(this.linksMarkup());

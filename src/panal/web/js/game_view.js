@@ -407,6 +407,9 @@ export class GameView {
     const rematch = this.rematchButton();
     if (rematch) controls.push(rematch);
     if (undoable) controls.push(`<button type="button" data-action="undo">${t("game.undo")}</button>`);
+    // Every finished game (and every record) has the engine's review, on the analysis page.
+    if (state.result || state.mode === "review")
+      controls.push(`<a class="button" href="/analysis/${state.id}" data-link data-engine-review>${t("analysis.reviewButton")}</a>`);
     if (playing && state.mode !== "ai" && state.draw_offer === null)
       controls.push(`<button type="button" data-action="offer-draw">${t("game.offerDraw")}</button>`);
     if (playing) {

@@ -37,7 +37,7 @@ export function ruleOptions(config) {
   }));
 }
 
-function needsMet(needs, expansions) {
+export function needsMet(needs, expansions) {
   return [...needs].every((letter) => expansions.has(letter));
 }
 
@@ -53,7 +53,7 @@ function colorOptions(selected) {
     .join("");
 }
 
-function ruleOptionMarkup(option, value) {
+export function ruleOptionMarkup(option, value) {
   const shownFor = option.needs ? `data-needs="${option.needs}"` : "";
   if (option.choices) {
     const choices = option.choices

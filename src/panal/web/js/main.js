@@ -2,6 +2,7 @@
 
 import { account, loadAccount, onAccountChange, rememberForAccount, signOut } from "./account.js";
 import { showAccountPage } from "./account_pages.js";
+import { showAnalysisPage } from "./analysis_page.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
 import { showTableForm } from "./enjambre_home.js";
@@ -16,6 +17,8 @@ import { showMyGamesPage } from "./my_games.js";
 import { showLobbyPage } from "./lobby_page.js";
 import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
 import { showProfilePage } from "./profile_page.js";
+import { showLessonPage, showLessonsPage } from "./lesson_page.js";
+import { showTrainerPage } from "./trainer_page.js";
 
 // Each language is named in itself.
 const LANGUAGE_NAMES = { en: "English", es: "Español", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
@@ -39,6 +42,8 @@ function renderHeader() {
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
+  document.querySelector("[data-nav=analysis]").textContent = t("nav.analysis");
+  document.querySelector("[data-nav=puzzles]").textContent = t("nav.puzzles");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -75,16 +80,29 @@ async function route() {
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
   const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
   const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);
+  const analysisMatch = path.match(/^\/analysis(?:\/([A-Za-z0-9_-]{1,16}))?$/);
+  const puzzleMatch = path.match(/^\/puzzles(?:\/([A-Za-z0-9_-]{1,16}))?$/);
+  const lessonMatch = path.match(/^\/learn(?:\/([A-Za-z0-9_-]{1,40}))?$/);
   document.body.dataset.page = gameMatch
     ? "game"
     : tableMatch
       ? "table"
       : profileMatch
         ? "profile"
-        : path.slice(1) || "new";
+        : analysisMatch
+          ? "analysis"
+          : puzzleMatch
+            ? "puzzles"
+            : lessonMatch
+              ? "learn"
+              : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate, config);
   else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
+  else if (puzzleMatch) leavePage = showTrainerPage(page, puzzleMatch[1], navigate);
+  else if (lessonMatch && lessonMatch[1]) leavePage = showLessonPage(page, lessonMatch[1], navigate);
+  else if (lessonMatch) leavePage = showLessonsPage(page);
   else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
+  else if (analysisMatch) leavePage = showAnalysisPage(page, analysisMatch[1] || null, navigate, config);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
@@ -97,7 +115,8 @@ async function route() {
     const current =
       link.getAttribute("href") === path ||
       (path === "/" && link.dataset.nav === "new") ||
-      (path.startsWith("/table/") && link.dataset.nav === "enjambre");
+      (path.startsWith("/table/") && link.dataset.nav === "enjambre") ||
+      ((path.startsWith("/puzzles/") || path.startsWith("/learn")) && link.dataset.nav === "puzzles");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }

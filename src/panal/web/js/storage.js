@@ -114,3 +114,23 @@ export function clientToken() {
   }
   return token;
 }
+// The trainer's progress of a guest (a signed-in player's is on the server): the puzzle rating
+// its browser keeps ({rating, deviation, volatility}, rated by the server), the lessons it
+// completed, and its best streak.
+function readJson(key, fallback) {
+  try {
+    return JSON.parse(read(key)) ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+export const guestPuzzleRating = () => readJson("panal.puzzleRating", null);
+export const saveGuestPuzzleRating = (rating) => write("panal.puzzleRating", JSON.stringify(rating));
+export const guestLessons = () => readJson("panal.lessonsDone", []);
+export function saveGuestLesson(id) {
+  const done = guestLessons();
+  if (!done.includes(id)) write("panal.lessonsDone", JSON.stringify([...done, id]));
+}
+export const bestStreak = () => Number(read("panal.bestStreak")) || 0;
+export const saveBestStreak = (n) => write("panal.bestStreak", String(n));

@@ -1,0 +1,1 @@
+"""A kind of live room: the analysis board and game reviews (see docs/web.md)."""
