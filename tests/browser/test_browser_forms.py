@@ -152,5 +152,6 @@ def test_imported_rules_are_set_on_the_form_and_shown_with_the_game(
     # The archive lists the record with its rules (a game with panal's rules lists none).
     page = open_page("/archive")
     row = page.locator(f"tr:has(a[href^='/game/{game}'])")
+    row.wait_for()  # the list arrives after the page is drawn
     assert row.locator("[data-rules] li").count() == 3
     assert "Threefold repetition is not a draw" in row.inner_text()
