@@ -41,6 +41,8 @@ from panal.server.runtime.bus import make_bus
 from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
 from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
 from panal.server.runtime.runtime import Runtime
+from panal.server.tournaments.routes import tournament_router
+from panal.server.tournaments.tournaments import Tournaments
 
 __all__ = ["create_app"]
 
@@ -94,6 +96,7 @@ def create_app(
     hub = GameHub(runtime, store, players, levels, limits=limits)
     tables = TableHub(runtime, limits=table_limits)
     lobby = Lobby(runtime, players)
+    tournaments = Tournaments(runtime, hub, players)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -118,6 +121,7 @@ def create_app(
     app.state.hub = hub
     app.state.tables = tables
     app.state.lobby = lobby
+    app.state.tournaments = tournaments
     app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
@@ -126,5 +130,6 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(game_router(hub, players, runtime))
     app.include_router(table_router(tables, players))
+    app.include_router(tournament_router)
     serve_pages(app)
     return app

@@ -81,7 +81,7 @@ __all__ = [
     "one_statement_write",
 ]
 
-HEAD_REVISION = "0006_rated_tables"
+HEAD_REVISION = "0007_tournaments"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 

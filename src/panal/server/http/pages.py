@@ -52,5 +52,7 @@ def serve_pages(app: FastAPI) -> None:
     @app.get("/table/{table_id}", include_in_schema=False)
     @app.get("/enjambre", include_in_schema=False)
     @app.get("/@/{name}", include_in_schema=False)
+    @app.get("/tournaments", include_in_schema=False)
+    @app.get("/tournament/{tournament_id}", include_in_schema=False)
     async def game_page() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
