@@ -46,7 +46,9 @@ def prove(servers: list[ServerProcess], db_url: str, kill: object, tmp: Path) ->
     check_standings(final, games)
     check_swiss(games, [p.name for p in players])
 
-    final = run_tournament(living, players[:4], ROUND_ROBIN, seed=7, in_the_middle=lambda: kill(alive))
+    final = run_tournament(
+        living, players[:4], ROUND_ROBIN, seed=7, in_the_middle=lambda: kill(alive)
+    )
     assert final["status"] == "finished" and final["rounds"] == 3
     games = stored(db_url, final["id"])
     pairs = [frozenset((g["white"], g["black"])) for g in games]

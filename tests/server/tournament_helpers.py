@@ -134,7 +134,9 @@ def run_tournament(
     assert created.status_code == 201, created.text
     tournament_id = created.json()["id"]
     for i, player in enumerate(players):
-        joined = player.post(servers()[i % len(servers())], f"/api/tournaments/{tournament_id}/join")
+        joined = player.post(
+            servers()[i % len(servers())], f"/api/tournaments/{tournament_id}/join"
+        )
         assert joined.status_code == 200, joined.text
     started = players[0].post(first, f"/api/tournaments/{tournament_id}/start")
     assert started.status_code == 200, started.text
@@ -156,7 +158,9 @@ def run_tournament(
             alive = servers()
             server = alive[played % len(alive)]
             outcome = rng.choice(("white", "black", "draw"))
-            play_game(by_name[board["white"]], by_name[board["black"]], server, board["game"], outcome)
+            play_game(
+                by_name[board["white"]], by_name[board["black"]], server, board["game"], outcome
+            )
             played += 1
             if round_number == 2 and in_the_middle is not None:
                 in_the_middle()

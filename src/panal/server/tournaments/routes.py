@@ -51,7 +51,7 @@ class CreateRequest(StrictModel):
     rounds: int = Field(5, ge=1, le=MAX_SWISS_ROUNDS)
     minutes: int = Field(30, ge=1, le=MAX_ARENA_MINUTES)
     game_type: str = Field("Base", max_length=16)
-    clock: dict[str, Any]
+    clock: dict[str, Any] | None = None
     rated: bool = False
     max_players: int = Field(8, ge=2, le=MAX_PLAYERS)
     starts_at: float | None = None

@@ -91,6 +91,7 @@ tournament_pairings_table = Table(
     Column("tournament_id", String(16), ForeignKey("tournaments.id"), primary_key=True),
     Column("round", Integer, primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
+    Column("board", Integer, nullable=False),  # the pairing list's order, from 1
     Column("opponent_id", Integer),  # NULL: a bye
     Column("color", Integer),  # 0 White, 1 Black; NULL: a bye
     Column("game_id", String(16), ForeignKey("games.id")),  # NULL: a bye or a forfeit
@@ -98,8 +99,6 @@ tournament_pairings_table = Table(
     Column("counted", Boolean, nullable=False),  # an arena's games unfinished at its end: not
     Index("tournament_pairings_by_game", "game_id"),
 )
-
-_ROW_FIELDS = frozenset(c.name for c in tournaments_table.c) - {"id", "created_at"}
 
 
 @dataclass
@@ -200,12 +199,27 @@ class TournamentStore:
                 )
                 .select_from(tournament_pairings_table.outerjoin(games_table, g.id == p.game_id))
                 .where(p.tournament_id == tournament_id)
-                .order_by(p.round, p.user_id)
+                .order_by(p.round, p.board, p.color)
             ).all()
         return Snapshot(
             row,
             [(user, bool(withdrawn)) for user, withdrawn in players],
-            [Pairing(*(tuple(r[:9]) + (r[9] or 0, r[10]))) for r in pairings],
+            [
+                Pairing(
+                    round=r.round,
+                    player=r.user_id,
+                    opponent=r.opponent_id,
+                    color=r.color,
+                    game_id=r.game_id,
+                    points=r.points,
+                    counted=bool(r.counted),
+                    result=r.result,
+                    end_reason=r.end_reason,
+                    plies=r.plies or 0,
+                    game_updated_at=r.updated_at,
+                )
+                for r in pairings
+            ],
         )
 
     def listing(self, limit: int = 50) -> list[tuple[TournamentRow, int]]:
@@ -269,7 +283,10 @@ class TournamentStore:
                 else:
                     conn.execute(
                         insert(tournament_players_table).values(
-                            tournament_id=tournament_id, user_id=user, joined_at=now, withdrawn=False
+                            tournament_id=tournament_id,
+                            user_id=user,
+                            joined_at=now,
+                            withdrawn=False,
                         )
                     )
         except (Conflict, IntegrityError):
@@ -330,6 +347,3 @@ class TournamentStore:
         except (Conflict, IntegrityError):
             return False
         return True
-
-
-assert _ROW_FIELDS <= {f.name for f in fields(TournamentRow)}

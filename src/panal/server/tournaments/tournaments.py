@@ -234,9 +234,10 @@ class Tournaments:
         }
         if row.ends_at is not None and now >= row.ends_at:
             # lichess: games still going at the end are finished but do not count
-            unfinished = sorted({p.game_id for p in snapshot.pairings if p.player in playing})
-            uncount = [g for g in unfinished if g is not None]
-            return await self._write(snapshot, {"status": FINISHED}, uncount=uncount)
+            unfinished = {
+                p.game_id for p in snapshot.pairings if p.game_id is not None and p.result is None
+            }
+            return await self._write(snapshot, {"status": FINISHED}, uncount=sorted(unfinished))
         waiting = [p for p in snapshot.active() if p not in playing]
         if len(waiting) < 2:
             return False
@@ -266,20 +267,21 @@ class Tournaments:
         withdrawn = {player for player, gone in snapshot.players if gone}
         rows: list[dict[str, Any]] = []
         games: list[GameRow] = []
-        for white, black in pairs:
+        for board, (white, black) in enumerate(pairs, 1):
             if black is None:
-                rows.append(_pairing(number, white, None, None, None, BYE_POINTS))
+                points = 0.0 if white in withdrawn else BYE_POINTS  # nobody to give it to
+                rows.append(_pairing(number, board, white, None, None, None, points))
                 continue
             if white in withdrawn or black in withdrawn:
                 # a round robin goes on without a player who withdrew: a forfeit
                 white_points = 0.0 if white in withdrawn else 1.0
-                rows.append(_pairing(number, white, black, 0, None, white_points))
-                rows.append(_pairing(number, black, white, 1, None, 1.0 - white_points))
+                rows.append(_pairing(number, board, white, black, 0, None, white_points))
+                rows.append(_pairing(number, board, black, white, 1, None, 1.0 - white_points))
                 continue
             game = self._game(row, white, black, now)
             games.append(game)
-            rows.append(_pairing(number, white, black, 0, game.id, None))
-            rows.append(_pairing(number, black, white, 1, game.id, None))
+            rows.append(_pairing(number, board, white, black, 0, game.id, None))
+            rows.append(_pairing(number, board, black, white, 1, game.id, None))
         step = {"round": number, "round_started_at": now, **(values or {})}
         written = await self._write(snapshot, step, rows, games)
         if written and games:
@@ -301,6 +303,8 @@ class Tournaments:
             white_user=white,
             black_user=black,
             rated=row.rated,
+            created_at=now,
+            updated_at=now,
         )
         control = row.control
         game.set_clock(control, ClockState.new(control).started(now))
@@ -466,6 +470,7 @@ def summary(row: TournamentRow, players: int, names: dict[int, str]) -> dict[str
 
 def _pairing(
     number: int,
+    board: int,
     player: int,
     opponent: int | None,
     color: int | None,
@@ -474,6 +479,7 @@ def _pairing(
 ) -> dict[str, Any]:
     return {
         "round": number,
+        "board": board,
         "user_id": player,
         "opponent_id": opponent,
         "color": color,

@@ -59,6 +59,7 @@ def upgrade() -> None:
         ),
         sa.Column("round", sa.Integer, primary_key=True),
         sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        sa.Column("board", sa.Integer, nullable=False),
         sa.Column("opponent_id", sa.Integer),
         sa.Column("color", sa.Integer),
         sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id")),
