@@ -210,7 +210,7 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
     if snapshot.row.creator_id != account.id:
         raise RequestError("not_yours", "only its creator can start a tournament", 403)
     if snapshot.row.status != REGISTERING:
-        raise RequestError("started", "this tournament has started already", 409)
+        raise RequestError("tournament_started", "this tournament has started already", 409)
     if len(snapshot.active()) < 2:
         raise RequestError("too_few_players", "a tournament needs at least two players", 409)
     if not await manager.begin(snapshot):

@@ -14,6 +14,7 @@ import { watchMyChallenges } from "./lobby_feed.js";
 import { showLobbyPage } from "./lobby_page.js";
 import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
 import { showProfilePage } from "./profile_page.js";
+import { showTournamentPage, showTournamentsPage } from "./tournaments_page.js";
 
 // Each language is named in itself.
 const LANGUAGE_NAMES = { en: "English", es: "Español", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
@@ -37,6 +38,7 @@ function renderHeader() {
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
+  document.querySelector("[data-nav=tournaments]").textContent = t("nav.tournaments");
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -73,16 +75,21 @@ async function route() {
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
   const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
   const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);
+  const tournamentMatch = path.match(/^\/tournament\/([A-Za-z0-9_-]{1,16})$/);
   document.body.dataset.page = gameMatch
     ? "game"
     : tableMatch
       ? "table"
       : profileMatch
         ? "profile"
-        : path.slice(1) || "new";
+        : tournamentMatch
+          ? "tournament"
+          : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate, config);
   else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
   else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
+  else if (tournamentMatch) leavePage = showTournamentPage(page, tournamentMatch[1], navigate);
+  else if (path === "/tournaments") leavePage = showTournamentsPage(page, config, navigate);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
@@ -93,7 +100,8 @@ async function route() {
     const current =
       link.getAttribute("href") === path ||
       (path === "/" && link.dataset.nav === "new") ||
-      (path.startsWith("/table/") && link.dataset.nav === "enjambre");
+      (path.startsWith("/table/") && link.dataset.nav === "enjambre") ||
+      (path.startsWith("/tournament/") && link.dataset.nav === "tournaments");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
