@@ -29,7 +29,7 @@ function errorText(failure) {
 
 /** The list of tournaments and, for an account, the form to create one. */
 export function showTournamentsPage(root, config, navigate) {
-  const form = { format: "swiss", clock: newClockChoice("rt:180+2"), rated: false, cycles: 1, rounds: 5, minutes: 30, maxPlayers: 8, start: "manual" };
+  const form = { name: "", format: "swiss", clock: newClockChoice("rt:180+2"), rated: false, cycles: 1, rounds: 5, minutes: 30, maxPlayers: 8, start: "manual" };
   let listed = [];
   let error = "";
 
@@ -52,7 +52,7 @@ export function showTournamentsPage(root, config, navigate) {
             signedIn
               ? `<form class="tournament-form">
               <h2>${t("tour.create")}</h2>
-              <div class="row"><label>${t("tour.name")} <input name="name" maxlength="60" required value=""></label></div>
+              <div class="row"><label>${t("tour.name")} <input name="name" maxlength="60" required value="${escapeHtml(form.name)}"></label></div>
               <div class="row"><label>${t("tour.format")} <select name="format">${formats}</select></label></div>
               <div class="row" ${form.format === "round_robin" ? "" : "hidden"}><label>${t("tour.cycles")} <select name="cycles">
                 <option value="1" ${form.cycles === 1 ? "selected" : ""}>${t("tour.single")}</option>
@@ -86,6 +86,14 @@ export function showTournamentsPage(root, config, navigate) {
     render();
   }
 
+  // What is typed is kept in the form's state, so that drawing the form again keeps it.
+  root.addEventListener("input", (event) => {
+    const input = event.target;
+    if (input.name === "name") form.name = input.value;
+    else if (input.name === "rounds") form.rounds = Number(input.value);
+    else if (input.name === "minutes") form.minutes = Number(input.value);
+    else if (input.name === "max_players") form.maxPlayers = Number(input.value);
+  });
   root.addEventListener("change", (event) => {
     const input = event.target;
     if (clockChanged(form.clock, input)) return showClockFields(root, form.clock);
@@ -94,10 +102,7 @@ export function showTournamentsPage(root, config, navigate) {
     else if (input.name === "start") form.start = input.value;
     else if (input.name === "rated") form.rated = input.checked;
     else return;
-    const name = root.querySelector("input[name=name]")?.value || "";
-    render();
-    const field = root.querySelector("input[name=name]");
-    if (field) field.value = name;
+    render(); // the fields of the chosen format
   });
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -136,7 +141,7 @@ export function showTournamentPage(root, tournamentId, navigate) {
 
   function board(b) {
     const result = b.game === null ? (b.black === null ? t("tour.bye") : t("tour.forfeit")) : RESULT_TEXT[b.result] || t("tour.playing");
-    const link = b.game ? `<a href="/game/${b.game}${b.result ? "" : "?watch=1"}" data-link>${escapeHtml(result)}</a>` : escapeHtml(result);
+    const link = b.game ? `<a href="/game/${b.game}" data-link>${escapeHtml(result)}</a>` : escapeHtml(result);
     return `<tr><td>${escapeHtml(b.white || "")}</td><td>${b.black === null ? "—" : escapeHtml(b.black)}</td><td class="result">${link}</td></tr>`;
   }
 
