@@ -1,7 +1,8 @@
 """A tournament in the browser: one person creates a Swiss on a computer, another finds it on a
-phone, in Brazilian Portuguese, and registers; it starts when full, both pages show the pairings at once (live, no
-reload), one resigns from the game's page and both pages' standings show the point. No page
-scrolls sideways on the phone; the tournament page's buttons and result links are tap-sized."""
+phone, in Brazilian Portuguese, and registers; it starts when full, both pages show the pairings
+at once (live, no reload), one resigns from the game's page and both pages' standings show the
+point. No page scrolls sideways on the phone; the tournament page's buttons and result links
+are tap-sized."""
 
 from __future__ import annotations
 

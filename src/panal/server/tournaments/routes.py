@@ -9,19 +9,18 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import secrets
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 
 from panal.hive import GameType
 from panal.server.hive_games.clock import TimeControl, TimeControlError
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
+from panal.server.http.websocket_session import serve_watcher
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import Account
 from panal.server.room.outbox import Connection
@@ -221,24 +220,13 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
 @tournament_router.websocket("/ws/tournaments/{tournament_id}")
 async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
     manager = _manager(websocket)
-    await websocket.accept()
     if not 1 <= len(tournament_id) <= 16:
         await websocket.close(4404)
         return
     connection = Connection(send=websocket.send_text, seats=frozenset())
-    pump = asyncio.get_running_loop().create_task(connection.pump())
-    try:
-        await manager.watch(tournament_id, connection)
-        while not connection.closed:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            if message.get("text") == '{"type":"ping"}':
-                connection.post('{"type":"pong"}')
-    except (WebSocketDisconnect, RuntimeError):
-        return
-    finally:
-        await manager.unwatch(tournament_id, connection)
-        connection.close()
-        with contextlib.suppress(Exception):
-            await pump
+    await serve_watcher(
+        websocket,
+        connection,
+        lambda: manager.watch(tournament_id, connection),
+        lambda: manager.unwatch(tournament_id, connection),
+    )
