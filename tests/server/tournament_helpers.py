@@ -204,7 +204,9 @@ def stored(db_url: str, tournament_id: str) -> list[dict[str, Any]]:
 
 
 def recompute(games: list[dict[str, Any]], names: list[str]) -> dict[str, dict[str, float]]:
-    """Score, Buchholz, Sonneborn-Berger and wins as Black from the stored games, written
+    """Score, head-to-head, Buchholz, Sonneborn-Berger and wins as Black from the stored
+    games, written again here from FIDE's definitions (C.07), independently of panal's
+    standings."""Score, head-to-head, Buchholz, Sonneborn-Berger and wins as Black from the stored games, written
     again here from FIDE's definitions (C.07), independently of panal's standings."""
     points = {"WhiteWins": 1.0, "BlackWins": 0.0, "Draw": 0.5}
     score = Counter({n: 0.0 for n in names})
@@ -220,9 +222,14 @@ def recompute(games: list[dict[str, Any]], names: list[str]) -> dict[str, dict[s
         met[g["white"]].append((g["black"], w))
         met[g["black"]].append((g["white"], 1 - w))
         black_wins[g["black"]] += g["result"] == "BlackWins"
+
+    def head_to_head(n: str) -> float:
+        return sum(p for o, p in met[n] if score[o] == score[n])
+
     return {
         n: {
             "score": score[n],
+            "head_to_head": head_to_head(n),
             "buchholz": sum(score[o] for o, _ in met[n]),
             "sonneborn_berger": sum(p * score[o] for o, p in met[n]),
             "wins_as_black": black_wins[n],
