@@ -206,8 +206,7 @@ def stored(db_url: str, tournament_id: str) -> list[dict[str, Any]]:
 def recompute(games: list[dict[str, Any]], names: list[str]) -> dict[str, dict[str, float]]:
     """Score, head-to-head, Buchholz, Sonneborn-Berger and wins as Black from the stored
     games, written again here from FIDE's definitions (C.07), independently of panal's
-    standings."""Score, head-to-head, Buchholz, Sonneborn-Berger and wins as Black from the stored games, written
-    again here from FIDE's definitions (C.07), independently of panal's standings."""
+    standings."""
     points = {"WhiteWins": 1.0, "BlackWins": 0.0, "Draw": 0.5}
     score = Counter({n: 0.0 for n in names})
     met: dict[str, list[tuple[str, float]]] = {n: [] for n in names}
