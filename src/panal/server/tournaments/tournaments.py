@@ -22,14 +22,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import secrets
 from collections.abc import Sequence
 from typing import Any
 
 from panal.hive import GameState, Options, Termination
 from panal.server.hive_games.actions import GameChange
-from panal.server.hive_games.clock import ClockState
-from panal.server.hive_games.game_store import GameRow, clock_values, rule_columns
+from panal.server.hive_games.game_store import GameRow, clock_values, online_game
 from panal.server.hive_games.games import GameHub
 from panal.server.http.request_error import RequestError
 from panal.server.players.player_store import PlayerStore
@@ -291,23 +289,18 @@ class Tournaments:
     def _game(self, row: TournamentRow, white: int, black: int, now: float) -> GameRow:
         """A tournament game, made as a lobby challenge's: both accounts seated (each plays
         with its session; the seat tokens are random and never shown), the clock running."""
-        columns = rule_columns(Options.from_values({}))
-        columns["headers"] = {**columns.get("headers", {}), "Event": row.name}
-        game = GameRow(
-            id=secrets.token_urlsafe(9),
-            game_type=row.game_type,
-            mode="online",
-            **columns,
-            white_token=hash_token(new_token()),
-            black_token=hash_token(new_token()),
-            white_user=white,
-            black_user=black,
+        game = online_game(
+            row.game_type,
+            Options.from_values({}),
+            "classic",
+            tokens=(hash_token(new_token()), hash_token(new_token())),
+            users=(white, black),
             rated=row.rated,
-            created_at=now,
-            updated_at=now,
+            control=row.control,
+            now=now,
         )
-        control = row.control
-        game.set_clock(control, ClockState.new(control).started(now))
+        game.headers["Event"] = row.name
+        game.created_at = game.updated_at = now
         return game
 
     async def _write(
