@@ -19,6 +19,9 @@ import { showTournamentPage, showTournamentsPage } from "./tournaments_page.js";
 // Each language is named in itself.
 const LANGUAGE_NAMES = { en: "English", es: "Español", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
 const main = document.querySelector("main");
+// The tournaments' link on a phone, where six names do not fit one line: a cup.
+const TROPHY = `<svg class="nav-icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+  <path d="M8 4h8v5a4 4 0 0 1-8 0z"/><path d="M8 6H5a3 3 0 0 0 3 4M16 6h3a3 3 0 0 1-3 4"/><path d="M12 13v4M8 20h8M10 17h4"/></svg>`;
 let config = null;
 let leavePage = null;
 
@@ -38,7 +41,7 @@ function renderHeader() {
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
   document.querySelector("[data-nav=archive]").textContent = t("nav.archive");
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
-  document.querySelector("[data-nav=tournaments]").textContent = t("nav.tournaments");
+  document.querySelector("[data-nav=tournaments]").innerHTML = `${TROPHY}<span class="nav-long-name">${t("nav.tournaments")}</span>`;
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
