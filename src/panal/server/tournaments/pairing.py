@@ -14,12 +14,13 @@ A pairing is ``(white, black)``; ``black`` is ``None`` for a bye.
 * **Swiss**: a weighted-matching Swiss (documented in docs/web.md, "Tournaments"). The bye goes to
   the lowest-ranked player who has not had one and without whom the others can all be paired
   without a rematch; then every possible pair that has not met is an edge of a graph, weighted so
-  that, in this order, (1) no player's colour difference leaves ``[-1, 1]``, (2) players meet
+  that, in this order, (1) the fewest steps of colour difference beyond ``[-1, 1]`` and third
+  games running with one colour (none whenever a round allows it), (2) players meet
   others of the same score, (3) within a score group the upper half meets the lower half
   (``S1`` against ``S2``, as in FIDE's Dutch system); and a maximum-weight matching of maximum
   cardinality (networkx's implementation of Edmonds' blossom algorithm, Galil 1986) is the round.
   Colours: the one with fewer Whites than Blacks gets White; if equal, the one whose last game
-  was with Black; else the higher-ranked.
+  was with Black; else the higher-ranked (unless the other way strays less from those rules).
 * **Arena** (as lichess runs them): players waiting for a game are paired with the waiting
   player nearest in rank who is not the last opponent they played.
 """
@@ -141,10 +142,22 @@ def _coloured(a: PlayerHistory, b: PlayerHistory, a_ranked_higher: bool) -> Pair
     return (a.player, b.player) if _white_first(a, b, a_ranked_higher) else (b.player, a.player)
 
 
-def _colour_clash(a: PlayerHistory, b: PlayerHistory) -> bool:
-    """Whether one of them must leave ``[-1, 1]`` whatever the colours (both owe the same)."""
-    da, db = a.colour_difference, b.colour_difference
-    return (da >= 1 and db >= 1) or (da <= -1 and db <= -1)
+def _colour_cost(white: PlayerHistory, black: PlayerHistory) -> int:
+    """How far these colours stray from FIDE's colour rules (C.04.1 e, f): each step of a
+    colour difference beyond ±1, and each third game running with one colour."""
+    cost = 0
+    for player, colour in ((white, 0), (black, 1)):
+        difference = player.colour_difference + (1 if colour == 0 else -1)
+        cost += max(0, abs(difference) - 1) + (player.colours[-2:] == [colour, colour])
+    return cost
+
+
+def _colours(a: PlayerHistory, b: PlayerHistory) -> tuple[int, PlayerHistory, PlayerHistory]:
+    """(the colour cost, White, Black) for ``a`` (ranked higher) and ``b``: the colours the
+    rules prefer, unless the other way round strays less."""
+    first = (a, b) if _white_first(a, b, True) else (b, a)
+    cost, swapped = _colour_cost(*first), _colour_cost(first[1], first[0])
+    return (swapped, first[1], first[0]) if swapped < cost else (cost, *first)
 
 
 def _can_pair_all(players: Sequence[PlayerHistory]) -> bool:
@@ -177,12 +190,13 @@ def swiss_pairings(ranked: Sequence[PlayerHistory]) -> list[Pairing]:
     groups: dict[float, list[int]] = {}
     for p in players:
         groups.setdefault(p.score, []).append(rank[p.player])
-    # Weights in strictly separated bands: a colour clash costs more than any score
-    # difference, a score difference more than any ordering inside a group.
+    # Weights in strictly separated bands: straying from the colour rules costs more than any
+    # score difference, a score difference more than any ordering inside a group.
     n = len(players)
     order_band = (n + 1) ** 2
     score_band = order_band * (4 * n * n + 1)
     clash_cost = score_band * (4 * n * n + 1) * (n + 1)
+    by_id = {p.player: p for p in players}
     graph = nx.Graph()
     for i, a in enumerate(players):
         for b in players[i + 1 :]:
@@ -193,19 +207,17 @@ def swiss_pairings(ranked: Sequence[PlayerHistory]) -> list[Pairing]:
             ideal = len(group) // 2
             order_cost = (abs(rank[b.player] - rank[a.player]) - ideal) ** 2 if group else 0
             cost = (
-                clash_cost * _colour_clash(a, b)
-                + score_band * half_points * half_points
-                + order_cost
+                clash_cost * _colours(a, b)[0] + score_band * half_points * half_points + order_cost
             )
-            graph.add_edge(a.player, b.player, weight=clash_cost * (n + 1) * 2 - cost)
+            graph.add_edge(a.player, b.player, weight=clash_cost * 8 - cost)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if len(matching) * 2 != n:
         raise ValueError("no round pairs everyone without a rematch")
-    by_id = {p.player: p for p in players}
     boards = []
     for u, v in matching:
         a, b = (by_id[u], by_id[v]) if rank[u] < rank[v] else (by_id[v], by_id[u])
-        boards.append((min(rank[u], rank[v]), _coloured(a, b, True)))
+        _, white, black = _colours(a, b)
+        boards.append((min(rank[u], rank[v]), (white.player, black.player)))
     boards.sort()
     ordered = []
     for board, (_, (white, black)) in enumerate(boards):
