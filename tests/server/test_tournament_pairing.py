@@ -117,7 +117,7 @@ def clean_round_exists(players: list[PlayerHistory]) -> bool:
     within one and gives nobody a third game running with one colour (by brute force)."""
 
     def fine(h: PlayerHistory, colour: int) -> bool:
-        after = h.colours + [colour]
+        after = [*h.colours, colour]
         return abs(after.count(0) - after.count(1)) <= 1 and after[-3:] != [colour] * 3
 
     def clean(a: PlayerHistory, b: PlayerHistory) -> bool:

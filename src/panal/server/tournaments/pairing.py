@@ -213,15 +213,14 @@ def swiss_pairings(ranked: Sequence[PlayerHistory]) -> list[Pairing]:
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if len(matching) * 2 != n:
         raise ValueError("no round pairs everyone without a rematch")
-    boards = []
+    boards: list[tuple[int, tuple[int, int]]] = []
     for u, v in matching:
         a, b = (by_id[u], by_id[v]) if rank[u] < rank[v] else (by_id[v], by_id[u])
-        _, white, black = _colours(a, b)
-        boards.append((min(rank[u], rank[v]), (white.player, black.player)))
+        _, white_player, black_player = _colours(a, b)
+        boards.append((min(rank[u], rank[v]), (white_player.player, black_player.player)))
     boards.sort()
-    ordered = []
+    ordered: list[Pairing] = []
     for board, (_, (white, black)) in enumerate(boards):
-        assert black is not None
         fresh = not by_id[white].colours and not by_id[black].colours
         # nobody has a colour yet (round 1): White alternates board by board, top board first
         ordered.append(
