@@ -73,7 +73,7 @@ def wait(person: Person, tournament_id: str, until: Any, seconds: float = 10) ->
     raise AssertionError(f"not reached: {seen}")
 
 
-def test_refusals_say_why_and_change_nothing(site: TestClient) -> None:
+def test_refusals_say_why_and_change_nothing(site: TestClient, hand: HandClock) -> None:
     guest = Person(site)
     ana, bea = people(site, 2)
     assert (
@@ -86,7 +86,8 @@ def test_refusals_say_why_and_change_nothing(site: TestClient) -> None:
         ({"clock": None}, 422, "bad_clock"),
         ({"clock": {"kind": "realtime", "base": 1}}, 422, "bad_clock"),
         ({"max_players": 30}, 422, "too_many_players"),
-        ({"starts_at": time.time() - 5}, 422, "bad_start"),
+        ({"starts_at": hand.now - 5}, 422, "bad_start"),
+        ({"starts_at": hand.now + 31 * 86400}, 422, "bad_start"),
         ({"game_type": "Base+Z"}, 400, "bad_game_type"),
         ({"name": "   "}, 400, "bad_name"),
     ]

@@ -19,6 +19,7 @@ Hive game (``/ws/games/{id}``, seats from the players' sessions); a no-show is e
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -186,7 +187,7 @@ class Tournaments:
         if row.round >= (row.rounds or 0):
             return await self._write(snapshot, {"status": FINISHED})
         try:
-            pairs = self._next_round(snapshot)
+            pairs = await asyncio.to_thread(self._next_round, snapshot)
         except ValueError:  # a Swiss with no round left without a rematch: it ends here
             return await self._write(snapshot, {"status": FINISHED})
         return await self._pair(snapshot, row.round + 1, pairs, now)
@@ -210,7 +211,8 @@ class Tournaments:
             if written:
                 await self.advance(row.id)
             return written
-        return await self._pair(snapshot, 1, self._next_round(started, first=True), now, values)
+        pairs = await asyncio.to_thread(self._next_round, started, True)
+        return await self._pair(snapshot, 1, pairs, now, values)
 
     def _next_round(self, snapshot: Snapshot, first: bool = False) -> list[tuple[int, int | None]]:
         row = snapshot.row
@@ -247,7 +249,7 @@ class Tournaments:
             if p.color is not None:
                 colours.setdefault(p.player, []).append(p.color)
         ranking = [s.player for s in table(snapshot)]
-        pairs = arena_pairings(waiting, ranking, last, colours)
+        pairs = await asyncio.to_thread(arena_pairings, waiting, ranking, last, colours)
         if not pairs:
             return False
         return await self._pair(snapshot, row.round + 1, list(pairs), now)
