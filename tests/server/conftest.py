@@ -26,6 +26,9 @@ from panal.server.app import create_app
 BACKENDS = ("sqlite", "postgres")
 #: Every table, emptied between tests on PostgreSQL.
 TABLES = (
+    "tournament_pairings",
+    "tournament_players",
+    "tournaments",
     "moves",
     "games",
     "sessions",

@@ -47,6 +47,8 @@ from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
 from panal.server.runtime.runtime import Runtime
 from panal.server.training.routes import training_router
 from panal.server.training.training_store import TrainingStore
+from panal.server.tournaments.routes import tournament_router
+from panal.server.tournaments.tournaments import Tournaments
 
 __all__ = ["analysis_hubs", "create_app"]
 
@@ -122,6 +124,7 @@ def create_app(
     tables = TableHub(runtime, limits=table_limits)
     lobby = Lobby(runtime, players)
     engines, reviews = analysis_hubs(runtime, hub, analysis_limits)
+    tournaments = Tournaments(runtime, hub, players)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -147,6 +150,7 @@ def create_app(
     app.state.tables = tables
     app.state.lobby = lobby
     app.state.engines, app.state.reviews = engines, reviews
+    app.state.tournaments = tournaments
     app.state.password_work = PasswordWork()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
@@ -157,5 +161,6 @@ def create_app(
     app.include_router(table_router(tables, players))
     app.include_router(analysis_router(engines, reviews, players))
     app.include_router(training_router(TrainingStore(store.engine), players, runtime))
+    app.include_router(tournament_router)
     serve_pages(app)
     return app

@@ -35,6 +35,8 @@ APP_PAGES = (
     "/puzzles/{what}",
     "/learn",
     "/learn/{what}",
+    "/tournaments",
+    "/tournament/{tournament_id}",
 )
 
 
