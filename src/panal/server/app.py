@@ -45,10 +45,10 @@ from panal.server.runtime.bus import make_bus
 from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
 from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
 from panal.server.runtime.runtime import Runtime
-from panal.server.training.routes import training_router
-from panal.server.training.training_store import TrainingStore
 from panal.server.tournaments.routes import tournament_router
 from panal.server.tournaments.tournaments import Tournaments
+from panal.server.training.routes import training_router
+from panal.server.training.training_store import TrainingStore
 
 __all__ = ["analysis_hubs", "create_app"]
 
