@@ -26,6 +26,7 @@ from panal.server.app import create_app
 BACKENDS = ("sqlite", "postgres")
 #: Every table, emptied between tests on PostgreSQL.
 TABLES = (
+    "ladder_games",
     "moves",
     "games",
     "sessions",
@@ -33,6 +34,8 @@ TABLES = (
     "rating_history",
     "ratings",
     "challenges",
+    "bots",
+    "ladder_entries",
     "users",
     "heartbeats",
     "enjambre_actions",

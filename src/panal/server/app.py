@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
+from panal.server.bots.routes import bot_router
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.routes import table_router
 from panal.server.enjambre_tables.tables import TableHub
@@ -33,6 +34,8 @@ from panal.server.hive_games.routes import game_router
 from panal.server.http.body_limit import MAX_BODY_BYTES, BodyLimit
 from panal.server.http.error_answers import answer_errors
 from panal.server.http.pages import serve_pages
+from panal.server.ladder.ladder import Ladder, LadderSettings
+from panal.server.ladder.routes import ladder_router
 from panal.server.lobby.lobby import Lobby, lobby_router
 from panal.server.players.auth import OriginCheck
 from panal.server.players.player_store import PlayerStore
@@ -58,6 +61,7 @@ def create_app(
     migrate: bool = True,
     body_timeout: float = 10.0,
     clock: Callable[[], float] = time.time,
+    ladder: LadderSettings | None = None,
 ) -> FastAPI:
     """The web platform on a database; with ``redis_url``, one of many processes (scale-out).
 
@@ -94,6 +98,7 @@ def create_app(
     hub = GameHub(runtime, store, players, levels, limits=limits)
     tables = TableHub(runtime, limits=table_limits)
     lobby = Lobby(runtime, players)
+    engine_ladder = Ladder(runtime, store, players, ladder or LadderSettings())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -106,6 +111,7 @@ def create_app(
         gc.set_threshold(20_000, 50, 100)
         await runtime.start()
         runtime.spawn(hub.ai.resume_ai_games())
+        engine_ladder.start()
         try:
             yield
         finally:
@@ -118,6 +124,7 @@ def create_app(
     app.state.hub = hub
     app.state.tables = tables
     app.state.lobby = lobby
+    app.state.ladder = engine_ladder
     app.state.password_work = asyncio.Semaphore(PASSWORD_WORK_AT_ONCE)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
@@ -126,5 +133,7 @@ def create_app(
     app.include_router(lobby_router)
     app.include_router(game_router(hub, players, runtime))
     app.include_router(table_router(tables, players))
+    app.include_router(bot_router)
+    app.include_router(ladder_router)
     serve_pages(app)
     return app

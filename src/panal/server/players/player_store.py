@@ -23,10 +23,15 @@ import sqlalchemy as sa
 from sqlalchemy import Engine, and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from panal.server.bots.bot_table import bot_users
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating
-from panal.server.ratings.rating_store import hive_category, rating_history_table, ratings_table
+from panal.server.ratings.rating_store import (
+    game_category,
+    rating_history_table,
+    ratings_table,
+)
 
 __all__ = [
     "Account",
@@ -82,6 +87,7 @@ class Account:
     created_at: float
     language: str | None = None
     look: str | None = None
+    bot: bool = False  # signed in by a bot's API token (panal.server.bots), not a session
 
 
 @dataclass(frozen=True)
@@ -287,10 +293,13 @@ class PlayerStore:
         if users == (None, None):
             return None
         names = self.names(u for u in users if u is not None)
+        accounts = [u for u in users if u is not None]
+        with self.engine.connect() as conn:
+            bots = bot_users(conn, accounts)
         control = row.control
         shown: dict[int, str] = {}
         if control is not None:
-            shown = self.shown_ratings([u for u in users if u is not None], hive_category(control))
+            shown = self.shown_ratings(accounts, game_category(control, bool(bots)))
         changes: dict[int, tuple[float, float, float]] = {}
         if row.rated and row.result is not None:
             with self.engine.connect() as conn:
@@ -304,6 +313,8 @@ class PlayerStore:
                 players[color] = None
                 continue
             player: dict[str, Any] = {"name": names.get(user), "rating": shown.get(user)}
+            if user in bots:
+                player["bot"] = True  # a bot's game is marked, and rated in the bots' pool
             if user in changes:
                 after, deviation, change = changes[user]
                 player["rating"] = Glicko2(after - change, deviation).shown()
