@@ -91,7 +91,9 @@ def test_an_owner_makes_refreshes_and_revokes_a_bots_token(client: TestClient) -
     assert bad.status_code == 422 and bad.json()["error"] == "bad_limits"
     bad = ana.request("PUT", "/api/bots/anabot/limits", json={"game_types": ["Chess"]})
     assert bad.status_code == 422 and bad.json()["error"] == "bad_limits"
-    good = ana.request("PUT", "/api/bots/anabot/limits", json={"speeds": ["blitz"], "rated": "rated"})
+    good = ana.request(
+        "PUT", "/api/bots/anabot/limits", json={"speeds": ["blitz"], "rated": "rated"}
+    )
     assert good.json()["limits"]["speeds"] == ["blitz"]
     assert ana.post("/api/bots", {"name": "ana"}).json()["error"] == "name_taken"
 
@@ -157,7 +159,9 @@ def test_bot_games_are_marked_and_rated_in_their_own_pool(client: TestClient) ->
     assert bot.request("GET", "/api/bot/games").json()["games"] == []
     ratings = {r["category"]: r["games"] for r in client.get("/api/users/pool_a").json()["ratings"]}
     assert ratings == {"hive:blitz": 1, "bot:blitz": 1}
-    ratings = {r["category"]: r["games"] for r in client.get("/api/users/poolbot").json()["ratings"]}
+    ratings = {
+        r["category"]: r["games"] for r in client.get("/api/users/poolbot").json()["ratings"]
+    }
     assert ratings == {"bot:blitz": 1}
     ratings = {r["category"]: r["games"] for r in client.get("/api/users/pool_b").json()["ratings"]}
     assert ratings == {"hive:blitz": 1}
@@ -197,7 +201,9 @@ def test_the_ladder_pairs_free_bots_once_with_colours_swapped(client: TestClient
             replay = Game("Base", tournament_opening=True)
             for move in openings[0]:
                 replay.push(move)
-            w.send_json({"type": "move", "move": replay.move_string(min(replay.legal_move_codes()))})
+            w.send_json(
+                {"type": "move", "move": replay.move_string(min(replay.legal_move_codes()))}
+            )
             receive_state(b, lambda s: s["ply"] == 5)
             b.send_json({"type": "resign"})
             receive_state(w, lambda s: s["result"] is not None)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 import urllib.error
 import urllib.request
@@ -32,7 +33,7 @@ from typing import Any
 from panal.hive import Game, Options
 from panal.uhp.client import EngineError, UhpClient
 
-__all__ = ["BotBridge", "BridgeError", "BridgeSettings", "move_budget"]
+__all__ = ["BotBridge", "BridgeError", "BridgeSettings", "engine_identity", "move_budget"]
 
 log = logging.getLogger("panal.bot")
 
@@ -55,6 +56,17 @@ class BridgeSettings:
     ladder: bool = False
     options: dict[str, str] = field(default_factory=dict)
     poll: float = 1.0
+
+
+def engine_identity(info: str) -> tuple[str, str]:
+    """UHP ``id`` → (name, version): the version is the first word after the name with a
+    dotted number ("nokamute cargo-1.0.3", "Mzinga.Engine v0.10.6", "panal v0.1.0 (greedy
+    player)" → "panal (greedy player)", "v0.1.0")."""
+    words = info.split()
+    for index, word in enumerate(words[1:], 1):
+        if re.search(r"\d+\.\d+", word):
+            return " ".join(words[:index] + words[index + 1 :]), word
+    return info.strip(), ""
 
 
 def move_budget(left: float, increment: float) -> float:
@@ -116,9 +128,7 @@ class BotBridge:
         """Start the engine once: its name and version (UHP ``info``) and options."""
         engine = await self._engine()
         try:
-            info = await engine.info()
-            # "nokamute cargo-1.0.3", "Mzinga.Engine v0.10.6": a name, then its version.
-            name, _, version = info.rpartition(" ") if " " in info else (info, "", "")
+            name, version = engine_identity(await engine.info())
             options = {k: str(o.value) for k, o in (await engine.options()).items()}
         finally:
             await _stop(engine)

@@ -27,6 +27,7 @@ APP_PAGES = (
     "/game/{game_id}",
     "/table/{table_id}",
     "/enjambre",
+    "/ladder",
     "/@/{name}",
 )
 

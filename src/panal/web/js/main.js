@@ -4,6 +4,7 @@ import { account, loadAccount, onAccountChange, rememberForAccount, signOut } fr
 import { showAccountPage } from "./account_pages.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
+import { showLadderPage } from "./ladder_page.js";
 import { showTableForm } from "./enjambre_home.js";
 import { showTablePage } from "./enjambre_page.js";
 import { showGamePage } from "./game_page.js";
@@ -88,6 +89,7 @@ async function route() {
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
+  else if (path === "/ladder") leavePage = showLadderPage(page);
   else leavePage = showNewGamePage(page, config, navigate);
   for (const link of document.querySelectorAll("[data-nav]")) {
     const current =
