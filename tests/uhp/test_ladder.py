@@ -32,7 +32,7 @@ def _log_likelihood(theta: dict[str, float], games: list[LadderGame]) -> float:
     """Log-likelihood of log-strengths, draws as half wins, plus each engine's virtual draw
     against the anchor (log-strength 0)."""
     total = 0.0
-    for name, t in theta.items():
+    for t in theta.values():
         total += 0.5 * math.log(1 / (1 + math.exp(-t))) + 0.5 * math.log(1 / (1 + math.exp(t)))
     for g in games:
         d = theta[g.white] - theta[g.black]
