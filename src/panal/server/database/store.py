@@ -85,7 +85,7 @@ __all__ = [
     "row_fields",
 ]
 
-HEAD_REVISION = "0006_rated_tables"
+HEAD_REVISION = "0007_bots"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 
