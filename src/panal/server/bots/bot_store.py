@@ -21,7 +21,7 @@ from panal.hive import GameType
 from panal.server.bots.bot_table import bots_table
 from panal.server.hive_games.clock import TimeControl
 from panal.server.players.accounts import name_key
-from panal.server.players.player_store import Account, NameTaken, users_table
+from panal.server.players.player_store import Account, NameTaken, insert_account, users_table
 from panal.server.room.tokens import hash_token, new_token
 
 __all__ = ["SPEEDS", "TOKEN_PREFIX", "BotInfo", "BotLimits", "BotStore", "new_bot_token"]
@@ -128,16 +128,7 @@ class BotStore:
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                user_id = conn.execute(
-                    insert(users_table)
-                    .values(
-                        name=name,
-                        name_key=name_key(name),
-                        password_hash=NO_PASSWORD,
-                        created_at=now,
-                    )
-                    .returning(users_table.c.id)
-                ).scalar_one()
+                user_id = insert_account(conn, name, name_key(name), NO_PASSWORD, now)
                 conn.execute(
                     insert(bots_table).values(
                         user_id=user_id,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Engine, and_, case, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bot_users
@@ -38,6 +38,7 @@ __all__ = [
     "NameTaken",
     "PlayerStore",
     "RatingRow",
+    "insert_account",
 ]
 
 users_table = sa.Table(
@@ -124,6 +125,33 @@ def _account(values: Any) -> Account:
     )
 
 
+def insert_account(
+    conn: Connection,
+    name: str,
+    key: str,
+    password_hash: str,
+    now: float,
+    language: str | None = None,
+    look: str | None = None,
+) -> int:
+    """A new ``users`` row in the caller's transaction (a person's, or a bot's with its
+    ``bots`` row); its id. A name taken raises ``IntegrityError``."""
+    return int(
+        conn.execute(
+            insert(users_table)
+            .values(
+                name=name,
+                name_key=key,
+                password_hash=password_hash,
+                created_at=now,
+                language=language,
+                look=look,
+            )
+            .returning(users_table.c.id)
+        ).scalar_one()
+    )
+
+
 class PlayerStore:
     """Accounts, sessions and ratings on the games' database engine."""
 
@@ -138,18 +166,7 @@ class PlayerStore:
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                user_id = conn.execute(
-                    insert(users_table)
-                    .values(
-                        name=name,
-                        name_key=key,
-                        password_hash=password_hash,
-                        created_at=now,
-                        language=language,
-                        look=look,
-                    )
-                    .returning(users_table.c.id)
-                ).scalar_one()
+                user_id = insert_account(conn, name, key, password_hash, now, language, look)
         except IntegrityError:
             raise NameTaken(name) from None
         return Account(user_id, name, now, language, look)
