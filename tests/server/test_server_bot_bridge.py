@@ -4,6 +4,7 @@ server's state), and the pure parts of the bridge (the clock's share, the engine
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
@@ -104,6 +105,72 @@ def test_bots_reconnect_and_resume_their_games_after_a_server_crash(tmp_path: Pa
         assert ladder["games"] >= 2
     finally:
         for bot in bots:
+            bot.terminate()
+            bot.wait(10)
+        server.stop()
+
+
+def _signed_in(url: str, name: str) -> httpx.Client:
+    person = httpx.Client(base_url=url, headers={"Origin": url})
+    made = person.post("/api/account/signup", json={"name": name, "password": "pass word 1"})
+    assert made.status_code == 201, made.text
+    # The session cookie is Secure: a plain-HTTP client sends it by hand.
+    person.headers["Cookie"] = f"panal_session={made.cookies['panal_session']}"
+    person.cookies.clear()
+    return person
+
+
+@pytest.mark.slow
+def test_a_bot_accepts_the_challenges_its_owner_allows_and_plays_on_the_clock(
+    tmp_path: Path,
+) -> None:
+    from tests.server.helpers import connect_game
+
+    server = ServerProcess(tmp_path / "bots.sqlite3", tmp_path / "serve.log")
+    server.start()
+    bot: subprocess.Popen[bytes] | None = None
+    try:
+        owner = _signed_in(server.url, "owner")
+        made = owner.post(
+            "/api/bots",
+            json={"name": "greedybot", "limits": {"speeds": ["blitz"], "game_types": ["Base"]}},
+        )
+        token = made.json()["token"]
+        ana = _signed_in(server.url, "ana")
+        blitz = {"kind": "realtime", "base": 180, "increment": 2}
+        bullet = {"kind": "realtime", "base": 60, "increment": 0}
+        refused = [
+            ana.post("/api/challenges", json={"clock": bullet}).json()["id"],  # a speed not allowed
+            ana.post("/api/challenges", json={"clock": blitz, "game_type": "Base+M"}).json()["id"],
+        ]
+        wanted = ana.post(
+            "/api/challenges", json={"clock": blitz, "rated": True, "color": "white"}
+        ).json()
+        bot = _bot(server.url, token, "greedy", tmp_path / "bot.log")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            challenge = httpx.get(f"{server.url}/api/challenges/{wanted['id']}").json()
+            if challenge["status"] == "accepted":
+                break
+            time.sleep(0.3)
+        assert challenge["status"] == "accepted", (tmp_path / "bot.log").read_text()
+        game = challenge["game"]
+        for other in refused:
+            assert httpx.get(f"{server.url}/api/challenges/{other}").json()["status"] == "open"
+        with connect_game(server.ws_url, game, wanted["token"]) as ws:
+            ws.send('{"type": "move", "move": "wS1"}')
+            deadline = time.monotonic() + 60
+            state: dict[str, Any] = {}
+            while time.monotonic() < deadline and state.get("ply") != 2:
+                message = json.loads(ws.recv(timeout=60))
+                if message["type"] == "state":
+                    state = message
+        assert state["ply"] == 2 and state["history"][1]["color"] == 1  # the bot answered
+        assert state["players"]["black"] == {"name": "greedybot", "rating": "1500?", "bot": True}
+        # Black's clock ran while the bot thought, a share of its 180 s.
+        assert 170 < state["clocks"]["black"] < 182
+    finally:
+        if bot is not None:
             bot.terminate()
             bot.wait(10)
         server.stop()
