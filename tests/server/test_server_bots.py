@@ -147,9 +147,16 @@ def test_bot_games_are_marked_and_rated_in_their_own_pool(client: TestClient) ->
     offers = bot.request("GET", "/api/bot/challenges").json()
     assert [c["id"] for c in offers["challenges"]] == [rated["id"]]
     assert casual["id"] not in [c["id"] for c in offers["challenges"]]
+    outside = bot.request("POST", f"/api/challenges/{casual['id']}/accept")
+    assert outside.status_code == 403 and outside.json()["error"] == "outside_limits"
     game = bot.request("POST", f"/api/challenges/{rated['id']}/accept").json()
     assert game["seat"] == "black"
     assert bot.request("GET", "/api/bot/games").json()["games"] == [game["id"]]
+    # Its owner allows one game at once: a second challenge waits.
+    bruno.request("PUT", "/api/bots/poolbot/limits", json={"speeds": ["blitz"], "max_games": 1})
+    more = ana.post("/api/challenges", {"clock": BLITZ, "rated": True}).json()
+    busy = bot.request("POST", f"/api/challenges/{more['id']}/accept")
+    assert busy.status_code == 429 and busy.json()["error"] == "too_many_games"
     with ana.websocket(game["id"]) as white, bot.websocket(game["id"]) as black:
         black.send_text(hello(None))
         assert receive_state(black)["you"] == ["black"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Engine, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -20,11 +20,29 @@ from sqlalchemy.exc import IntegrityError
 from panal.hive import GameType
 from panal.server.bots.bot_table import bots_table
 from panal.server.hive_games.clock import TimeControl
+from panal.server.http.request_error import RequestError
 from panal.server.players.accounts import name_key
-from panal.server.players.player_store import Account, NameTaken, insert_account, users_table
+from panal.server.players.player_store import (
+    Account,
+    NameTaken,
+    PlayerStore,
+    insert_account,
+    users_table,
+)
 from panal.server.room.tokens import hash_token, new_token
 
-__all__ = ["SPEEDS", "TOKEN_PREFIX", "BotInfo", "BotLimits", "BotStore", "new_bot_token"]
+if TYPE_CHECKING:
+    from panal.server.lobby.challenge_store import Challenge
+
+__all__ = [
+    "SPEEDS",
+    "TOKEN_PREFIX",
+    "BotInfo",
+    "BotLimits",
+    "BotStore",
+    "bot_may_accept",
+    "new_bot_token",
+]
 
 #: Every bot token starts so: ``Authorization: Bearer bot_…`` is told from a seat token at once.
 TOKEN_PREFIX = "bot_"
@@ -198,3 +216,22 @@ class BotStore:
 
     def set_engine(self, user_id: int, engine: dict[str, Any]) -> None:
         self._set(user_id, engine=json.dumps(engine, sort_keys=True))
+
+
+def bot_may_accept(players: PlayerStore, bot_id: int, challenge: Challenge) -> None:
+    """Raise :class:`RequestError` unless the bot's owner lets it accept this challenge: within
+    its limits, and fewer unfinished games than ``max_games`` (the server holds the bot to them
+    whatever program speaks for it)."""
+    bot = BotStore(players.engine).bot(bot_id)
+    if bot is None:
+        return
+    limits = bot.limits
+    if not limits.allows(challenge.game_type, challenge.time_control, challenge.rated):
+        raise RequestError("outside_limits", "this bot's owner does not let it play this game", 403)
+    playing = players.games_of(bot_id, finished=False, limit=limits.max_games)
+    if len(playing) >= limits.max_games:
+        raise RequestError(
+            "too_many_games",
+            f"this bot plays {len(playing)} games (at most {limits.max_games})",
+            429,
+        )
