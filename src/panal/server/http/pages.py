@@ -28,6 +28,7 @@ APP_PAGES = (
     "/game/{game_id}",
     "/table/{table_id}",
     "/enjambre",
+    "/ladder",
     "/@/{name}",
     "/analysis",
     "/analysis/{game_id}",

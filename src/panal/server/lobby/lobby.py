@@ -26,6 +26,7 @@ from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 
 from panal.hive import GameType, Options
+from panal.server.bots.bot_store import bot_may_accept
 from panal.server.hive_games.clock import TimeControl, TimeControlError
 from panal.server.hive_games.game_store import GameRow, online_game
 from panal.server.hive_games.games import LOBBY_CHANNEL
@@ -238,6 +239,8 @@ class Lobby:
             raise RequestError("sign_in", "sign in to accept a rated challenge", 401)
         if account is not None and account.id == challenge.creator_id:
             raise RequestError("own_challenge", "you cannot accept your own challenge", 409)
+        if account is not None and account.bot:
+            await runtime.db(bot_may_accept, self.players, account.id, challenge)
         creator = challenge.color
         if creator == "random":
             creator = secrets.choice(COLOR_NAMES)

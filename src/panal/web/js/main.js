@@ -5,6 +5,7 @@ import { showAccountPage } from "./account_pages.js";
 import { showAnalysisPage } from "./analysis_page.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
+import { showLadderPage } from "./ladder_page.js";
 import { showTableForm } from "./enjambre_home.js";
 import { showTablePage } from "./enjambre_page.js";
 import { showGamePage } from "./game_page.js";
@@ -118,6 +119,7 @@ async function route() {
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
   else if (path === "/my-games") leavePage = showMyGamesPage(page);
+  else if (path === "/ladder") leavePage = showLadderPage(page);
   else leavePage = showNewGamePage(page, config, navigate);
   for (const link of document.querySelectorAll("[data-nav]")) {
     const current =
