@@ -202,3 +202,20 @@ def test_the_server_is_in_folders_by_concern() -> None:
         assert name in entry_points or in_folder, f"{name} is not in a folder"
         lines = path.read_text(encoding="utf-8").count("\n")
         assert lines <= 600, f"{name}: {lines} lines"
+
+
+def test_tournament_pairings_and_standings_know_no_web() -> None:
+    """The tournaments' library (pairings, standings) is pure functions over plain data: it
+    imports nothing of the server, the web or a game's rules."""
+    for name in ("panal.server.tournaments.pairing", "panal.server.tournaments.standings"):
+        assert GRAPH[name] == set(), f"{name} imports {GRAPH[name]}"
+        tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
+        imported = {
+            alias.name.split(".")[0]
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Import | ast.ImportFrom)
+            for alias in (
+                node.names if isinstance(node, ast.Import) else [ast.alias(node.module or "")]
+            )
+        }
+        assert imported <= {"__future__", "collections", "dataclasses", "networkx"}, imported

@@ -17,6 +17,7 @@ SUBSYSTEMS = (
     "panal.uhp.commands",
     "panal.enjambre.commands",
     "panal.server.commands",
+    "panal.server.bots.commands",
     "panal.puzzles.commands",
     "panal.ai.commands",
 )

@@ -155,7 +155,7 @@ def test_every_page_is_reachable_from_the_phone_header(
     page = open_page("/new", locale=locale, phone=True)
     header = on_screen(page, ".site-header")
     links = page.locator(".site-header nav a")
-    assert links.count() == 6  # lobby, new game, import, archive, Enjambre, analysis
+    assert links.count() == 7  # lobby, new game, import, archive, Enjambre, analysis, tournaments
     for index in range(links.count()):
         box = links.nth(index).bounding_box()
         assert box is not None, links.nth(index).inner_text()

@@ -26,6 +26,10 @@ from panal.server.app import create_app
 BACKENDS = ("sqlite", "postgres")
 #: Every table, emptied between tests on PostgreSQL.
 TABLES = (
+    "tournament_pairings",
+    "tournament_players",
+    "tournaments",
+    "ladder_games",
     "moves",
     "games",
     "sessions",
@@ -36,6 +40,8 @@ TABLES = (
     "puzzle_attempts",
     "puzzle_ratings",
     "lesson_progress",
+    "bots",
+    "ladder_entries",
     "users",
     "heartbeats",
     "enjambre_actions",

@@ -217,13 +217,13 @@ def test_a_new_game_stores_its_clocks_speed(client: TestClient, world: World) ->
 
 
 def test_the_migration_gives_old_games_the_speed_the_clock_has() -> None:
-    """Revision 0011_social fills ``games.speed`` of existing games with a frozen copy of the
+    """Revision 0013_social fills ``games.speed`` of existing games with a frozen copy of the
     speed rule: it agrees with :attr:`TimeControl.speed` on every clock a game can have."""
     import importlib
 
     from panal.server.hive_games.clock import CORRESPONDENCE_DAYS, MAX_BASE, TimeControl
 
-    migration = importlib.import_module("panal.server.database.migrations.versions.0011_social")
+    migration = importlib.import_module("panal.server.database.migrations.versions.0013_social")
     controls = [TimeControl.correspondence(days) for days in CORRESPONDENCE_DAYS]
     controls += [
         TimeControl.realtime(base, increment)

@@ -17,7 +17,8 @@ from tests.server.translations import AREAS, LANGUAGES, LOCALES, MERGED, TABLES
 
 
 @pytest.mark.parametrize(
-    ("area", "keys"), [("common", 50), ("hive", 150), ("players", 60), ("enjambre", 150)]
+    ("area", "keys"),
+    [("common", 50), ("hive", 150), ("players", 60), ("enjambre", 150), ("ladder", 10)],
 )
 def test_the_reader_reads_every_catalog(area: str, keys: int) -> None:
     merged, _ = TABLES[area]

@@ -25,6 +25,7 @@ from panal.server.analysis.analysis_store import AnalysisStore
 from panal.server.analysis.engine import EngineLimits, Engines
 from panal.server.analysis.reviews import ReviewedGame, Reviews
 from panal.server.analysis.routes import analysis_router
+from panal.server.bots.routes import bot_router
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.routes import table_router
 from panal.server.enjambre_tables.tables import TableHub
@@ -36,6 +37,8 @@ from panal.server.hive_games.routes import game_router
 from panal.server.http.body_limit import MAX_BODY_BYTES, BodyLimit
 from panal.server.http.error_answers import answer_errors
 from panal.server.http.pages import serve_pages
+from panal.server.ladder.ladder import Ladder, LadderSettings
+from panal.server.ladder.routes import ladder_router
 from panal.server.lobby.lobby import Lobby, lobby_router
 from panal.server.players.attempts import PasswordWork
 from panal.server.players.auth import OriginCheck
@@ -46,6 +49,8 @@ from panal.server.runtime.bus import make_bus
 from panal.server.runtime.job_queues import JobQueue, LocalJobQueue, RedisJobQueue
 from panal.server.runtime.jobs import ChildPool, Executor, InlineExecutor
 from panal.server.runtime.runtime import Runtime
+from panal.server.tournaments.routes import tournament_router
+from panal.server.tournaments.tournaments import Tournaments
 from panal.server.training.routes import training_router
 from panal.server.training.training_store import TrainingStore
 
@@ -86,6 +91,7 @@ def create_app(
     migrate: bool = True,
     body_timeout: float = 10.0,
     clock: Callable[[], float] = time.time,
+    ladder: LadderSettings | None = None,
 ) -> FastAPI:
     """The web platform on a database; with ``redis_url``, one of many processes (scale-out).
 
@@ -123,6 +129,8 @@ def create_app(
     tables = TableHub(runtime, limits=table_limits)
     lobby = Lobby(runtime, players)
     engines, reviews = analysis_hubs(runtime, hub, analysis_limits)
+    tournaments = Tournaments(runtime, hub, players)
+    engine_ladder = Ladder(runtime, store, players, ladder or LadderSettings())
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -135,6 +143,7 @@ def create_app(
         gc.set_threshold(20_000, 50, 100)
         await runtime.start()
         runtime.spawn(hub.ai.resume_ai_games())
+        engine_ladder.start()
         try:
             yield
         finally:
@@ -148,6 +157,8 @@ def create_app(
     app.state.tables = tables
     app.state.lobby = lobby
     app.state.engines, app.state.reviews = engines, reviews
+    app.state.tournaments = tournaments
+    app.state.ladder = engine_ladder
     app.state.password_work = PasswordWork()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
@@ -158,6 +169,9 @@ def create_app(
     app.include_router(table_router(tables, players))
     app.include_router(analysis_router(engines, reviews, players))
     app.include_router(training_router(TrainingStore(store.engine), players, runtime))
+    app.include_router(tournament_router)
+    app.include_router(bot_router)
+    app.include_router(ladder_router)
     app.include_router(community_router)
     serve_pages(app)
     return app

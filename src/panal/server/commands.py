@@ -146,6 +146,12 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         "frees its place under the caps (default 1200)",
     )
     serve.add_argument(
+        "--ladder-clock",
+        default="60+1",
+        metavar="BASE+INC",
+        help="the engine ladder's clock, seconds each and increment (60+1)",
+    )
+    serve.add_argument(
         "--log-level", default="warning", help="uvicorn log level (warning, info, debug)"
     )
     serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
@@ -184,8 +190,14 @@ def serve_command(args: argparse.Namespace) -> int:
         from panal.server.database.store import DatabaseError, Store, database_url
         from panal.server.enjambre_tables.live import TableLimits
         from panal.server.http.guard import GuardedH11Protocol
+        from panal.server.ladder.ladder import LadderSettings, parse_ladder_clock
     except ModuleNotFoundError as exc:
         return _missing_web_extra(exc, "serve")
+    try:
+        ladder = LadderSettings(control=parse_ladder_clock(args.ladder_clock))
+    except ValueError as exc:
+        print(f"panal serve: --ladder-clock: {exc}", file=sys.stderr)
+        return 2
     if not 0 < args.port < 65536:
         print("panal serve: --port must be between 1 and 65535", file=sys.stderr)
         return 2
@@ -226,6 +238,7 @@ def serve_command(args: argparse.Namespace) -> int:
             table_limits=TableLimits()
             if args.bot_pause is None
             else TableLimits(bot_pause=max(0.0, args.bot_pause)),
+            ladder=ladder,
         )
     except DatabaseError as exc:
         print(f"panal serve: {exc}", file=sys.stderr)
@@ -352,6 +365,7 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--bot-pause", str(args.bot_pause)]
     if args.ai_idle_seconds is not None:
         argv += ["--ai-idle-seconds", str(args.ai_idle_seconds)]
+    argv += ["--ladder-clock", args.ladder_clock]
     argv += ["--log-level", args.log_level]
     return argv
 

@@ -7,8 +7,12 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from panal.uhp.duration import parse_duration
+
+if TYPE_CHECKING:
+    from panal.uhp.arena import ArenaSettings
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +44,8 @@ def _register_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         action="append",
         required=True,
         metavar="CMD",
-        help='engine command line, twice (e.g. --engine "panal uhp" --engine "nokamute uhp")',
+        help='engine command line, twice (e.g. --engine "panal uhp" --engine "nokamute uhp"); '
+        "three times or more: a ladder (every pair plays, then a Bradley-Terry table)",
     )
     parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
     limit = parser.add_mutually_exclusive_group()
@@ -54,7 +59,7 @@ def _register_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
         action="append",
         default=[],
         metavar="N:NAME=VALUE",
-        help="set an engine option before play, N being 1 or 2 (e.g. 2:Level=easy)",
+        help="set an engine option before play, N being the engine's number (e.g. 2:Level=easy)",
     )
     parser.add_argument(
         "--name", action="append", default=[], metavar="N:NAME", help="display name of engine N"
@@ -67,6 +72,28 @@ def _register_arena(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(handler=_run_arena)
+
+
+def _run_ladder(
+    settings: ArenaSettings,
+    engines: list[tuple[str, str, dict[str, str]]],
+    args: argparse.Namespace,
+) -> int:
+    """Three engines or more: every pair plays a match, then the Bradley-Terry table."""
+    import asyncio
+
+    from panal.uhp.ladder import ladder_text, play_ladder
+
+    if len({name for name, _, _ in engines}) < len(engines):
+        print("panal arena: give the engines different --name N:NAME", file=sys.stderr)
+        return 2
+    progress = None if args.quiet else (lambda text: print(text, file=sys.stderr))
+    table, games = asyncio.run(play_ladder(engines, settings, progress))
+    if args.json:
+        print(json.dumps({"games": len(games), "standings": [s.to_json() for s in table]}))
+    else:
+        print(ladder_text(table))
+    return 0
 
 
 def parse_time(text: str) -> float:
@@ -82,12 +109,12 @@ def parse_time(text: str) -> float:
     return number / 1000 if unit == "ms" else number * 60 if unit == "m" else number
 
 
-def _indexed(values: list[str], what: str) -> tuple[dict[str, str], dict[str, str]]:
-    found: tuple[dict[str, str], dict[str, str]] = ({}, {})
+def _indexed(values: list[str], what: str, count: int = 2) -> list[dict[str, str]]:
+    found: list[dict[str, str]] = [{} for _ in range(count)]
     for value in values:
         index, _, rest = value.partition(":")
-        if index not in ("1", "2") or not rest:
-            raise ValueError(f"{what} must look like 1:... or 2:..., not {value!r}")
+        if not index.isdigit() or not 1 <= int(index) <= count or not rest:
+            raise ValueError(f"{what} must look like N:... with N from 1 to {count}, not {value!r}")
         key, _, setting = rest.partition("=")
         found[int(index) - 1][key] = setting
     return found
@@ -97,15 +124,18 @@ def _run_arena(args: argparse.Namespace) -> int:
     from panal.hive import GameType, GameTypeError
     from panal.uhp.arena import ArenaSettings, run_match
 
-    if len(args.engine) != 2:
-        print("panal arena: give exactly two --engine commands", file=sys.stderr)
+    count = len(args.engine)
+    if count < 2:
+        print("panal arena: give two --engine commands (more: a ladder)", file=sys.stderr)
         return 2
     try:
         GameType.parse(args.game_type)
         time_per_move = None if args.depth is not None else parse_time(args.time)
-        options = _indexed(args.option, "--option")
+        options = _indexed(args.option, "--option", count)
         names_given = _indexed(
-            [f"{n.partition(':')[0]}:name={n.partition(':')[2]}" for n in args.name], "--name"
+            [f"{n.partition(':')[0]}:name={n.partition(':')[2]}" for n in args.name],
+            "--name",
+            count,
         )
     except (ValueError, GameTypeError) as exc:
         print(f"panal arena: {exc}", file=sys.stderr)
@@ -130,10 +160,12 @@ def _run_arena(args: argparse.Namespace) -> int:
         max_plies=args.max_plies,
         opening_plies=args.opening_plies,
         seed=args.seed,
-        options=options,
+        options=(options[0], options[1]),
         names=(names[0], names[1]),
         out=args.out,
     )
+    if count > 2:
+        return _run_ladder(settings, list(zip(names, args.engine, options, strict=True)), args)
     summary = run_match(settings, show_progress=not args.quiet)
     if args.json:
         print(json.dumps(summary.to_json(), indent=2))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -100,7 +100,7 @@ games_table = sa.Table(
     sa.Column("client", sa.String(64)),
     sa.Index("games_by_deadline", "deadline"),
     sa.Index("games_open_by_client", "mode", "result", "client"),
-    # The clock's speed (revision 0011_social), for the archive's filter; NULL: untimed.
+    # The clock's speed (revision 0013_social), for the archive's filter; NULL: untimed.
     sa.Column("speed", sa.String(16)),
     sa.Index("games_finished_by_speed", "speed", "updated_at"),
 )
@@ -342,9 +342,7 @@ class GameStore(Store):
         with self.engine.begin() as conn:
             if guard is not None:
                 guard(conn)
-            insert_game(conn, row)
-            if moves:
-                conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
+            insert_game(conn, row, moves)
 
     # A long record is written in short transactions, each its own call, so that other games'
     # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
@@ -557,10 +555,12 @@ class GameStore(Store):
             )
 
 
-def insert_game(conn: Connection, row: GameRow) -> None:
-    """Write a new game's row in the caller's transaction (a game created with other writes:
-    a challenge accepted, a rematch agreed)."""
+def insert_game(conn: Connection, row: GameRow, moves: Sequence[str] = ()) -> None:
+    """Write a new game's row and its first moves in the caller's transaction (a game created
+    with other writes: a challenge accepted, a rematch agreed, a ladder's pair)."""
     conn.execute(insert(games_table).values(**row.to_columns()))
+    if moves:
+        conn.execute(insert(moves_table), _move_rows(row.id, 1, list(moves)))
 
 
 def _move_rows(game_id: str, first_ply: int, moves: list[str]) -> list[dict[str, Any]]:

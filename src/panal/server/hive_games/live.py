@@ -266,8 +266,9 @@ def public_fields(live: LiveGame) -> dict[str, Any]:
         "options": live.options_values(),
         "ai": {"level": row.ai_level, "color": row.ai_color} if row.mode == "ai" else None,
         "seats": {
-            "white": row.white_token is not None or row.ai_color == 0,
-            "black": row.black_token is not None or row.ai_color == 1,
+            # taken: by a seat token, the AI, or an account (a ladder's bots hold no token)
+            "white": row.white_token is not None or row.ai_color == 0 or row.white_user is not None,
+            "black": row.black_token is not None or row.ai_color == 1 or row.black_user is not None,
         },
         "ply": board["ply"],
         "turn": board["turn"],

@@ -57,7 +57,7 @@ from panal.server.http.clients import client_of
 from panal.server.http.models import ColorChoice, Look, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import Greeting, Joined, serve_room
-from panal.server.players.auth import same_origin, session_account
+from panal.server.players.auth import session_account, socket_account
 from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
 from panal.server.runtime.runtime import Runtime
@@ -255,17 +255,15 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
     async def play(websocket: WebSocket, game_id: str) -> None:
         async def join(live: LiveGame, greeted: Greeting) -> Joined:
             seats, player = greeted.seats, greeted.player
-            # A signed-in player's seats come with the session cookie too, if this site opened
-            # the socket (a page of another site must not play with the player's cookie);
-            # watching, they only say that the watcher is a player.
-            if same_origin(websocket.scope, required=True):
-                account = await session_account(websocket, players)
-                if account is not None:
-                    held = live.seats_for(None, account.id)
-                    if greeted.watch:
-                        player = player or bool(held)
-                    else:
-                        seats = seats | held
+            # A player's seats come with their account too (a bot's token, or the cookie of
+            # a page of this site); watching, they only say that the watcher is a player.
+            account = await socket_account(websocket, players)
+            if account is not None:
+                held = live.seats_for(None, account.id)
+                if greeted.watch:
+                    player = player or bool(held)
+                else:
+                    seats = seats | held
             # A spectator is someone watching a game that others play: not one of its players,
             # and not a reader of a record (nobody plays it).
             spectator = not seats and not player and live.row.mode != "review"

@@ -29,6 +29,7 @@ APP_PAGES = (
     "/game/{game_id}",
     "/table/{table_id}",
     "/enjambre",
+    "/ladder",
     "/@/{name}",
     "/analysis",
     "/analysis/{game_id}",
@@ -36,6 +37,8 @@ APP_PAGES = (
     "/puzzles/{what}",
     "/learn",
     "/learn/{what}",
+    "/tournaments",
+    "/tournament/{tournament_id}",
 )
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "run_session",
     "serve_requests",
     "serve_room",
+    "serve_watcher",
 ]
 
 log = logging.getLogger("panal.server")
@@ -49,6 +50,8 @@ class Outbox(Protocol):
     def post(self, text: str) -> None: ...
 
     def pump(self) -> Awaitable[None]: ...
+
+    def close(self) -> None: ...
 
 
 class Seated(Protocol):
@@ -233,6 +236,33 @@ async def run_session(
         await serve_requests(websocket, connection, handle, pump, where)
     finally:
         await leave()
+        with contextlib.suppress(Exception):
+            await pump
+
+
+async def serve_watcher(
+    websocket: WebSocket,
+    connection: Outbox,
+    attach: Callable[[], Awaitable[None]],
+    detach: Callable[[], Awaitable[None]],
+) -> None:
+    """A socket that only watches (the lobby, a tournament): accepted, ``attach`` (which posts
+    the first state), pings answered until it closes, then ``detach``."""
+    await websocket.accept()
+    pump: asyncio.Future[None] = asyncio.ensure_future(connection.pump())
+    try:
+        await attach()
+        while not connection.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if message.get("text") == '{"type":"ping"}':
+                connection.post('{"type":"pong"}')
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    finally:
+        await detach()
+        connection.close()
         with contextlib.suppress(Exception):
             await pump
 

@@ -17,22 +17,23 @@ A challenge to a friend by link is the invitation of an online game (``POST /api
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import secrets
 import time
 from typing import Any, Literal
 
-from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 
 from panal.hive import GameType, Options
+from panal.server.bots.bot_store import bot_may_accept
 from panal.server.hive_games.clock import TimeControl, TimeControlError
 from panal.server.hive_games.game_store import GameRow, online_game
 from panal.server.hive_games.games import LOBBY_CHANNEL
 from panal.server.hive_games.live import COLOR_NAMES
 from panal.server.http.models import Look, StrictModel
 from panal.server.http.request_error import RequestError
+from panal.server.http.websocket_session import serve_watcher
 from panal.server.lobby.challenge_store import (
     CHALLENGE_SECONDS,
     CORRESPONDENCE_CHALLENGE_SECONDS,
@@ -238,6 +239,8 @@ class Lobby:
             raise RequestError("sign_in", "sign in to accept a rated challenge", 401)
         if account is not None and account.id == challenge.creator_id:
             raise RequestError("own_challenge", "you cannot accept your own challenge", 409)
+        if account is not None and account.bot:
+            await runtime.db(bot_may_accept, self.players, account.id, challenge)
         creator = challenge.color
         if creator == "random":
             creator = secrets.choice(COLOR_NAMES)
@@ -269,25 +272,16 @@ class Lobby:
     # --- websocket -------------------------------------------------------------------------
 
     async def watch(self, websocket: WebSocket) -> None:
-        await websocket.accept()
         connection = Connection(send=websocket.send_text, seats=frozenset())
-        self.connections.add(connection)
-        pump = asyncio.get_running_loop().create_task(connection.pump())
-        try:
+
+        async def attach() -> None:
+            self.connections.add(connection)
             connection.post_state(json.dumps(await self.lists(), separators=(",", ":")))
-            while not connection.closed:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    return
-                if message.get("text") == '{"type":"ping"}':
-                    connection.post('{"type":"pong"}')
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        finally:
+
+        async def detach() -> None:
             self.connections.discard(connection)
-            connection.close()
-            with contextlib.suppress(Exception):
-                await pump
+
+        await serve_watcher(websocket, connection, attach, detach)
 
 
 def _playing_json(row: GameRow, names_by_id: dict[int, str]) -> dict[str, Any]:

@@ -48,6 +48,7 @@ __all__ = [
     "same_origin",
     "session_account",
     "set_session_cookie",
+    "socket_account",
 ]
 
 SESSION_COOKIE = "panal_session"
@@ -177,5 +178,29 @@ async def session_account(connection: HTTPConnection, players: PlayerStore) -> A
     account = None
     if token is not None:
         account = await asyncio.to_thread(players.session_account, session_key(token))
+    else:
+        bot_token = _bot_token(connection)
+        if bot_token is not None:
+            from panal.server.bots.bot_store import BotStore
+
+            account = await asyncio.to_thread(BotStore(players.engine).bot_account, bot_token)
     connection.state.account = account
     return account
+
+
+def _bot_token(connection: HTTPConnection) -> str | None:
+    """A bot's API token (``Authorization: Bearer bot_…``): a bot signs in with it, on HTTP and
+    on websockets, and carries no cookie (so no other site can act with it)."""
+    scheme, _, token = (connection.headers.get("authorization") or "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token.startswith("bot_") or len(token) > 100:
+        return None
+    return token
+
+
+async def socket_account(connection: HTTPConnection, players: PlayerStore) -> Account | None:
+    """The account a websocket plays as: a bot's token, or the session cookie if this site
+    opened the socket (a page of another site must not play with the player's cookie)."""
+    if _bot_token(connection) is None and not same_origin(connection.scope, required=True):
+        return None
+    return await session_account(connection, players)

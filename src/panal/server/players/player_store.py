@@ -22,20 +22,26 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy import Engine, and_, case, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
+from panal.server.bots.bot_table import bot_users
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating
 from panal.server.ratings.leaderboard import LeaderboardPage, leaderboard
-from panal.server.ratings.rating_store import hive_category, rating_history_table, ratings_table
+from panal.server.ratings.rating_store import (
+    game_category,
+    rating_history_table,
+    ratings_table,
+)
 
 __all__ = [
     "Account",
     "NameTaken",
     "PlayerStore",
     "RatingRow",
+    "insert_account",
 ]
 
 users_table = sa.Table(
@@ -84,6 +90,7 @@ class Account:
     created_at: float
     language: str | None = None
     look: str | None = None
+    bot: bool = False  # signed in by a bot's API token (panal.server.bots), not a session
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,35 @@ def _account(values: Any) -> Account:
     )
 
 
+def insert_account(
+    conn: Connection,
+    name: str,
+    key: str,
+    skeleton: str,
+    password_hash: str,
+    now: float,
+    language: str | None = None,
+    look: str | None = None,
+) -> int:
+    """A new ``users`` row in the caller's transaction (a person's, or a bot's with its
+    ``bots`` row); its id. A name taken raises ``IntegrityError``."""
+    return int(
+        conn.execute(
+            insert(users_table)
+            .values(
+                name=name,
+                name_key=key,
+                name_skeleton=skeleton,
+                password_hash=password_hash,
+                created_at=now,
+                language=language,
+                look=look,
+            )
+            .returning(users_table.c.id)
+        ).scalar_one()
+    )
+
+
 class PlayerStore:
     """Accounts, sessions and ratings on the games' database engine."""
 
@@ -145,19 +181,9 @@ class PlayerStore:
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                user_id = conn.execute(
-                    insert(users_table)
-                    .values(
-                        name=name,
-                        name_key=key,
-                        name_skeleton=skeleton,
-                        password_hash=password_hash,
-                        created_at=now,
-                        language=language,
-                        look=look,
-                    )
-                    .returning(users_table.c.id)
-                ).scalar_one()
+                user_id = insert_account(
+                    conn, name, key, skeleton, password_hash, now, language, look
+                )
         except IntegrityError:
             raise NameTaken(name, confusable=self.account_by_key(key) is None) from None
         return Account(user_id, name, now, language, look)
@@ -298,10 +324,13 @@ class PlayerStore:
         if users == (None, None):
             return None
         names = self.names(u for u in users if u is not None)
+        accounts = [u for u in users if u is not None]
+        with self.engine.connect() as conn:
+            bots = bot_users(conn, accounts)
         control = row.control
         shown: dict[int, str] = {}
         if control is not None:
-            shown = self.shown_ratings([u for u in users if u is not None], hive_category(control))
+            shown = self.shown_ratings(accounts, game_category(control, bool(bots)))
         changes: dict[int, tuple[float, float, float]] = {}
         if row.rated and row.result is not None:
             with self.engine.connect() as conn:
@@ -315,6 +344,8 @@ class PlayerStore:
                 players[color] = None
                 continue
             player: dict[str, Any] = {"name": names.get(user), "rating": shown.get(user)}
+            if user in bots:
+                player["bot"] = True  # a bot's game is marked, and rated in the bots' pool
             if user in changes:
                 after, deviation, change = changes[user]
                 player["rating"] = Glicko2(after - change, deviation).shown()

@@ -12,6 +12,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, insert, select, update
 
+from panal.server.bots.bot_table import bot_users
 from panal.server.database.store import insert_ignore, metadata
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import games_table
@@ -19,9 +20,11 @@ from panal.server.ratings.glicko2 import Glicko2, TableRating, rate_game, rate_t
 
 __all__ = [
     "ABORTED",
+    "BOT_CATEGORY",
     "HIVE_CATEGORY",
     "RATED_FROM_PLIES",
     "TABLE_CATEGORY",
+    "game_category",
     "hive_category",
     "locked_ratings",
     "rate_table_game",
@@ -40,6 +43,9 @@ HIVE_CATEGORY = "hive:{speed}"
 RATED_FROM_PLIES = 2
 #: The end reason of such a game (translated as ``reason.aborted``).
 ABORTED = "aborted"
+#: Games with a bot on either side are rated in their own pool: a bot's games never move a
+#: person's rating at ``hive:{speed}``, and bots are ranked among the games bots play.
+BOT_CATEGORY = "bot:{speed}"
 #: The rating category of Enjambre Tácticas tables (OpenSkill, see :func:`rate_table_game`).
 TABLE_CATEGORY = "enjambre"
 
@@ -73,6 +79,11 @@ rating_history_table = sa.Table(
 
 def hive_category(control: TimeControl) -> str:
     return HIVE_CATEGORY.format(speed=control.speed)
+
+
+def game_category(control: TimeControl, with_bot: bool) -> str:
+    """The rating pool of a game at this clock: the bots' if a bot plays in it."""
+    return (BOT_CATEGORY if with_bot else HIVE_CATEGORY).format(speed=control.speed)
 
 
 def locked_ratings(
@@ -160,7 +171,9 @@ def settle_ratings(conn: Connection, game_id: str) -> bool:
     score = {"WhiteWins": 1.0, "BlackWins": 0.0, "Draw": 0.5}.get(game.result or "")
     if white is None or black is None or white == black or score is None:
         return False
-    category = hive_category(TimeControl.from_json(json.loads(game.time_control)))  # type: ignore[arg-type]
+    control = TimeControl.from_json(json.loads(game.time_control))
+    assert control is not None
+    category = game_category(control, bool(bot_users(conn, [white, black])))
     fresh = Glicko2()
     rows = locked_ratings(
         conn,

@@ -5,6 +5,7 @@ import { showAccountPage } from "./account_pages.js";
 import { showAnalysisPage } from "./analysis_page.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
+import { showLadderPage } from "./ladder_page.js";
 import { showTableForm } from "./enjambre_home.js";
 import { showTablePage } from "./enjambre_page.js";
 import { showGamePage } from "./game_page.js";
@@ -19,10 +20,14 @@ import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, 
 import { showProfilePage } from "./profile_page.js";
 import { showLessonPage, showLessonsPage } from "./lesson_page.js";
 import { showTrainerPage } from "./trainer_page.js";
+import { showTournamentPage, showTournamentsPage } from "./tournaments_page.js";
 
 // Each language is named in itself.
 const LANGUAGE_NAMES = { en: "English", es: "Español", "pt-PT": "Português (Portugal)", "pt-BR": "Português (Brasil)" };
 const main = document.querySelector("main");
+// The tournaments' link on a phone, where six names do not fit one line: a cup.
+const TROPHY = `<svg class="nav-icon" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+  <path d="M8 4h8v5a4 4 0 0 1-8 0z"/><path d="M8 6H5a3 3 0 0 0 3 4M16 6h3a3 3 0 0 1-3 4"/><path d="M12 13v4M8 20h8M10 17h4"/></svg>`;
 let config = null;
 let leavePage = null;
 
@@ -44,6 +49,7 @@ function renderHeader() {
   document.querySelector("[data-nav=enjambre]").textContent = t("nav.enjambre");
   document.querySelector("[data-nav=analysis]").textContent = t("nav.analysis");
   document.querySelector("[data-nav=puzzles]").textContent = t("nav.puzzles");
+  document.querySelector("[data-nav=tournaments]").innerHTML = `${TROPHY}<span class="nav-long-name">${t("nav.tournaments")}</span>`;
   document.querySelector("[data-label=language]").textContent = t("nav.language");
   document.querySelector("[data-label=look]").textContent = t("nav.look");
   document.querySelector("[data-label=confirm-moves]").textContent = t("nav.confirmMoves");
@@ -83,6 +89,7 @@ async function route() {
   const analysisMatch = path.match(/^\/analysis(?:\/([A-Za-z0-9_-]{1,16}))?$/);
   const puzzleMatch = path.match(/^\/puzzles(?:\/([A-Za-z0-9_-]{1,16}))?$/);
   const lessonMatch = path.match(/^\/learn(?:\/([A-Za-z0-9_-]{1,40}))?$/);
+  const tournamentMatch = path.match(/^\/tournament\/([A-Za-z0-9_-]{1,16})$/);
   document.body.dataset.page = gameMatch
     ? "game"
     : tableMatch
@@ -95,7 +102,9 @@ async function route() {
             ? "puzzles"
             : lessonMatch
               ? "learn"
-              : path.slice(1) || "new";
+              : tournamentMatch
+                ? "tournament"
+                : path.slice(1) || "new";
   if (gameMatch) leavePage = await showGamePage(page, gameMatch[1], navigate, config);
   else if (tableMatch) leavePage = await showTablePage(page, tableMatch[1], navigate);
   else if (puzzleMatch) leavePage = showTrainerPage(page, puzzleMatch[1], navigate);
@@ -103,6 +112,8 @@ async function route() {
   else if (lessonMatch) leavePage = showLessonsPage(page);
   else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
   else if (analysisMatch) leavePage = showAnalysisPage(page, analysisMatch[1] || null, navigate, config);
+  else if (tournamentMatch) leavePage = showTournamentPage(page, tournamentMatch[1], navigate);
+  else if (path === "/tournaments") leavePage = showTournamentsPage(page, config, navigate);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
@@ -110,13 +121,15 @@ async function route() {
   else if (path === "/archive") leavePage = showArchivePage(page);
   else if (path === "/leaderboard") leavePage = showLeaderboardPage(page);
   else if (path === "/my-games") leavePage = showMyGamesPage(page);
+  else if (path === "/ladder") leavePage = showLadderPage(page);
   else leavePage = showNewGamePage(page, config, navigate);
   for (const link of document.querySelectorAll("[data-nav]")) {
     const current =
       link.getAttribute("href") === path ||
       (path === "/" && link.dataset.nav === "new") ||
       (path.startsWith("/table/") && link.dataset.nav === "enjambre") ||
-      ((path.startsWith("/puzzles/") || path.startsWith("/learn")) && link.dataset.nav === "puzzles");
+      ((path.startsWith("/puzzles/") || path.startsWith("/learn")) && link.dataset.nav === "puzzles") ||
+      (path.startsWith("/tournament/") && link.dataset.nav === "tournaments");
     if (current) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }

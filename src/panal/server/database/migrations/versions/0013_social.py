@@ -5,7 +5,7 @@ column so that the archive filters by speed with an index instead of parsing eve
 ``time_control``; existing games get theirs here. ``ratings_by_category`` serves the
 leaderboard (one category, best first).
 
-Revision ID: 0011_social
+Revision ID: 0013_social
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0011_social"
-down_revision = "0010_trainer"
+revision = "0013_social"
+down_revision = "0012_bots"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,53 @@
+"""Bots and the engine ladder: a bot is an account owned by a person's account, signed in by an
+API token (the database keeps its SHA-256 hash), with the limits of the challenges it accepts
+and the engine it last reported; the ladder's entries and its games (each pair of games shares
+an opening, colours swapped).
+
+Revision ID: 0012_bots
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0012_bots"
+down_revision = "0011_tournaments"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "bots",
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        sa.Column("owner_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        sa.Column("token_hash", sa.String(64)),
+        sa.Column("limits", sa.Text, nullable=False),
+        sa.Column("engine", sa.Text),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_index("bots_by_token", "bots", ["token_hash"], unique=True)
+    op.create_index("bots_by_owner", "bots", ["owner_id"])
+    op.create_table(
+        "ladder_entries",
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        sa.Column("joined_at", sa.Float, nullable=False),
+        sa.Column("seen_at", sa.Float, nullable=False),
+        sa.Column("active", sa.Boolean, nullable=False),
+        sa.Column("pair", sa.String(16)),
+    )
+    op.create_table(
+        "ladder_games",
+        sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
+        sa.Column("pair", sa.String(16), nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+        sa.Column("opening", sa.Text, nullable=False),
+    )
+    op.create_index("ladder_games_by_pair", "ladder_games", ["pair"])
+
+
+def downgrade() -> None:
+    op.drop_table("ladder_games")
+    op.drop_table("ladder_entries")
+    op.drop_table("bots")

@@ -1,0 +1,1 @@
+"""The engine ladder: bots play each other continuously, ranked by Bradley-Terry."""

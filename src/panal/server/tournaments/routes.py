@@ -1,0 +1,232 @@
+"""The tournaments' HTTP API and websocket (docs/web.md, "Tournaments").
+
+* ``GET /api/tournaments``: registering and running ones, then the latest finished.
+* ``POST /api/tournaments``: create (an account): format, clock, rated, players, start.
+* ``GET /api/tournaments/{id}``: its state: players, pairings by round, standings.
+* ``POST /api/tournaments/{id}/join`` | ``/withdraw`` | ``/start`` (its creator).
+* Websocket ``/ws/tournaments/{id}``: the state on connect and whenever it changes.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, WebSocket
+from pydantic import Field
+
+from panal.hive import GameType
+from panal.server.hive_games.clock import TimeControl, TimeControlError
+from panal.server.http.models import StrictModel
+from panal.server.http.request_error import RequestError
+from panal.server.http.websocket_session import serve_watcher
+from panal.server.players.auth import session_account
+from panal.server.players.player_store import Account
+from panal.server.room.outbox import Connection
+from panal.server.tournaments.tournament_store import (
+    FINISHED,
+    REGISTERING,
+    RUNNING,
+    Snapshot,
+    TournamentRow,
+)
+from panal.server.tournaments.tournaments import Tournaments, summary
+
+__all__ = ["tournament_router"]
+
+MAX_PLAYERS = 64
+MAX_ROUND_ROBIN_PLAYERS = 20  # 19 rounds, 38 in a double one
+MAX_SWISS_ROUNDS = 20
+MAX_ARENA_MINUTES = 720
+MAX_START_DELAY = 30 * 86400.0
+RETRIES = 5  # a registration racing others: the compare-and-set is tried again
+
+
+class CreateRequest(StrictModel):
+    name: str = Field(min_length=1, max_length=60)
+    format: Literal["round_robin", "swiss", "arena"]
+    cycles: Literal[1, 2] = 1
+    rounds: int = Field(5, ge=1, le=MAX_SWISS_ROUNDS)
+    minutes: int = Field(30, ge=1, le=MAX_ARENA_MINUTES)
+    game_type: str = Field("Base", max_length=16)
+    clock: dict[str, Any] | None = None
+    rated: bool = False
+    max_players: int = Field(8, ge=2, le=MAX_PLAYERS)
+    starts_at: float | None = None
+    start_when_full: bool = False
+    no_show_seconds: float = Field(120.0, ge=5.0, le=86400.0)
+
+
+def _manager(connection: Request | WebSocket) -> Tournaments:
+    manager: Tournaments = connection.app.state.tournaments
+    return manager
+
+
+async def _account(request: Request) -> Account:
+    account = await session_account(request, request.app.state.players)
+    if account is None:
+        raise RequestError("sign_in", "sign in to take part in tournaments", 401)
+    return account
+
+
+async def _load(manager: Tournaments, tournament_id: str) -> Snapshot:
+    snapshot = None
+    if 1 <= len(tournament_id) <= 16:
+        snapshot = await manager.runtime.db(manager.store.load, tournament_id)
+    if snapshot is None:
+        raise RequestError("unknown_tournament", "there is no tournament with that id", 404)
+    return snapshot
+
+
+tournament_router = APIRouter()
+
+
+@tournament_router.get("/api/tournaments")
+async def list_tournaments(request: Request) -> dict[str, Any]:
+    manager = _manager(request)
+    listed = await manager.runtime.db(manager.store.listing)
+    names = await manager.runtime.db(manager.players.names, {row.creator_id for row, _ in listed})
+    return {"tournaments": [summary(row, count, names) for row, count in listed]}
+
+
+@tournament_router.post("/api/tournaments", status_code=201)
+async def create_tournament(body: CreateRequest, request: Request) -> dict[str, Any]:
+    manager = _manager(request)
+    account = await _account(request)
+    name = body.name.strip()
+    if not name:
+        raise RequestError("bad_name", "a tournament needs a name")
+    try:
+        game_type = str(GameType.parse(body.game_type))
+    except ValueError as exc:
+        raise RequestError("bad_game_type", str(exc)) from None
+    try:
+        control = TimeControl.from_json(body.clock)
+    except TimeControlError as exc:
+        raise RequestError("bad_clock", str(exc), 422) from None
+    if control is None:
+        raise RequestError("bad_clock", "a tournament's games have a clock", 422)
+    if body.format == "round_robin" and body.max_players > MAX_ROUND_ROBIN_PLAYERS:
+        raise RequestError(
+            "too_many_players",
+            f"a round robin has at most {MAX_ROUND_ROBIN_PLAYERS} players",
+            422,
+        )
+    now = manager.runtime.now()
+    if body.starts_at is not None and not now < body.starts_at <= now + MAX_START_DELAY:
+        raise RequestError("bad_start", "the start is in the future, within 30 days", 422)
+    row = TournamentRow(
+        id=secrets.token_urlsafe(9),
+        name=name,
+        format=body.format,
+        cycles=body.cycles if body.format == "round_robin" else 1,
+        rounds=body.rounds if body.format == "swiss" else None,
+        minutes=body.minutes if body.format == "arena" else None,
+        game_type=game_type,
+        time_control=json.dumps(control.to_json(), separators=(",", ":")),
+        rated=body.rated,
+        max_players=body.max_players,
+        starts_at=body.starts_at,
+        start_when_full=body.start_when_full,
+        no_show_seconds=body.no_show_seconds,
+        creator_id=account.id,
+        created_at=now,
+        updated_at=now,
+    )
+    await manager.runtime.db(manager.store.create, row)
+    return await manager.state(row.id, account.id)
+
+
+@tournament_router.get("/api/tournaments/{tournament_id}")
+async def get_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    manager = _manager(request)
+    account = await session_account(request, request.app.state.players)
+    await _load(manager, tournament_id)
+    return await manager.state(tournament_id, account.id if account else None)
+
+
+@tournament_router.post("/api/tournaments/{tournament_id}/join")
+async def join_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Register (before the start; an arena also while it runs)."""
+    manager = _manager(request)
+    account = await _account(request)
+    for _ in range(RETRIES):
+        snapshot = await _load(manager, tournament_id)
+        row = snapshot.row
+        open_arena = row.format == "arena" and row.status == RUNNING
+        if row.status != REGISTERING and not open_arena:
+            raise RequestError("registration_closed", "this tournament has started", 409)
+        known = dict(snapshot.players)
+        if account.id in known and not known[account.id]:
+            raise RequestError("already_registered", "you are registered already", 409)
+        if len(snapshot.active()) >= row.max_players:
+            raise RequestError("tournament_full", "this tournament is full", 409)
+        now = manager.runtime.now()
+        rejoin = account.id in known
+        if await manager.runtime.db(
+            manager.store.register, row.id, row.version, account.id, now, rejoin=rejoin
+        ):
+            manager.changed(row.id)
+            await manager.advance(row.id)  # full: it may start now
+            return await manager.state(row.id, account.id)
+    raise RequestError("stale", "the tournament changed meanwhile; try again", 409)
+
+
+@tournament_router.post("/api/tournaments/{tournament_id}/withdraw")
+async def withdraw_from_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Leave: before the start the registration is gone; after it, no more pairings (a round
+    robin's later games are forfeits)."""
+    manager = _manager(request)
+    account = await _account(request)
+    for _ in range(RETRIES):
+        snapshot = await _load(manager, tournament_id)
+        row = snapshot.row
+        if row.status == FINISHED:
+            raise RequestError("tournament_over", "this tournament is over", 409)
+        if dict(snapshot.players).get(account.id, True):
+            raise RequestError("not_registered", "you are not registered", 409)
+        now = manager.runtime.now()
+        if await manager.runtime.db(
+            manager.store.withdraw,
+            row.id,
+            row.version,
+            account.id,
+            now,
+            remove=row.status == REGISTERING,
+        ):
+            manager.changed(row.id)
+            return await manager.state(row.id, account.id)
+    raise RequestError("stale", "the tournament changed meanwhile; try again", 409)
+
+
+@tournament_router.post("/api/tournaments/{tournament_id}/start")
+async def start_tournament(tournament_id: str, request: Request) -> dict[str, Any]:
+    """Start now, by its creator, with the players registered (at least two)."""
+    manager = _manager(request)
+    account = await _account(request)
+    snapshot = await _load(manager, tournament_id)
+    if snapshot.row.creator_id != account.id:
+        raise RequestError("not_yours", "only its creator can start a tournament", 403)
+    if snapshot.row.status != REGISTERING:
+        raise RequestError("tournament_started", "this tournament has started already", 409)
+    if len(snapshot.active()) < 2:
+        raise RequestError("too_few_players", "a tournament needs at least two players", 409)
+    if not await manager.begin(snapshot):
+        raise RequestError("stale", "the tournament changed meanwhile; try again", 409)
+    return await manager.state(tournament_id, account.id)
+
+
+@tournament_router.websocket("/ws/tournaments/{tournament_id}")
+async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
+    manager = _manager(websocket)
+    if not 1 <= len(tournament_id) <= 16:
+        await websocket.close(4404)
+        return
+    connection = Connection(send=websocket.send_text, seats=frozenset())
+    await serve_watcher(
+        websocket,
+        connection,
+        lambda: manager.watch(tournament_id, connection),
+        lambda: manager.unwatch(tournament_id, connection),
+    )

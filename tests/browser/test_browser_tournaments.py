@@ -1,0 +1,71 @@
+"""A tournament in the browser: one person creates a Swiss on a computer, another finds it on a
+phone, in Brazilian Portuguese, and registers; it starts when full, both pages show the pairings
+at once (live, no reload), one resigns from the game's page and both pages' standings show the
+point. No page scrolls sideways on the phone; the tournament page's buttons and result links
+are tap-sized."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_browser_players import sign_up
+
+pytestmark = pytest.mark.browser
+
+
+def test_register_see_pairings_and_standings(open_page: Any, artifacts: Path) -> None:
+    ana = open_page("/")
+    sign_up(ana, "tourney_ana")
+    ana.click("a[data-nav=tournaments]")
+    ana.wait_for_selector("form.tournament-form")
+    ana.fill("input[name=name]", "Friday Swiss")
+    ana.select_option("select[name=format]", "swiss")
+    ana.fill("input[name=rounds]", "1")
+    ana.fill("input[name=max_players]", "2")
+    ana.select_option("select[name=start]", "full")
+    ana.click("[data-action=create]")
+    ana.wait_for_url("**/tournament/*")
+    ana.wait_for_selector(".tournament-page[data-status=registering]")
+    ana.click("[data-action=join]")
+    ana.wait_for_selector("[data-action=withdraw]")
+    ana.wait_for_selector("tr[data-standing=tourney_ana]")
+
+    bruno = open_page("/", phone=True, locale="pt-BR")
+    bruno.tap(".settings-toggle")
+    sign_up(bruno, "tourney_bruno")
+    bruno.goto(bruno.url.split("/@/")[0] + "/tournaments")
+    bruno.wait_for_selector("[data-tournament-row] a")
+    assert "Friday Swiss" in bruno.inner_text(".tournament-list")
+    assert bruno.inner_text("a[data-nav=tournaments]") == "Torneios"
+    bruno.click("[data-tournament-row] a")
+    bruno.wait_for_selector(".tournament-page")
+    assert "Classificação" in bruno.inner_text(".tournament-page h2")
+    bruno.click("[data-action=join]")
+    # full: it starts, and both pages show round 1 without a reload
+    for page in (ana, bruno):
+        page.wait_for_selector(".tournament-page[data-status=running]")
+        page.wait_for_selector(".tournament-round[data-round='1'] td.result a")
+    assert "tourney_ana" in bruno.inner_text(".pairings")
+    assert "tourney_bruno" in ana.inner_text(".pairings")
+    width = bruno.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    for selector in ("[data-action=withdraw]", ".pairings td.result a"):
+        box = bruno.locator(selector).first.bounding_box()
+        assert box is not None and box["height"] >= 44, (selector, box)
+    bruno.screenshot(path=str(artifacts / "tournaments-phone-pairings.png"), full_page=True)
+
+    bruno.click(".pairings td.result a")
+    bruno.wait_for_selector("[data-action=resign]")
+    bruno.click("[data-action=resign]")
+    bruno.click("[data-action=resign-yes]")
+    bruno.go_back()
+    for page in (ana, bruno):
+        page.wait_for_selector(".tournament-page[data-status=finished]")
+    winner = ana.inner_text(".standings tbody tr:first-child")
+    assert "tourney_ana" in winner and "1" in winner
+    assert "tourney_bruno" in ana.inner_text(".standings tbody tr:nth-child(2)")
+    assert ana.inner_text(".pairings td.result") in ("1–0", "0–1")
+    ana.screenshot(path=str(artifacts / "tournaments-standings.png"), full_page=True)
