@@ -181,8 +181,10 @@ def test_a_flag_falls_on_the_surviving_process_when_the_games_process_dies(
     try:
         with player.game_socket(game, token) as ws:
             receive(ws, lambda m: m["type"] == "state")
-            ws.send(json.dumps({"type": "move", "move": "wS1"}))
-            moved = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 1)
+            # Each side's first move costs nothing; White's third ply starts Black's clock.
+            for ply, move in enumerate(("wS1", "bS1 wS1-", "wQ -wS1"), start=1):
+                ws.send(json.dumps({"type": "move", "move": move}))
+                moved = receive(ws, lambda m, ply=ply: m["type"] == "state" and m["ply"] == ply)
         assert moved["clocks"]["running"] == 1
         a.kill()
         with Browser(b).game_socket(game) as watching_on_b:

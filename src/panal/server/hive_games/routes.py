@@ -43,6 +43,7 @@ from panal.server.hive_games.clock import (
     TimeControl,
     TimeControlError,
 )
+from panal.server.hive_games.game_store import GameRow
 from panal.server.hive_games.games import GameHub
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.records_io import RecordImportError, export_pgn
@@ -217,27 +218,9 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
         offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
     ) -> dict[str, Any]:
         total, rows = await runtime.db(hub.store.archive, limit, offset)
-        return {
-            "total": total,
-            "games": [
-                {
-                    "id": row.id,
-                    "game_type": row.game_type,
-                    "mode": row.mode,
-                    "ai_level": row.ai_level,
-                    "ai_color": row.ai_color,
-                    "result": row.result,
-                    "end_reason": row.end_reason,
-                    "plies": row.plies,
-                    "look": row.look,
-                    "white": row.headers.get("White"),
-                    "black": row.headers.get("Black"),
-                    "options": row.rules.changed(),
-                    "updated_at": row.updated_at,
-                }
-                for row in rows
-            ],
-        }
+        # Games between accounts name their players by account; a record, by its own tags.
+        accounts = await runtime.db(players.names, [u for row in rows for u in row.users()])
+        return {"total": total, "games": [_archive_entry(row, accounts) for row in rows]}
 
     # --- websocket -------------------------------------------------------------------------
 
@@ -336,6 +319,30 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         },
     }
     return json.dumps(body, ensure_ascii=False).encode()
+
+
+def _archive_entry(row: GameRow, accounts: dict[int, str]) -> dict[str, Any]:
+    """One game of the archive: what it was (type, mode, rules, rated, clock), who played it
+    (account names, else the record's tags) and how it ended."""
+    sides = [accounts.get(user) if user is not None else None for user in row.users()]
+    control = row.control
+    return {
+        "id": row.id,
+        "game_type": row.game_type,
+        "mode": row.mode,
+        "ai_level": row.ai_level,
+        "ai_color": row.ai_color,
+        "result": row.result,
+        "end_reason": row.end_reason,
+        "plies": row.plies,
+        "look": row.look,
+        "white": sides[0] or row.headers.get("White"),
+        "black": sides[1] or row.headers.get("Black"),
+        "rated": row.rated,
+        "clock": control.shown() if control else None,
+        "options": row.rules.changed(),
+        "updated_at": row.updated_at,
+    }
 
 
 def _pgn_headers(live: LiveGame) -> dict[str, str]:

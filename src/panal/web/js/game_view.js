@@ -238,8 +238,26 @@ export class GameView {
       aria-label="${escapeHtml(t("clock.label", { color: colorName(color), time: formatClock(left) }))}">${formatClock(left)}</span>`;
   }
 
+  /** Seconds left for the side to move's first move (null: its clock runs, or none). */
+  firstMoveLeft() {
+    const state = this.state;
+    const deadline = state?.clocks?.first_move_deadline;
+    if (typeof deadline !== "number" || state.result) return null;
+    return Math.max(0, deadline - (Date.now() / 1000 + this.clockOffset));
+  }
+
+  firstMoveText(left) {
+    return t("clock.firstMove", { color: colorName(this.state.turn), time: formatClock(left) });
+  }
+
   /** Count the running clock down (only its text changes: nothing else is drawn again). */
   tickClocks() {
+    const firstMove = this.firstMoveLeft();
+    const banner = this.root.querySelector("[data-banner=first-move]");
+    if (firstMove !== null && banner) {
+      const text = this.firstMoveText(firstMove);
+      if (banner.textContent !== text) banner.textContent = text;
+    }
     const state = this.state;
     const running = state?.clocks?.running;
     if (running === null || running === undefined || state.result) return;
@@ -303,6 +321,11 @@ export class GameView {
         parts.push(`<p class="banner warn" data-banner="queen">${t("game.queenReminder")}</p>`);
       } else if (mine && state.turn_number === 3 && state.hands[state.turn].some((p) => p[1] === "Q")) {
         parts.push(`<p class="banner info" data-banner="queen-soon">${t("game.queenSoon")}</p>`);
+      }
+      const firstMove = this.firstMoveLeft();
+      if (firstMove !== null) {
+        // No clock runs before each side's first move; past its window the game is aborted.
+        parts.push(`<p class="banner info" data-banner="first-move" role="timer">${escapeHtml(this.firstMoveText(firstMove))}</p>`);
       }
       if (state.draw_offer !== null && state.draw_offer !== undefined) {
         const offerer = colorName(state.draw_offer);
