@@ -1,0 +1,99 @@
+"""What a new player tripped over (issue 25), each a regression test: element boxes measured at
+1366×768 and 390×844 in Chromium, the texts in the page's language."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from panal.server.players.auth import SESSION_COOKIE
+from tests.server.helpers import ServerProcess
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+BLITZ = {"kind": "realtime", "base": 180, "increment": 2}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of this module's own: its sign-ups do not slow the other modules' down."""
+    directory = tmp_path_factory.mktemp("everyday-server")
+    process = ServerProcess(
+        directory / "games.sqlite3", directory / "serve.log", ("--ai-workers", "1")
+    )
+    process.start()
+    yield process
+    process.stop()
+
+
+def sign_up(server: ServerProcess, name: str) -> str:
+    """A new account's session token (the API, as the sign-up form calls it)."""
+    answer = httpx.post(
+        f"{server.url}/api/account/signup",
+        json={"name": name, "password": "correct horse battery"},
+        headers={"Origin": server.url},
+    )
+    assert answer.status_code == 201, answer.text
+    return str(answer.cookies[SESSION_COOKIE])
+
+
+def as_account(server: ServerProcess, session: str) -> Any:
+    """``prepare`` for ``open_page``: the page's browser holds the account's session."""
+
+    def prepare(page: Any) -> None:
+        page.context.add_cookies([{"name": SESSION_COOKIE, "value": session, "url": server.url}])
+
+    return prepare
+
+
+def challenge_accepted(server: ServerProcess, white: str, black: str) -> str:
+    """A rated blitz game between two accounts (White's challenge, Black accepts): its id."""
+    posted = httpx.post(
+        f"{server.url}/api/challenges",
+        json={"clock": BLITZ, "rated": True, "color": "white"},
+        headers={"Origin": server.url},
+        cookies={SESSION_COOKIE: white},
+    )
+    assert posted.status_code == 201, posted.text
+    accepted = httpx.post(
+        f"{server.url}/api/challenges/{posted.json()['id']}/accept",
+        headers={"Origin": server.url},
+        cookies={SESSION_COOKIE: black},
+    )
+    assert accepted.status_code == 200, accepted.text
+    return str(accepted.json()["id"])
+
+
+# Each element that shows text cut short (its text wider than its box), by the box's selector.
+CUT_SHORT = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((element) => element.scrollWidth > element.clientWidth + 0.5)
+  .map((element) => element.textContent.trim())"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_game_page_shows_whom_you_play(
+    open_page: Any, server: ServerProcess, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    """The desktop page cut both names to "Negras …": each player's whole name is shown."""
+    phone = viewport is PHONE
+    white, black = f"Bartholomew_{viewport['width']}", f"Maximiliana_{viewport['width']}"
+    white_session = sign_up(server, white)
+    game = challenge_accepted(server, white_session, sign_up(server, black))
+    page = open_page(
+        f"/game/{game}", locale="es-ES", phone=phone, prepare=as_account(server, white_session)
+    )
+    page.set_viewport_size(viewport)
+    page.wait_for_selector(".player[data-color=black] .player-who")
+    for color, name in (("white", white), ("black", black)):
+        who = page.locator(f".player[data-color={color}] .player-who")
+        assert who.inner_text() == name
+        box = who.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+    assert page.evaluate(CUT_SHORT, ".player-name, .player-who") == []
+    page.screenshot(path=str(artifacts / f"everyday-names-{viewport['width']}.png"))
