@@ -97,3 +97,31 @@ def test_the_game_page_shows_whom_you_play(
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
     assert page.evaluate(CUT_SHORT, ".player-name, .player-who") == []
     page.screenshot(path=str(artifacts / f"everyday-names-{viewport['width']}.png"))
+
+
+QUEEN_NOT_PLACED = "Base;InProgress;White[2];wS1;bS1 wS1-;wS1 bS1-"
+
+
+def test_an_import_says_the_broken_rule_and_the_limit_in_the_pages_language(
+    open_page: Any,
+) -> None:
+    """The import page named the broken rule in English on a Spanish page, and refused a large
+    file as "too big" with no limit."""
+    page = open_page("/import", locale="es-ES")
+    page.fill("textarea[name=text]", QUEEN_NOT_PLACED)
+    page.click("form.import-game button[type=submit]")
+    page.wait_for_selector("[data-form-error]:not(:empty)")
+    error = page.inner_text("[data-form-error]")
+    assert "jugada 3 (wS1 bS1-)" in error and "hasta poner" in error, error
+    assert "queen" not in error
+    # Over the limit: said before anything is sent, with the limit.
+    page.evaluate(
+        "(text) => { const area = document.querySelector('textarea[name=text]');"
+        " area.value = text; area.dispatchEvent(new Event('input', { bubbles: true })); }",
+        "[Event x]\n" * 60_000,
+    )
+    page.click("form.import-game button[type=submit]")
+    page.wait_for_function(
+        "() => document.querySelector('[data-form-error]').textContent.includes('500')"
+    )
+    assert "caracteres" in page.inner_text("[data-form-error]")

@@ -60,6 +60,10 @@ from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token
 from panal.server.runtime.runtime import Runtime
 
+#: The longest record an import takes, in characters: half a request body, which JSON escaping
+#: may double. A file of many games above it is cut to the game wanted (docs/web.md, Imports).
+IMPORT_MAX_CHARS = MAX_BODY_BYTES // 2
+
 __all__ = ["client_owner", "game_router"]
 
 
@@ -80,7 +84,7 @@ class JoinRequest(StrictModel):
 
 
 class ImportRequest(StrictModel):
-    text: str = Field(min_length=1, max_length=MAX_BODY_BYTES // 2)
+    text: str = Field(min_length=1, max_length=IMPORT_MAX_CHARS)
     format: Literal["auto", "gamestring", "pgn", "sgf"] = "auto"
     index: int = Field(1, ge=1, le=100_000)
     mode: Literal["review", "ai", "hotseat", "online"] = "review"
@@ -290,6 +294,7 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         "languages": list(names.LANGUAGES),
         "looks": list(names.LOOKS),
         "ai_levels": list(levels),
+        "import_max_chars": IMPORT_MAX_CHARS,
         "expansions": [bug.letter for bug in EXPANSIONS],
         "clocks": {
             "presets": [c.shown() for c in PRESETS],

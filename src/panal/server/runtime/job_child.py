@@ -42,9 +42,9 @@ def main(argv: list[str]) -> int:
         try:
             reply = (job_id, True, run_job(kind, payload))
         except JobInputError as exc:
-            reply = (job_id, False, ("bad_input", str(exc)))
+            reply = (job_id, False, ("bad_input", str(exc), exc.details))
         except Exception as exc:
-            reply = (job_id, False, ("failed", f"{type(exc).__name__}: {exc}"))
+            reply = (job_id, False, ("failed", f"{type(exc).__name__}: {exc}", None))
         data = pickle.dumps(reply, protocol=pickle.HIGHEST_PROTOCOL)
         frames_out.write(HEADER.pack(len(data)) + data)
         frames_out.flush()

@@ -6,6 +6,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.error || "network";
     this.detail = body?.detail || "";
+    this.rule = body?.rule || null;
     this.reason = body?.reason || null;
     this.details = body?.details || {};
   }

@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, colorName, describeError, getLook, onChange, t } from "./i18n.js";
+import { bugName, colorName, describeError, getLanguage, getLook, onChange, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
 import { gameSeats } from "./storage.js";
 
@@ -244,6 +244,11 @@ export function showImportPage(root, config, navigate) {
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (busy) return;
+    if (form.text.length > config.import_max_chars) {
+      // Said before the upload, with the limit: a file of many games is cut to the one wanted.
+      showFormError(root, t("import.tooLong", { limit: config.import_max_chars.toLocaleString(getLanguage()), size: form.text.length.toLocaleString(getLanguage()) }));
+      return;
+    }
     const body = { text: form.text, format: form.format, index: form.index, mode: form.mode, look: getLook(), color: form.color };
     if (form.mode === "ai") body.ai_level = form.level;
     body.options = {};
@@ -267,6 +272,7 @@ async function openCreatedGame(url, body, navigate, showError) {
     if (created.token) gameSeats.set(created.id, created.token);
     navigate(`/game/${created.id}`);
   } catch (failure) {
-    showError(describeError({ code: failure.code, message: failure.detail }));
+    // The whole refusal: a broken rule's key and details are put into the page's words.
+    showError(describeError({ ...failure, code: failure.code, message: failure.detail }));
   }
 }

@@ -148,28 +148,41 @@ function fill(text, params) {
 // A refused request from the server, in the reader's language. Rule errors carry the rule's key
 // and its details (piece names in UHP notation), which are put into words here.
 export function describeError(error) {
-  if (error.code === "illegal_move" && error.rule) {
+  if (error.code === "illegal_move" && error.rule) return t("rule.prefix", { reason: ruleReason(error) });
+  if (error.code === "invalid_move") return t("error.invalid_move", { reason: parseReason(error) });
+  if (error.code === "bad_record" && (error.rule || error.reason)) {
+    // A record whose move breaks a rule or does not parse: where, and why, in the page's words.
     const details = error.details || {};
-    const params = {};
-    if (details.piece) {
-      params.piece = pieceName(details.piece);
-      params.bug = bugName(details.piece[1].toUpperCase());
-    }
-    if (details.expected) params.expected = pieceName(details.expected);
-    if (details.turn in COLOR_OF_DETAIL) params.turn = colorName(COLOR_OF_DETAIL[details.turn]);
-    const reason = t(`rule.${error.rule}`, params);
-    return t("rule.prefix", { reason });
+    const reason = error.rule ? ruleReason(error) : parseReason(error);
+    const where = details.game ? t("import.atGameMove", details) : t("import.atMove", details);
+    return t("import.badMove", { where, reason });
   }
-  if (error.code === "invalid_move") {
-    // A MoveString that does not parse: the parser's reason code, never its English sentence.
-    const known = error.reason && hasKey(FALLBACK, `parse.${error.reason}`);
-    const reason = known ? t(`parse.${error.reason}`, error.details || {}) : t("parse.syntax");
-    return t("error.invalid_move", { reason });
+  if (error.code === "too_large" && error.details?.limit) {
+    return t("error.tooLargeLimit", { limit: (error.details.limit / 1e6).toLocaleString(language) });
   }
   const key = `error.${error.code}`;
   const message = error.message || error.detail || "";
   if (hasKey(FALLBACK, key)) return t(key, { ...(error.details || {}), message });
   return t("error.generic", { message });
+}
+
+/** An illegal move's rule in words; its details (UHP piece names) put into words too. */
+function ruleReason(error) {
+  const details = error.details || {};
+  const params = {};
+  if (details.piece) {
+    params.piece = pieceName(details.piece);
+    params.bug = bugName(details.piece[1].toUpperCase());
+  }
+  if (details.expected) params.expected = pieceName(details.expected);
+  if (details.turn in COLOR_OF_DETAIL) params.turn = colorName(COLOR_OF_DETAIL[details.turn]);
+  return t(`rule.${error.rule}`, params);
+}
+
+/** A MoveString that does not parse: the parser's reason code, never its English sentence. */
+function parseReason(error) {
+  const known = error.reason && hasKey(FALLBACK, `parse.${error.reason}`);
+  return known ? t(`parse.${error.reason}`, error.details || {}) : t("parse.syntax");
 }
 
 export function ruleKeys() {
