@@ -25,7 +25,7 @@ import time
 from sqlalchemy import create_engine, text
 
 from panal.server.database.store import database_url
-from panal.server.hive_games.game_store import GameRow, GameStore
+from panal.server.hive_games.game_store import GameRow, GameStore, GameWrite
 
 
 def cpu_seconds() -> float:
@@ -51,11 +51,13 @@ async def measure(
                     version = await loop.run_in_executor(
                         None,
                         lambda v=version, x=values, m=move: store.change(
-                            "bench", v, x, add_moves=m
+                            "bench", v, GameWrite(x, add_moves=m)
                         ),
                     )
                 else:
-                    version = await store.change_async("bench", version, values, add_moves=move)
+                    version = await store.change_async(
+                        "bench", version, GameWrite(values, add_moves=move)
+                    )
             figures[way].append(
                 (1e6 * (cpu_seconds() - cpu) / moves, 1e6 * (time.perf_counter() - wall) / moves)
             )

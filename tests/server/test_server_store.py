@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import event, insert
 
 from panal.server.database.store import Conflict
-from panal.server.hive_games.game_store import GameRow, GameStore, moves_table
+from panal.server.hive_games.game_store import GameRow, GameStore, GameWrite, moves_table
 from tests.server.conftest import Backend
 
 
@@ -33,7 +33,7 @@ def test_a_game_is_read_from_one_snapshot(client: TestClient, backend: Backend) 
         def move_midway(conn: Any, cursor: Any, statement: str, *_: Any) -> None:
             if armed[0] and statement.lstrip().upper().startswith("SELECT"):
                 armed[0] = False  # right after the game's row is read
-                store.change(game_id, version, {"plies": 1}, add_moves=("wS1",))
+                store.change(game_id, version, GameWrite({"plies": 1}, add_moves=("wS1",)))
 
         event.listen(store.engine, "after_cursor_execute", move_midway)
         try:
@@ -69,7 +69,7 @@ def test_two_moves_from_one_version_on_the_event_loop_one_is_written(backend: Ba
 
         async def race() -> list[int | BaseException]:
             moves = [
-                store.change_async("race", 0, {"plies": 1}, add_moves=(move,))
+                store.change_async("race", 0, GameWrite({"plies": 1}, add_moves=(move,)))
                 for move in ("wS1", "wA1")
             ]
             try:
@@ -85,14 +85,14 @@ def test_two_moves_from_one_version_on_the_event_loop_one_is_written(backend: Ba
 
         async def stale(values: dict[str, Any], add: tuple[str, ...]) -> None:
             try:
-                await store.change_async("race", 0, values, add_moves=add)
+                await store.change_async("race", 0, GameWrite(values, add_moves=add))
             finally:
                 await store.close_async()
 
         # A change from the version now gone is refused too, with or without moves.
         for values, add in (({"plies": 2}, ("bS1 -wS1",)), ({"draw_offer": 1}, ())):
             with pytest.raises(Conflict):
-                store.change("race", 0, values, add_moves=add)
+                store.change("race", 0, GameWrite(values, add_moves=add))
             with pytest.raises(Conflict):
                 asyncio.run(stale(values, add))
         assert _stored(store, "race") == (1, 1, moves)
@@ -117,7 +117,7 @@ def test_a_move_whose_ply_is_stored_rolls_back_the_version_bump(
 
         async def play() -> None:
             try:
-                await store.change_async("planted", 0, change, add_moves=("wS1",))
+                await store.change_async("planted", 0, GameWrite(change, add_moves=("wS1",)))
             finally:
                 await store.close_async()
 
@@ -125,7 +125,7 @@ def test_a_move_whose_ply_is_stored_rolls_back_the_version_bump(
             if on_loop:
                 asyncio.run(play())
             else:
-                store.change("planted", 0, change, add_moves=("wS1",))
+                store.change("planted", 0, GameWrite(change, add_moves=("wS1",)))
         loaded = store.load_game("planted")
         assert loaded is not None
         assert (loaded[0].version, loaded[0].plies, loaded[0].draw_offer) == (0, 0, None)
@@ -160,7 +160,9 @@ def test_a_move_on_postgres_is_one_statement_on_the_event_loop(
 
         async def play() -> int:
             try:
-                return await store.change_async("onestep", 0, {"plies": 1}, add_moves=("wS1",))
+                return await store.change_async(
+                    "onestep", 0, GameWrite({"plies": 1}, add_moves=("wS1",))
+                )
             finally:
                 await store.close_async()
 

@@ -38,9 +38,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib.util
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -54,6 +54,7 @@ from sqlalchemy import (
     bindparam,
     create_engine,
     event,
+    func,
     insert,
     inspect,
     select,
@@ -61,9 +62,10 @@ from sqlalchemy import (
     union_all,
     update,
 )
-from sqlalchemy.engine import URL, Dialect, make_url
+from sqlalchemy.engine import URL, Dialect, RowMapping, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.sql import ColumnElement
 from sqlalchemy.sql.dml import UpdateBase
 
 if TYPE_CHECKING:
@@ -78,7 +80,9 @@ __all__ = [
     "bump_version",
     "database_url",
     "metadata",
+    "newest_first",
     "one_statement_write",
+    "row_fields",
 ]
 
 HEAD_REVISION = "0006_rated_tables"
@@ -119,6 +123,29 @@ def database_url(value: str) -> tuple[str, str]:
     if url.get_backend_name() == "sqlite" and url.database:
         return value, f"SQLite file {Path(url.database).resolve()}"
     return value, url.render_as_string(hide_password=True)
+
+
+def row_fields(cls: type, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of the dataclass ``cls`` that a row's ``values`` hold, by name: a stored
+    row's dataclass names its fields as the table its columns."""
+    return {f.name: values[f.name] for f in fields(cls) if f.name in values}
+
+
+def newest_first(
+    engine: Engine, table: Table, where: ColumnElement[bool], limit: int, offset: int
+) -> tuple[int, list[RowMapping]]:
+    """How many of ``table``'s rows match ``where``, and one page of them, the last changed
+    first (the archives of finished games and tables)."""
+    with engine.connect() as conn:
+        total = conn.execute(select(func.count()).where(where)).scalar_one()
+        rows = conn.execute(
+            select(table)
+            .where(where)
+            .order_by(table.c.updated_at.desc(), table.c.id)
+            .limit(limit)
+            .offset(offset)
+        ).all()
+    return total, [row._mapping for row in rows]
 
 
 @dataclass(frozen=True)
@@ -416,6 +443,14 @@ class Store:
         if self.is_sqlite:
             return conn
         return conn.execution_options(isolation_level="REPEATABLE READ")
+
+    def stored_version(self, table: Table, key: str) -> int | None:
+        """The version of ``table``'s row ``key`` (one indexed read: is a cached copy of a game
+        or a table still current?)."""
+        with self.engine.connect() as conn:
+            return conn.execute(
+                select(table.c.version).where(table.c.id == key)
+            ).scalar_one_or_none()
 
     def write(self, change: ChangeWrite) -> int:
         """Make a compare-and-set change's writes; its new version. Raises :class:`Conflict`,

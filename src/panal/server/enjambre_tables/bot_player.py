@@ -17,9 +17,8 @@ from panal.server.enjambre_tables.actions import TableRequest
 from panal.server.enjambre_tables.bots import bot_payload
 from panal.server.enjambre_tables.live import LiveTable, TableLimits
 from panal.server.http.request_error import RequestError
-from panal.server.room.core import Failure, Rooms
+from panal.server.room.core import Failure, RoomHub
 from panal.server.runtime.jobs import Job, JobError
-from panal.server.runtime.runtime import Runtime
 
 __all__ = ["BOT_JOB", "BotPlayer"]
 
@@ -27,16 +26,10 @@ log = logging.getLogger("panal.server")
 BOT_JOB = "enjambre.bot_turn"
 
 
-class Tables(Protocol):
+class Tables(RoomHub[LiveTable, TableRequest], Protocol):
     """What the bots need of the tables' hub."""
 
-    runtime: Runtime
     limits: TableLimits
-    rooms: Rooms[LiveTable, Any]
-
-    async def get(self, table_id: str) -> LiveTable: ...
-
-    async def commit(self, live: LiveTable, change: TableRequest) -> None: ...
 
 
 class BotPlayer:

@@ -37,15 +37,13 @@ from pydantic import Field
 from panal.enjambre.board import default_board
 from panal.enjambre.views import board_data, option_fields
 from panal.server.enjambre_tables.bots import BOT_LEVELS
-from panal.server.enjambre_tables.live import TableConnection
+from panal.server.enjambre_tables.live import LiveTable, TableConnection
+from panal.server.enjambre_tables.table_store import TableRow
 from panal.server.enjambre_tables.tables import MAX_GAMES, MODES, TableHub
 from panal.server.enjambre_tables.views import http_state, state_for
-from panal.server.http.models import StrictModel
+from panal.server.http.models import PageLimit, PageOffset, StrictModel
 from panal.server.http.request_error import RequestError
-from panal.server.http.websocket_session import (
-    open_session,
-    run_session,
-)
+from panal.server.http.websocket_session import Greeting, Joined, serve_room
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
 
@@ -145,44 +143,36 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
         return await tables.replays.replay(await tables.get(table_id), game, step, view)
 
     @router.get("/api/enjambre/tables")
-    async def finished_tables(
-        limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
-    ) -> dict[str, Any]:
+    async def finished_tables(limit: PageLimit = 50, offset: PageOffset = 0) -> dict[str, Any]:
         total, rows = await tables.runtime.db(tables.store.finished, limit, offset)
-        return {
-            "total": total,
-            "tables": [
-                {
-                    "id": row.id,
-                    "players": row.players,
-                    "games": row.games,
-                    "mode": row.mode,
-                    "updated_at": row.updated_at,
-                }
-                for row in rows
-            ],
-        }
+        return {"total": total, "tables": [_finished(row) for row in rows]}
 
     @router.websocket("/ws/tables/{table_id}")
     async def play(websocket: WebSocket, table_id: str) -> None:
-        opened = await open_session(websocket, functools.partial(tables.get, table_id), "table")
-        if opened is None:
-            return
-        live, greeted = opened
-        connection = TableConnection(
-            websocket.send_text,
-            greeted.seats,
-            live.is_host(greeted.token),
-            lambda c: state_for(live, c),
-        )
-        await tables.attach(live, connection)
-        await run_session(
-            websocket,
-            connection,
-            functools.partial(tables.handle, live, connection),
-            f"table {live.id}",
-            leave=functools.partial(tables.detach, live, connection),
+        async def join(live: LiveTable, greeted: Greeting) -> Joined:
+            connection = TableConnection(
+                websocket.send_text,
+                greeted.seats,
+                live.is_host(greeted.token),
+                lambda c: state_for(live, c),
+            )
+            await tables.attach(live, connection)
+            handle = functools.partial(tables.handle, live, connection)
+            return Joined(connection, handle, functools.partial(tables.detach, live, connection))
+
+        await serve_room(
+            websocket, functools.partial(tables.get, table_id), "table", table_id, join
         )
 
     return router
+
+
+def _finished(row: TableRow) -> dict[str, Any]:
+    """A finished table as the list of them shows it."""
+    return {
+        "id": row.id,
+        "players": row.players,
+        "games": row.games,
+        "mode": row.mode,
+        "updated_at": row.updated_at,
+    }

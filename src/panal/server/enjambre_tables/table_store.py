@@ -24,29 +24,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    Connection,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    Text,
-    delete,
-    exists,
-    func,
-    insert,
-    or_,
-    select,
-    update,
-)
+import sqlalchemy as sa
+from sqlalchemy import Connection, delete, exists, func, insert, or_, select, update
 
 from panal.server.database.store import (
     AppendLog,
@@ -55,65 +37,71 @@ from panal.server.database.store import (
     Store,
     bump_version,
     metadata,
+    newest_first,
     one_statement_write,
+    row_fields,
 )
 from panal.server.ratings.rating_store import TABLE_CATEGORY, rate_table_game, shown_table_ratings
 
 __all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore", "TableWrite"]
 
-tables_table = Table(
+tables_table = sa.Table(
     "enjambre_tables",
     metadata,
-    Column("id", String(16), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("mode", String(12), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("games", Integer, nullable=False),
-    Column("status", String(12), nullable=False),
-    Column("host_token", String(64), nullable=False),
-    Column("replace_after", Float),
-    Column("waiting_for", String(32)),
-    Column("version", Integer, nullable=False, default=0),
-    Column("rated", Boolean, nullable=False, default=False),
-    Index("enjambre_tables_by_status", "status", "updated_at"),
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("mode", sa.String(12), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("host_token", sa.String(64), nullable=False),
+    sa.Column("replace_after", sa.Float),
+    sa.Column("waiting_for", sa.String(32)),
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("rated", sa.Boolean, nullable=False, default=False),
+    sa.Index("enjambre_tables_by_status", "status", "updated_at"),
 )
 
-seats_table = Table(
+
+def _part_of_table(name: str, *columns: sa.schema.SchemaItem) -> sa.Table:
+    """A table of rows that belong to one Enjambre table (its seats, its games, their actions),
+    keyed first by that table."""
+    owner = sa.Column(
+        "table_id", sa.String(16), sa.ForeignKey("enjambre_tables.id"), primary_key=True
+    )
+    return sa.Table(name, metadata, owner, *columns)
+
+
+seats_table = _part_of_table(
     "enjambre_seats",
-    metadata,
-    Column("table_id", String(16), ForeignKey("enjambre_tables.id"), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("kind", String(8), nullable=False),
-    Column("bot", String(16)),
-    Column("token", String(64)),
-    Column("invite", String(64)),
-    Column("name", String(40)),
-    Column("seen_at", Float),
-    Column("replaced", Boolean, nullable=False, default=False),
-    Column("user_id", Integer, ForeignKey("users.id")),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),
+    sa.Column("bot", sa.String(16)),
+    sa.Column("token", sa.String(64)),
+    sa.Column("invite", sa.String(64)),
+    sa.Column("name", sa.String(40)),
+    sa.Column("seen_at", sa.Float),
+    sa.Column("replaced", sa.Boolean, nullable=False, default=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id")),
 )
 
-games_table = Table(
+games_table = _part_of_table(
     "enjambre_games",
-    metadata,
-    Column("table_id", String(16), ForeignKey("enjambre_tables.id"), primary_key=True),
-    Column("number", Integer, primary_key=True),
-    Column("seed", BigInteger, nullable=False),
-    Column("first_player", Integer, nullable=False),
-    Column("result", Text),
+    sa.Column("number", sa.Integer, primary_key=True),
+    sa.Column("seed", sa.BigInteger, nullable=False),
+    sa.Column("first_player", sa.Integer, nullable=False),
+    sa.Column("result", sa.Text),
 )
 
-actions_table = Table(
+actions_table = _part_of_table(
     "enjambre_actions",
-    metadata,
-    Column("table_id", String(16), ForeignKey("enjambre_tables.id"), primary_key=True),
-    Column("game", Integer, primary_key=True),
-    Column("ply", Integer, primary_key=True),
-    Column("player", Integer, nullable=False),
-    Column("action", Text, nullable=False),
-    Column("played_at", Float, nullable=False),
+    sa.Column("game", sa.Integer, primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("player", sa.Integer, nullable=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("played_at", sa.Float, nullable=False),
 )
 
 TABLE_FIELDS = frozenset({"status", "waiting_for", "replace_after"})
@@ -140,39 +128,13 @@ class TableRow:
     updated_at: float = field(default_factory=time.time)
 
     def to_columns(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "players": self.players,
-            "mode": self.mode,
-            "options": json.dumps(self.options, sort_keys=True),
-            "games": self.games,
-            "status": self.status,
-            "host_token": self.host_token,
-            "replace_after": self.replace_after,
-            "waiting_for": self.waiting_for,
-            "version": self.version,
-            "rated": self.rated,
-            "created_at": self.created_at,
-            "updated_at": self.updated_at,
-        }
+        return {**asdict(self), "options": json.dumps(self.options, sort_keys=True)}
 
     @classmethod
     def from_columns(cls, values: Any) -> TableRow:
-        return cls(
-            id=values["id"],
-            players=values["players"],
-            mode=values["mode"],
-            options=json.loads(values["options"]),
-            games=values["games"],
-            status=values["status"],
-            host_token=values["host_token"],
-            replace_after=values["replace_after"],
-            waiting_for=values["waiting_for"],
-            version=values["version"],
-            rated=bool(values["rated"]),
-            created_at=values["created_at"],
-            updated_at=values["updated_at"],
-        )
+        data = row_fields(cls, values)
+        data.update(options=json.loads(data["options"]), rated=bool(data["rated"]))
+        return cls(**data)
 
 
 @dataclass
@@ -191,32 +153,13 @@ class SeatRow:
     user_id: int | None = None
 
     def to_columns(self, table_id: str) -> dict[str, Any]:
-        return {
-            "table_id": table_id,
-            "seat": self.seat,
-            "kind": self.kind,
-            "bot": self.bot,
-            "token": self.token,
-            "invite": self.invite,
-            "name": self.name,
-            "seen_at": self.seen_at,
-            "replaced": self.replaced,
-            "user_id": self.user_id,
-        }
+        return {"table_id": table_id, **asdict(self)}
 
     @classmethod
     def from_columns(cls, values: Any) -> SeatRow:
-        return cls(
-            seat=values["seat"],
-            kind=values["kind"],
-            bot=values["bot"],
-            token=values["token"],
-            invite=values["invite"],
-            name=values["name"],
-            seen_at=values["seen_at"],
-            replaced=bool(values["replaced"]),
-            user_id=values["user_id"],
-        )
+        data = row_fields(cls, values)
+        data["replaced"] = bool(data["replaced"])
+        return cls(**data)
 
 
 @dataclass
@@ -340,10 +283,7 @@ class TableStore:
         return [(row.player, json.loads(row.action)) for row in rows]
 
     def version_of(self, table_id: str) -> int | None:
-        with self.engine.connect() as conn:
-            return conn.execute(
-                select(tables_table.c.version).where(tables_table.c.id == table_id)
-            ).scalar_one_or_none()
+        return self.database.stored_version(tables_table, table_id)
 
     # --- changing --------------------------------------------------------------------------
 
@@ -527,16 +467,8 @@ class TableStore:
     def finished(self, limit: int, offset: int) -> tuple[int, list[TableRow]]:
         """Finished tables, newest first (their games can be replayed)."""
         done = tables_table.c.status == "over"
-        with self.engine.connect() as conn:
-            total = conn.execute(select(func.count()).where(done)).scalar_one()
-            rows = conn.execute(
-                select(tables_table)
-                .where(done)
-                .order_by(tables_table.c.updated_at.desc(), tables_table.c.id)
-                .limit(limit)
-                .offset(offset)
-            ).all()
-        return total, [TableRow.from_columns(r._mapping) for r in rows]
+        total, rows = newest_first(self.engine, tables_table, done, limit, offset)
+        return total, [TableRow.from_columns(row) for row in rows]
 
     def delete_all(self) -> None:
         """Empty every Enjambre table (tests)."""

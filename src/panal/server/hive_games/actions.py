@@ -15,7 +15,7 @@ from panal.hex import Hex
 from panal.hive import GameState, IllegalMoveError, InvalidMoveError, Move, Termination
 from panal.hive.pieces import piece_from_name
 from panal.server.hive_games.clock import NO_FIRST_MOVE, ClockState
-from panal.server.hive_games.game_store import GameRow, clock_values, insert_game, rule_columns
+from panal.server.hive_games.game_store import GameWrite, clock_values, insert_game, online_game
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.snapshot import (
     board_fields,
@@ -24,7 +24,6 @@ from panal.server.hive_games.snapshot import (
     settle_result,
 )
 from panal.server.http.request_error import RequestError
-from panal.server.room.tokens import new_id
 
 __all__ = [
     "ACTIONS",
@@ -44,20 +43,16 @@ ON_BOARD_ENDINGS = frozenset(t.value for t in Termination if t.on_board)
 
 
 @dataclass(frozen=True)
-class GameChange:
-    """One change to a game: row fields, moves added or taken back, and more writes for the
-    same transaction (``also``: a rematch's new game). A change made here also carries what
-    checking it computed (move codes, history entries, the next position's board fields and
-    legal moves), so that applying it repeats no rules work."""
+class GameChange(GameWrite):
+    """One change to a game: what the store writes (row fields, moves added or taken back, more
+    writes for the same transaction), and what checking it computed (move codes, history
+    entries, the next position's board fields and legal moves), so that applying it repeats no
+    rules work."""
 
-    values: dict[str, Any]
-    add_moves: tuple[str, ...] = ()
-    keep_plies: int | None = None
     entries: tuple[str, ...] = ()  # the history entries of add_moves, as JSON text
     codes: tuple[int, ...] = ()  # their move codes (only in the process that checked them)
     board: dict[str, Any] | None = None
     legal: str | None = None  # the legal moves after it (snapshot.legal_moves_json)
-    also: Callable[[Any], object] | None = None
 
 
 def flag_change(clock: ClockState, loser: int, now: float) -> GameChange:
@@ -266,9 +261,7 @@ def decline_draw(
     live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
 ) -> GameChange:
     check_open(live)
-    if live.row.draw_offer is None:
-        raise RequestError("no_draw_offer", "there is no draw offer to decline", 409)
-    return GameChange({"draw_offer": None})
+    return withdraw_offer(live.row.draw_offer, "draw_offer", "no_draw_offer", "draw")
 
 
 def offer_rematch(
@@ -294,21 +287,16 @@ def accept_rematch(
     offer = row.rematch_offer
     if offer is None or (1 - offer) not in seats:
         raise RequestError("no_rematch_offer", "there is no rematch offer to accept", 409)
-    rematch = GameRow(
-        id=new_id(),
-        game_type=row.game_type,
-        mode="online",
-        **rule_columns(row.rules),
-        look=row.look,
-        white_token=row.black_token,
-        black_token=row.white_token,
-        white_user=row.black_user,
-        black_user=row.white_user,
+    rematch = online_game(
+        row.game_type,
+        row.rules,
+        row.look,
+        tokens=(row.black_token, row.white_token),
+        users=(row.black_user, row.white_user),
         rated=row.rated,
+        control=row.control,
+        now=now,
     )
-    control = row.control
-    if control is not None:
-        rematch.set_clock(control, ClockState.new(control).started(now))
     return GameChange(
         {"rematch_offer": None, "rematch_game": rematch.id},
         also=functools.partial(insert_game, row=rematch),
@@ -319,9 +307,14 @@ def decline_rematch(
     live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
 ) -> GameChange:
     check_rematch(live)
-    if live.row.rematch_offer is None:
-        raise RequestError("no_rematch_offer", "there is no rematch offer to decline", 409)
-    return GameChange({"rematch_offer": None})
+    return withdraw_offer(live.row.rematch_offer, "rematch_offer", "no_rematch_offer", "rematch")
+
+
+def withdraw_offer(offer: int | None, column: str, code: str, what: str) -> GameChange:
+    """An offer (a draw, a rematch) declined: ``column``, where it stands, is cleared."""
+    if offer is None:
+        raise RequestError(code, f"there is no {what} offer to decline", 409)
+    return GameChange({column: None})
 
 
 def check_rematch(live: LiveGame) -> None:

@@ -18,9 +18,8 @@ from panal.server.hive_games.ai_pool import ai_payload
 from panal.server.hive_games.game_store import GameStore
 from panal.server.hive_games.live import Limits, LiveGame
 from panal.server.http.request_error import RequestError
-from panal.server.room.core import Failure, Rooms
+from panal.server.room.core import Failure, RoomHub
 from panal.server.runtime.jobs import Job, JobError, ai_job_id
-from panal.server.runtime.runtime import Runtime
 
 __all__ = ["AI_JOB", "AiPlayer"]
 
@@ -28,20 +27,14 @@ log = logging.getLogger("panal.server")
 AI_JOB = "hive.ai_move"
 
 
-class Games(Protocol):
+class Games(RoomHub[LiveGame, GameChange], Protocol):
     """What the AI needs of the games' hub."""
 
-    runtime: Runtime
     store: GameStore
     limits: Limits
-    rooms: Rooms[LiveGame, GameChange]
     now: Callable[[], float]
 
-    async def get(self, game_id: str) -> LiveGame: ...
-
     async def stored_version(self, game_id: str) -> int | None: ...
-
-    async def commit(self, live: LiveGame, change: GameChange) -> None: ...
 
 
 class AiPlayer:

@@ -15,28 +15,11 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Connection,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    Text,
-    bindparam,
-    delete,
-    func,
-    insert,
-    or_,
-    select,
-    update,
-)
+import sqlalchemy as sa
+from sqlalchemy import Connection, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import OPTION_SPECS, Options
@@ -46,17 +29,22 @@ from panal.server.database.store import (
     Store,
     bump_version,
     metadata,
+    newest_first,
     one_statement_write,
+    row_fields,
 )
 from panal.server.hive_games.clock import ClockState, TimeControl
+from panal.server.room.tokens import new_id
 
 __all__ = [
     "IMPORT_BATCH",
     "GameRow",
     "GameStore",
+    "GameWrite",
     "clock_values",
     "games_table",
     "insert_game",
+    "online_game",
     "rule_columns",
     "rule_headers",
 ]
@@ -65,63 +53,63 @@ IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stor
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
 
-games_table = Table(
+games_table = sa.Table(
     "games",
     metadata,
-    Column("id", String(16), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Column("game_type", String(16), nullable=False),
-    Column("tournament_opening", Boolean, nullable=False),
-    Column("repetition_draw", Boolean, nullable=False),
-    Column("dragonfly_gates", Boolean, nullable=False, default=False),
-    Column("mode", String(12), nullable=False),
-    Column("look", String(12), nullable=False),
-    Column("ai_level", String(32)),
-    Column("ai_color", Integer),
-    Column("white_token", String(64)),
-    Column("black_token", String(64)),
-    Column("invite_code", String(64)),
-    Column("result", String(16)),
-    Column("end_reason", String(16)),
-    Column("draw_offer", Integer),
-    Column("plies", Integer, nullable=False),
-    Column("headers", Text),
-    Column("version", Integer, nullable=False, default=0),
-    Column("owner", String(64)),
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("game_type", sa.String(16), nullable=False),
+    sa.Column("tournament_opening", sa.Boolean, nullable=False),
+    sa.Column("repetition_draw", sa.Boolean, nullable=False),
+    sa.Column("dragonfly_gates", sa.Boolean, nullable=False, default=False),
+    sa.Column("mode", sa.String(12), nullable=False),
+    sa.Column("look", sa.String(12), nullable=False),
+    sa.Column("ai_level", sa.String(32)),
+    sa.Column("ai_color", sa.Integer),
+    sa.Column("white_token", sa.String(64)),
+    sa.Column("black_token", sa.String(64)),
+    sa.Column("invite_code", sa.String(64)),
+    sa.Column("result", sa.String(16)),
+    sa.Column("end_reason", sa.String(16)),
+    sa.Column("draw_offer", sa.Integer),
+    sa.Column("plies", sa.Integer, nullable=False),
+    sa.Column("headers", sa.Text),
+    sa.Column("version", sa.Integer, nullable=False, default=0),
+    sa.Column("owner", sa.String(64)),
     # Players (revision 0004_players): accounts on each side, rated or casual, the clock.
-    Column("white_user", Integer),
-    Column("black_user", Integer),
-    Column("rated", Boolean, nullable=False, default=False),
-    Column("time_control", String(64)),  # TimeControl.to_json as text; NULL: untimed
-    Column("white_clock", Float),  # seconds left when the side's clock last stopped
-    Column("black_clock", Float),
-    Column("clock_since", Float),  # when the running clock started (NULL: none runs)
-    Column("deadline", Float),  # when the running clock's time runs out
-    Column("rematch_offer", Integer),  # the colour offering a rematch
-    Column("rematch_game", String(16)),  # the rematch, once agreed
-    Index("games_by_update", "updated_at"),
-    Index("games_open_by_mode", "mode", "result", "owner"),
-    Index("games_by_white_user", "white_user", "updated_at"),
-    Index("games_by_black_user", "black_user", "updated_at"),
-    Index("games_by_deadline", "deadline"),
+    sa.Column("white_user", sa.Integer),
+    sa.Column("black_user", sa.Integer),
+    sa.Column("rated", sa.Boolean, nullable=False, default=False),
+    sa.Column("time_control", sa.String(64)),  # TimeControl.to_json as text; NULL: untimed
+    sa.Column("white_clock", sa.Float),  # seconds left when the side's clock last stopped
+    sa.Column("black_clock", sa.Float),
+    sa.Column("clock_since", sa.Float),  # when the running clock started (NULL: none runs)
+    sa.Column("deadline", sa.Float),  # when the running clock's time runs out
+    sa.Column("rematch_offer", sa.Integer),  # the colour offering a rematch
+    sa.Column("rematch_game", sa.String(16)),  # the rematch, once agreed
+    sa.Index("games_by_update", "updated_at"),
+    sa.Index("games_open_by_mode", "mode", "result", "owner"),
+    sa.Index("games_by_white_user", "white_user", "updated_at"),
+    sa.Index("games_by_black_user", "black_user", "updated_at"),
+    sa.Index("games_by_deadline", "deadline"),
 )
 
 #: One row per clock-keeping heartbeat: the last moment a server process was known to run.
-heartbeats_table = Table(
+heartbeats_table = sa.Table(
     "heartbeats",
     metadata,
-    Column("name", String(16), primary_key=True),
-    Column("at", Float, nullable=False),
+    sa.Column("name", sa.String(16), primary_key=True),
+    sa.Column("at", sa.Float, nullable=False),
 )
 
-moves_table = Table(
+moves_table = sa.Table(
     "moves",
     metadata,
-    Column("game_id", String(16), ForeignKey("games.id"), primary_key=True),
-    Column("ply", Integer, primary_key=True),
-    Column("move", String(64), nullable=False),
-    Column("played_at", Float, nullable=False),
+    sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("ply", sa.Integer, primary_key=True),
+    sa.Column("move", sa.String(64), nullable=False),
+    sa.Column("played_at", sa.Float, nullable=False),
 )
 
 # The row's fields that a change may set (never the id, the rules or the creation time).
@@ -239,9 +227,39 @@ class GameRow:
 
     @classmethod
     def from_columns(cls, values: Any) -> GameRow:
-        data = {f.name: values[f.name] for f in fields(cls)}
+        data = row_fields(cls, values)
         data["headers"] = json.loads(data["headers"]) if data["headers"] else {}
         return cls(**data)
+
+
+def online_game(
+    game_type: str,
+    options: Options,
+    look: str,
+    *,
+    tokens: tuple[str | None, str | None],
+    users: tuple[int | None, int | None],
+    rated: bool,
+    control: TimeControl | None,
+    now: float,
+) -> GameRow:
+    """A new online game between two players (a challenge accepted, a rematch agreed): their
+    seats' token hashes and accounts, white's first; its clock, if any, runs from ``now``."""
+    row = GameRow(
+        id=new_id(),
+        game_type=game_type,
+        mode="online",
+        **rule_columns(options),
+        look=look,
+        white_token=tokens[0],
+        black_token=tokens[1],
+        white_user=users[0],
+        black_user=users[1],
+        rated=rated,
+    )
+    if control is not None:
+        row.set_clock(control, ClockState.new(control).started(now))
+    return row
 
 
 def clock_values(clock: ClockState) -> dict[str, Any]:
@@ -292,6 +310,21 @@ _INSERT_MOVES = insert(moves_table)
 MOVES = AppendLog(moves_table, "game_id", ("ply", "move"), ("played_at",))
 
 
+@dataclass(frozen=True)
+class GameWrite:
+    """One change to a game, as :meth:`GameStore.change` writes it.
+
+    ``values`` sets row fields (see ``MUTABLE_FIELDS``); ``keep_plies`` deletes the moves after
+    that ply (an undo); ``add_moves`` appends moves after the stored ones, numbered from
+    ``values["plies"] - len(add_moves) + 1``; ``also`` makes more writes in the same transaction
+    once the change is sure to be written (a rated game's ratings, a rematch's new game)."""
+
+    values: dict[str, Any]
+    add_moves: tuple[str, ...] = ()
+    keep_plies: int | None = None
+    also: Callable[[Connection], object] | None = None
+
+
 class GameStore(Store):
     """The store with Hive games' reads and writes (short synchronous transactions, run by the
     server in the store's threads; the per-move write also on the event loop)."""
@@ -340,85 +373,48 @@ class GameStore(Store):
         return None if found is None else GameRow.from_columns(found._mapping)
 
     def version_of(self, game_id: str) -> int | None:
-        """The game's version (one indexed read: is a cached copy still current?)."""
-        with self.engine.connect() as conn:
-            return conn.execute(
-                select(games_table.c.version).where(games_table.c.id == game_id)
-            ).scalar_one_or_none()
+        return self.stored_version(games_table, game_id)
 
-    def change(
-        self,
-        game_id: str,
-        version: int,
-        values: dict[str, Any],
-        *,
-        add_moves: tuple[str, ...] = (),
-        keep_plies: int | None = None,
-        also: Callable[[Connection], object] | None = None,
-    ) -> int:
+    def change(self, game_id: str, version: int, change: GameWrite) -> int:
         """Apply one change to a game computed from ``version``; returns the new version.
+        Raises :class:`Conflict` (nothing written) when the stored version is not ``version``
+        any more."""
+        return self.write(self.change_write(game_id, version, change))
 
-        ``values`` sets row fields (see ``MUTABLE_FIELDS``); ``keep_plies`` deletes the moves
-        after that ply (an undo); ``add_moves`` appends moves after the stored ones, numbered
-        from ``values["plies"] - len(add_moves) + 1``; ``also`` makes more writes in the same
-        transaction once the change is sure to be written (a rated game's ratings, a rematch's
-        new game). Raises :class:`Conflict` (nothing written) when the stored version is not
-        ``version`` any more.
-        """
-        return self.write(self._change_write(game_id, version, values, add_moves, keep_plies, also))
-
-    async def change_async(
-        self,
-        game_id: str,
-        version: int,
-        values: dict[str, Any],
-        *,
-        add_moves: tuple[str, ...] = (),
-        keep_plies: int | None = None,
-        also: Callable[[Connection], object] | None = None,
-    ) -> int:
+    async def change_async(self, game_id: str, version: int, change: GameWrite) -> int:
         """:meth:`change` without blocking the event loop: on PostgreSQL on the loop itself
         (one statement: :meth:`execute_once_async`; else :meth:`transact_async`), on SQLite in
         the store's thread."""
-        return await self.write_async(
-            self._change_write(game_id, version, values, add_moves, keep_plies, also)
-        )
+        return await self.write_async(self.change_write(game_id, version, change))
 
-    def _change_write(
-        self,
-        game_id: str,
-        version: int,
-        values: dict[str, Any],
-        add_moves: tuple[str, ...],
-        keep_plies: int | None,
-        also: Callable[[Connection], object] | None,
-    ) -> ChangeWrite:
+    def change_write(self, game_id: str, version: int, change: GameWrite) -> ChangeWrite:
         """The writes of :meth:`change`. On PostgreSQL a change that neither takes moves back
         nor writes more (``also``) is one statement: the compare-and-set, with the moves it
         adds inserted from its ``RETURNING`` row."""
-        unknown = set(values) - MUTABLE_FIELDS
+        unknown = set(change.values) - MUTABLE_FIELDS
         if unknown:
             raise ValueError(f"not changeable: {sorted(unknown)}")
         now = time.time()
-        first = int(values["plies"]) - len(add_moves) + 1 if add_moves else 0
-        moves = [{"ply": first + i, "move": move} for i, move in enumerate(add_moves)]
-        if not self.is_sqlite and keep_plies is None and also is None:
+        added = change.add_moves
+        first = int(change.values["plies"]) - len(added) + 1 if added else 0
+        moves = [{"ply": first + i, "move": move} for i, move in enumerate(added)]
+        if not self.is_sqlite and change.keep_plies is None and change.also is None:
             played = {"played_at": now}
             return one_statement_write(
-                games_table, game_id, version, values, now, MOVES, moves, played
+                games_table, game_id, version, change.values, now, MOVES, moves, played
             )
 
         def write(conn: Connection) -> int:
-            written = bump_version(conn, games_table, game_id, version, values, now)
-            if keep_plies is not None:
-                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep_plies})
+            written = bump_version(conn, games_table, game_id, version, change.values, now)
+            if change.keep_plies is not None:
+                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": change.keep_plies})
             if moves:
                 conn.execute(
                     _INSERT_MOVES,
                     [{"game_id": game_id, **move, "played_at": now} for move in moves],
                 )
-            if also is not None:
-                also(conn)
+            if change.also is not None:
+                change.also(conn)
             return written
 
         return ChangeWrite(game_id, version, work=write)
@@ -517,16 +513,8 @@ class GameStore(Store):
     def archive(self, limit: int, offset: int) -> tuple[int, list[GameRow]]:
         """Finished games and imported records, newest first."""
         finished = or_(games_table.c.result.is_not(None), games_table.c.mode == "review")
-        with self.engine.connect() as conn:
-            total = conn.execute(select(func.count()).where(finished)).scalar_one()
-            rows = conn.execute(
-                select(games_table)
-                .where(finished)
-                .order_by(games_table.c.updated_at.desc(), games_table.c.id)
-                .limit(limit)
-                .offset(offset)
-            ).all()
-        return total, [GameRow.from_columns(r._mapping) for r in rows]
+        total, rows = newest_first(self.engine, games_table, finished, limit, offset)
+        return total, [GameRow.from_columns(row) for row in rows]
 
     def unfinished_ai_games(self, since: float = 0.0) -> list[str]:
         """AI games without a result changed after ``since`` (the AI may owe a move)."""

@@ -195,14 +195,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         return True
 
     async def write(self, live: LiveGame, change: GameChange) -> int:
-        return await self.store.change_async(
-            live.id,
-            live.version,
-            change.values,
-            add_moves=change.add_moves,
-            keep_plies=change.keep_plies,
-            also=change.also,
-        )
+        return await self.store.change_async(live.id, live.version, change)
 
     async def applied(self, live: LiveGame, change: GameChange) -> None:
         live.ai_error = None

@@ -28,7 +28,7 @@ import json
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket
+from fastapi import APIRouter, Header, Request, WebSocket
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import Field
 
@@ -48,12 +48,9 @@ from panal.server.hive_games.games import GameHub
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.records_io import RecordImportError, export_pgn
 from panal.server.http.body_limit import MAX_BODY_BYTES
-from panal.server.http.models import ColorChoice, Look, StrictModel
+from panal.server.http.models import ColorChoice, Look, PageLimit, PageOffset, StrictModel
 from panal.server.http.request_error import RequestError
-from panal.server.http.websocket_session import (
-    open_session,
-    run_session,
-)
+from panal.server.http.websocket_session import Greeting, Joined, serve_room
 from panal.server.players.auth import same_origin, session_account
 from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
@@ -217,61 +214,51 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
         return secrets_out
 
     @router.get("/api/archive")
-    async def archive(
-        limit: Annotated[int, Query(ge=1, le=200)] = 50,
-        offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
-    ) -> dict[str, Any]:
+    async def archive(limit: PageLimit = 50, offset: PageOffset = 0) -> dict[str, Any]:
         total, rows = await runtime.db(hub.store.archive, limit, offset)
         # Games between accounts name their players by account; a record, by its own tags.
         accounts = await runtime.db(players.names, [u for row in rows for u in row.users()])
-        return {"total": total, "games": [_archive_entry(row, accounts) for row in rows]}
+        return {"total": total, "games": [_archived(row, accounts) for row in rows]}
 
     # --- websocket -------------------------------------------------------------------------
 
     @router.websocket("/ws/games/{game_id}")
     async def play(websocket: WebSocket, game_id: str) -> None:
-        opened = await open_session(websocket, functools.partial(hub.get, game_id), "game")
-        if opened is None:
-            return
-        live, greeted = opened
-        seats, player = greeted.seats, greeted.player
-        # A signed-in player's seats come with the session cookie too, if this site opened the
-        # socket (a page of another site must not play with the player's cookie); watching,
-        # they only say that the watcher is a player.
-        if same_origin(websocket.scope, required=True):
-            account = await session_account(websocket, players)
-            if account is not None:
-                held = live.seats_for(None, account.id)
-                if greeted.watch:
-                    player = player or bool(held)
-                else:
-                    seats = seats | held
-        # A spectator is someone watching a game that others play: not one of its players, and
-        # not a reader of a record (nobody plays it).
-        spectator = not seats and not player and live.row.mode != "review"
-        # ``deltas=1``: the client takes deltas after the first state (a page from before them
-        # gets whole states, as it always did).
-        deltas = websocket.query_params.get("deltas") == "1"
-        connection = Connection(
-            send=websocket.send_text, seats=seats, deltas=deltas, spectator=spectator
-        )
-        hub.attach(live, connection)
+        async def join(live: LiveGame, greeted: Greeting) -> Joined:
+            seats, player = greeted.seats, greeted.player
+            # A signed-in player's seats come with the session cookie too, if this site opened
+            # the socket (a page of another site must not play with the player's cookie);
+            # watching, they only say that the watcher is a player.
+            if same_origin(websocket.scope, required=True):
+                account = await session_account(websocket, players)
+                if account is not None:
+                    held = live.seats_for(None, account.id)
+                    if greeted.watch:
+                        player = player or bool(held)
+                    else:
+                        seats = seats | held
+            # A spectator is someone watching a game that others play: not one of its players,
+            # and not a reader of a record (nobody plays it).
+            spectator = not seats and not player and live.row.mode != "review"
+            # ``deltas=1``: the client takes deltas after the first state (a page from before
+            # them gets whole states, as it always did).
+            deltas = websocket.query_params.get("deltas") == "1"
+            connection = Connection(
+                send=websocket.send_text, seats=seats, deltas=deltas, spectator=spectator
+            )
+            hub.attach(live, connection)
 
-        async def started() -> None:
-            if seats:
-                await hub.ai.schedule_ai(live)  # retries a failed AI move when a player comes back
+            async def started() -> None:
+                if seats:
+                    await hub.ai.schedule_ai(live)  # retries a failed AI move when a player returns
 
-        async def leave() -> None:
-            hub.detach(live, connection)
+            async def leave() -> None:
+                hub.detach(live, connection)
 
-        await run_session(
-            websocket,
-            connection,
-            functools.partial(hub.handle, live, connection),
-            f"game {live.row.id}",
-            leave=leave,
-            started=started,
-        )
+            handle = functools.partial(hub.handle, live, connection)
+            return Joined(connection, handle, leave, started)
+
+        await serve_room(websocket, functools.partial(hub.get, game_id), "game", game_id, join)
 
     return router
 
@@ -326,7 +313,7 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
     return json.dumps(body, ensure_ascii=False).encode()
 
 
-def _archive_entry(row: GameRow, accounts: dict[int, str]) -> dict[str, Any]:
+def _archived(row: GameRow, accounts: dict[int, str]) -> dict[str, Any]:
     """One game of the archive: what it was (type, mode, rules, rated, clock), who played it
     (account names, else the record's tags) and how it ended."""
     sides = [accounts.get(user) if user is not None else None for user in row.users()]

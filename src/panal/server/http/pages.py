@@ -12,9 +12,23 @@ from fastapi.staticfiles import StaticFiles
 
 from panal.server.http.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
 
-__all__ = ["WEB_DIR", "serve_pages"]
+__all__ = ["APP_PAGES", "WEB_DIR", "serve_pages"]
 
 WEB_DIR = Path(str(files("panal").joinpath("web")))
+#: The addresses of the single-page app's views: each is served the one page, ``index.html``.
+APP_PAGES = (
+    "/",
+    "/lobby",
+    "/signin",
+    "/signup",
+    "/new",
+    "/archive",
+    "/import",
+    "/game/{game_id}",
+    "/table/{table_id}",
+    "/enjambre",
+    "/@/{name}",
+)
 
 
 def serve_pages(app: FastAPI) -> None:
@@ -38,19 +52,8 @@ def serve_pages(app: FastAPI) -> None:
             headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
         )
 
-    @app.get("/", include_in_schema=False)
-    @app.get("/lobby", include_in_schema=False)
-    @app.get("/signin", include_in_schema=False)
-    @app.get("/signup", include_in_schema=False)
-    @app.get("/new", include_in_schema=False)
-    @app.get("/archive", include_in_schema=False)
-    @app.get("/import", include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/game/{game_id}", include_in_schema=False)
-    @app.get("/table/{table_id}", include_in_schema=False)
-    @app.get("/enjambre", include_in_schema=False)
-    @app.get("/@/{name}", include_in_schema=False)
-    async def game_page() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+    for path in APP_PAGES:
+        app.get(path, include_in_schema=False)(index)

@@ -10,6 +10,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from fastapi import WebSocket, WebSocketDisconnect
@@ -20,6 +21,7 @@ __all__ = [
     "HELLO_SECONDS",
     "MAX_WS_MESSAGE_CHARS",
     "Greeting",
+    "Joined",
     "Outbox",
     "close_with_error",
     "error_message",
@@ -28,6 +30,7 @@ __all__ = [
     "pump_then_close",
     "run_session",
     "serve_requests",
+    "serve_room",
 ]
 
 log = logging.getLogger("panal.server")
@@ -232,3 +235,37 @@ async def run_session(
         await leave()
         with contextlib.suppress(Exception):
             await pump
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A socket's place in its room, as the room's kind made it: its outbox (attached to the
+    room), how its requests are handled, how it leaves, and what the kind does once it is up."""
+
+    connection: Outbox
+    handle: Callable[[dict[str, Any]], Awaitable[None]]
+    leave: Callable[[], Awaitable[None]]
+    started: Callable[[], Awaitable[None]] | None = None
+
+
+async def serve_room(
+    websocket: WebSocket,
+    find: Callable[[], Awaitable[R]],
+    what: str,
+    key: str,
+    join: Callable[[R, Greeting], Awaitable[Joined]],
+) -> None:
+    """A game's or a table's socket, from its hello to its end: :func:`open_session` (find the
+    room ``key``, greet), ``join`` (the kind's connection, attached), then :func:`run_session`."""
+    opened = await open_session(websocket, find, what)
+    if opened is None:
+        return
+    joined = await join(*opened)
+    await run_session(
+        websocket,
+        joined.connection,
+        joined.handle,
+        f"{what} {key}",
+        leave=joined.leave,
+        started=joined.started,
+    )

@@ -27,19 +27,20 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from pydantic import Field
 
 from panal.hive import GameType, Options
-from panal.server.hive_games.clock import ClockState, TimeControl, TimeControlError
-from panal.server.hive_games.game_store import GameRow, rule_columns
+from panal.server.hive_games.clock import TimeControl, TimeControlError
+from panal.server.hive_games.game_store import GameRow, online_game
 from panal.server.hive_games.games import LOBBY_CHANNEL
 from panal.server.hive_games.live import COLOR_NAMES
 from panal.server.http.models import Look, StrictModel
 from panal.server.http.request_error import RequestError
-from panal.server.players.auth import session_account
-from panal.server.players.player_store import (
+from panal.server.lobby.challenge_store import (
     CHALLENGE_SECONDS,
     CORRESPONDENCE_CHALLENGE_SECONDS,
     Challenge,
-    PlayerStore,
+    ChallengeStore,
 )
+from panal.server.players.auth import session_account
+from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token, new_token
 from panal.server.runtime.runtime import Runtime
@@ -71,6 +72,7 @@ class Lobby:
     def __init__(self, runtime: Runtime, players: PlayerStore) -> None:
         self.runtime = runtime
         self.players = players
+        self.challenges = ChallengeStore(players)
         self.connections: set[Connection] = set()
         self._pending = False
         runtime.listen(LOBBY_CHANNEL, self, channel=True)
@@ -114,7 +116,7 @@ class Lobby:
         runtime, players = self.runtime, self.players
         now = time.time()
         challenges, games = await asyncio.gather(
-            runtime.db(players.open_challenges, now),
+            runtime.db(self.challenges.open_challenges, now),
             runtime.db(players.games_in_play, now - PLAYING_WINDOW),
         )
         users = {u for row in games for u in row.users() if u is not None}
@@ -135,7 +137,7 @@ class Lobby:
     # --- challenges ------------------------------------------------------------------------
 
     async def create(self, body: ChallengeRequest, request: Request) -> dict[str, Any]:
-        runtime, players = self.runtime, self.players
+        runtime = self.runtime
         account = await session_account(request, self.players)
         try:
             game_type = str(GameType.parse(body.game_type))
@@ -157,7 +159,7 @@ class Lobby:
         if account is not None:
             mine = [
                 c
-                for c in await runtime.db(players.open_challenges, now)
+                for c in await runtime.db(self.challenges.open_challenges, now)
                 if c.creator_id == account.id
             ]
             if len(mine) >= MAX_OPEN_PER_CREATOR:
@@ -185,22 +187,22 @@ class Lobby:
             rated=body.rated,
             color=body.color,
         )
-        await runtime.db(players.create_challenge, challenge)
+        await runtime.db(self.challenges.create_challenge, challenge)
         self.announce(challenge.id)
         if account is not None:
-            challenge = await runtime.db(players.with_creator, challenge, account.name)
+            challenge = await runtime.db(self.challenges.with_creator, challenge, account.name)
         return {"id": challenge.id, "token": token, "challenge": challenge.to_json()}
 
     async def challenge(self, challenge_id: str) -> Challenge:
         found = None
         if 1 <= len(challenge_id) <= 16:
-            found = await self.runtime.db(self.players.challenge, challenge_id)
+            found = await self.runtime.db(self.challenges.challenge, challenge_id)
         if found is None:
             raise RequestError("unknown_challenge", "there is no such challenge", 404)
         return found
 
     async def cancel(self, challenge_id: str, body: CancelRequest, request: Request) -> None:
-        runtime, players = self.runtime, self.players
+        runtime = self.runtime
         challenge = await self.challenge(challenge_id)
         account = await session_account(request, self.players)
         by_account = account is not None and account.id == challenge.creator_id
@@ -209,14 +211,14 @@ class Lobby:
         )
         if not (by_account or by_token):
             raise RequestError("not_yours", "only its creator can cancel a challenge", 403)
-        if not await runtime.db(players.cancel_challenge, challenge_id):
+        if not await runtime.db(self.challenges.cancel_challenge, challenge_id):
             raise RequestError("challenge_closed", "this challenge is no longer open", 409)
         self.announce(challenge_id)
 
     async def accept(self, challenge_id: str, request: Request) -> dict[str, Any]:
         """Start the challenge's game with the acceptor in the other seat, if nobody else
         accepted it first."""
-        runtime, players = self.runtime, self.players
+        runtime = self.runtime
         challenge = await self.challenge(challenge_id)
         account = await session_account(request, self.players)
         if challenge.status != "open" or challenge.expires_at <= time.time():
@@ -236,22 +238,17 @@ class Lobby:
             tokens.reverse()
             users.reverse()
         now = runtime.now()
-        row = GameRow(
-            id=secrets.token_urlsafe(9),
-            game_type=challenge.game_type,
-            mode="online",
-            **rule_columns(Options.from_values(challenge.options)),
-            look=challenge.look,
-            white_token=tokens[0],
-            black_token=tokens[1],
-            white_user=users[0],
-            black_user=users[1],
+        row = online_game(
+            challenge.game_type,
+            Options.from_values(challenge.options),
+            challenge.look,
+            tokens=(tokens[0], tokens[1]),
+            users=(users[0], users[1]),
             rated=challenge.rated,
+            control=challenge.time_control,
+            now=now,
         )
-        if challenge.time_control is not None:
-            control = challenge.time_control
-            row.set_clock(control, ClockState.new(control).started(now))
-        won = await runtime.db(players.accept_challenge, challenge_id, row, time.time())
+        won = await runtime.db(self.challenges.accept_challenge, challenge_id, row, time.time())
         if not won:
             raise RequestError("challenge_taken", "someone else accepted this challenge", 409)
         self.announce(challenge_id, row.id)

@@ -1,5 +1,5 @@
 """Players in the database: accounts, sessions, sign-in failures, ratings and their history,
-and the lobby's open challenges.
+and the games they play (the lobby's challenges are :mod:`panal.server.lobby.challenge_store`'s).
 
 The tables sit beside :mod:`panal.server.database.store`'s games (same metadata, same Alembic
 migrations); their transactions are short and synchronous, and the server runs them in a thread.
@@ -14,103 +14,61 @@ What must happen exactly once is decided by the database:
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    Column,
-    Engine,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    and_,
-    case,
-    delete,
-    func,
-    insert,
-    or_,
-    select,
-    update,
-)
+import sqlalchemy as sa
+from sqlalchemy import Engine, and_, case, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.database.store import metadata
-from panal.server.hive_games.clock import TimeControl
-from panal.server.hive_games.game_store import GameRow, games_table, insert_game
+from panal.server.hive_games.game_store import GameRow, games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating
 from panal.server.ratings.rating_store import hive_category, rating_history_table, ratings_table
 
 __all__ = [
     "Account",
-    "Challenge",
     "NameTaken",
     "PlayerStore",
     "RatingRow",
 ]
 
-users_table = Table(
+users_table = sa.Table(
     "users",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("name", String(20), nullable=False),
-    Column("name_key", String(20), nullable=False),
-    Column("password_hash", String(255), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("language", String(8)),
-    Column("look", String(12)),
-    Index("users_by_name_key", "name_key", unique=True),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(20), nullable=False),
+    sa.Column("name_key", sa.String(20), nullable=False),
+    sa.Column("password_hash", sa.String(255), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("language", sa.String(8)),
+    sa.Column("look", sa.String(12)),
+    sa.Index("users_by_name_key", "name_key", unique=True),
 )
 
-sessions_table = Table(
+sessions_table = sa.Table(
     "sessions",
     metadata,
-    Column("key", String(64), primary_key=True),
-    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("expires_at", Float, nullable=False),
-    Index("sessions_by_user", "user_id"),
+    sa.Column("key", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Index("sessions_by_user", "user_id"),
 )
 
-sign_in_failures_table = Table(
+sign_in_failures_table = sa.Table(
     "sign_in_failures",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("key", String(80), nullable=False),
-    Column("at", Float, nullable=False),
-    Index("sign_in_failures_by_key", "key", "at"),
-)
-
-challenges_table = Table(
-    "challenges",
-    metadata,
-    Column("id", String(16), primary_key=True),
-    Column("created_at", Float, nullable=False),
-    Column("expires_at", Float, nullable=False),
-    Column("creator_id", Integer, ForeignKey("users.id")),
-    Column("creator_token", String(64), nullable=False),
-    Column("game_type", String(16), nullable=False),
-    Column("options", String(200), nullable=False),
-    Column("look", String(12), nullable=False),
-    Column("time_control", String(64)),
-    Column("rated", Boolean, nullable=False),
-    Column("color", String(8), nullable=False),
-    Column("status", String(12), nullable=False),
-    Column("game_id", String(16)),
-    Index("challenges_by_status", "status", "expires_at"),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("key", sa.String(80), nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Index("sign_in_failures_by_key", "key", "at"),
 )
 
 SESSION_SECONDS = 30 * 86_400
 SESSION_REFRESH = 86_400  # a session used a day after its last renewal runs 30 days again
-CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby this long
-CORRESPONDENCE_CHALLENGE_SECONDS = 7 * 86_400
-OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
 
 
 class NameTaken(Exception):
@@ -154,65 +112,6 @@ class RatingRow:
         }
 
 
-@dataclass(frozen=True)
-class Challenge:
-    """An open challenge in the lobby: the game it will start, and who posted it."""
-
-    id: str
-    created_at: float
-    expires_at: float
-    creator_id: int | None
-    creator_token: str  # the SHA-256 hash of the seat token the creator will play with
-    game_type: str
-    options: dict[str, bool | str]  # rule options that differ from the defaults, by name
-    look: str
-    time_control: TimeControl | None
-    rated: bool
-    color: str  # the creator's colour: white, black or random
-    status: str = OPEN
-    game_id: str | None = None
-    creator_name: str | None = None
-    creator_rating: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        """What the lobby shows (never the creator's token)."""
-        return {
-            "id": self.id,
-            "created_at": self.created_at,
-            "expires_at": self.expires_at,
-            "creator": self.creator_name,
-            "creator_rating": self.creator_rating,
-            "game_type": self.game_type,
-            "options": self.options,
-            "look": self.look,
-            "clock": self.time_control.shown() if self.time_control else None,
-            "rated": self.rated,
-            "color": self.color,
-            "status": self.status,
-            "game": self.game_id,
-        }
-
-    @classmethod
-    def from_columns(cls, values: Any, **extra: Any) -> Challenge:
-        control = values["time_control"]
-        return cls(
-            id=values["id"],
-            created_at=values["created_at"],
-            expires_at=values["expires_at"],
-            creator_id=values["creator_id"],
-            creator_token=values["creator_token"],
-            game_type=values["game_type"],
-            options=json.loads(values["options"]),
-            look=values["look"],
-            time_control=TimeControl.from_json(json.loads(control)) if control else None,
-            rated=bool(values["rated"]),
-            color=values["color"],
-            status=values["status"],
-            game_id=values["game_id"],
-            **extra,
-        )
-
-
 def _account(values: Any) -> Account:
     return Account(
         values["id"], values["name"], values["created_at"], values["language"], values["look"]
@@ -220,7 +119,7 @@ def _account(values: Any) -> Account:
 
 
 class PlayerStore:
-    """Accounts, sessions, ratings and challenges on the games' database engine."""
+    """Accounts, sessions and ratings on the games' database engine."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
@@ -456,89 +355,6 @@ class PlayerStore:
             ).one()
         games, wins, draws = int(total[0]), int(total[1] or 0), int(total[2] or 0)
         return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws}
-
-    # --- the lobby -------------------------------------------------------------------------
-
-    def create_challenge(self, challenge: Challenge) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(
-                insert(challenges_table).values(
-                    id=challenge.id,
-                    created_at=challenge.created_at,
-                    expires_at=challenge.expires_at,
-                    creator_id=challenge.creator_id,
-                    creator_token=challenge.creator_token,
-                    game_type=challenge.game_type,
-                    options=json.dumps(challenge.options, sort_keys=True),
-                    look=challenge.look,
-                    time_control=(
-                        json.dumps(challenge.time_control.to_json())
-                        if challenge.time_control
-                        else None
-                    ),
-                    rated=challenge.rated,
-                    color=challenge.color,
-                    status=OPEN,
-                )
-            )
-
-    def challenge(self, challenge_id: str) -> Challenge | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(challenges_table).where(challenges_table.c.id == challenge_id)
-            ).first()
-        return None if row is None else Challenge.from_columns(row._mapping)
-
-    def open_challenges(self, now: float, limit: int = 100) -> list[Challenge]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(challenges_table, users_table.c.name)
-                .outerjoin(users_table, users_table.c.id == challenges_table.c.creator_id)
-                .where(challenges_table.c.status == OPEN, challenges_table.c.expires_at > now)
-                .order_by(challenges_table.c.created_at.desc())
-                .limit(limit)
-            ).all()
-        challenges = [Challenge.from_columns(r._mapping, creator_name=r.name) for r in rows]
-        return [self._with_rating(c) for c in challenges]
-
-    def with_creator(self, challenge: Challenge, name: str) -> Challenge:
-        """The challenge with its creator's name and rating, as the lobby lists it."""
-        return self._with_rating(replace(challenge, creator_name=name))
-
-    def _with_rating(self, challenge: Challenge) -> Challenge:
-        """The challenge with its creator's rating at its speed (guests have none)."""
-        if challenge.creator_id is None or challenge.time_control is None:
-            return challenge
-        category = hive_category(challenge.time_control)
-        shown = self.shown_ratings([challenge.creator_id], category)[challenge.creator_id]
-        return replace(challenge, creator_rating=shown)
-
-    def cancel_challenge(self, challenge_id: str) -> bool:
-        with self.engine.begin() as conn:
-            updated = conn.execute(
-                update(challenges_table)
-                .where(challenges_table.c.id == challenge_id, challenges_table.c.status == OPEN)
-                .values(status=CANCELLED)
-            )
-            return updated.rowcount == 1
-
-    def accept_challenge(self, challenge_id: str, game: GameRow, now: float) -> bool:
-        """Close the challenge and create its game in one transaction, if the challenge is
-        still open: True for the one acceptor who wins."""
-        with self.engine.begin() as conn:
-            updated = conn.execute(
-                update(challenges_table)
-                .where(
-                    challenges_table.c.id == challenge_id,
-                    challenges_table.c.status == OPEN,
-                    challenges_table.c.expires_at > now,
-                )
-                .values(status=ACCEPTED, game_id=game.id)
-            )
-            if updated.rowcount != 1:
-                return False
-            insert_game(conn, game)
-        return True
 
     def games_in_play(self, since: float, limit: int = 50) -> list[GameRow]:
         """Online games with both seats taken, unfinished, changed after ``since``."""

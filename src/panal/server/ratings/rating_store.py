@@ -9,19 +9,8 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import (
-    Column,
-    Connection,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    insert,
-    select,
-    update,
-)
+import sqlalchemy as sa
+from sqlalchemy import Connection, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from panal.server.database.store import metadata
@@ -44,31 +33,31 @@ HIVE_CATEGORY = "hive:{speed}"
 #: The rating category of Enjambre Tácticas tables (OpenSkill, see :func:`rate_table_game`).
 TABLE_CATEGORY = "enjambre"
 
-ratings_table = Table(
+ratings_table = sa.Table(
     "ratings",
     metadata,
-    Column("user_id", Integer, ForeignKey("users.id"), primary_key=True),
-    Column("category", String(32), primary_key=True),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("volatility", Float),
-    Column("games", Integer, nullable=False),
-    Column("updated_at", Float, nullable=False),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("category", sa.String(32), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("volatility", sa.Float),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
 )
 
-rating_history_table = Table(
+rating_history_table = sa.Table(
     "rating_history",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("user_id", Integer, ForeignKey("users.id"), nullable=False),
-    Column("category", String(32), nullable=False),
-    Column("game_id", String(16)),
-    Column("at", Float, nullable=False),
-    Column("rating", Float, nullable=False),
-    Column("deviation", Float, nullable=False),
-    Column("change", Float, nullable=False),
-    Index("rating_history_by_user", "user_id", "category", "at"),
-    Index("rating_history_by_game", "game_id"),
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("category", sa.String(32), nullable=False),
+    sa.Column("game_id", sa.String(16)),
+    sa.Column("at", sa.Float, nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("deviation", sa.Float, nullable=False),
+    sa.Column("change", sa.Float, nullable=False),
+    sa.Index("rating_history_by_user", "user_id", "category", "at"),
+    sa.Index("rating_history_by_game", "game_id"),
 )
 
 
@@ -76,7 +65,7 @@ def hive_category(control: TimeControl) -> str:
     return HIVE_CATEGORY.format(speed=control.speed)
 
 
-def _insert_ignore(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> None:
+def _insert_ignore(conn: Connection, table: sa.Table, rows: list[dict[str, Any]]) -> None:
     """Insert rows, leaving those whose key exists (a first rating, made by two games at once)."""
     dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     conn.execute(dialect.insert(table).values(rows).on_conflict_do_nothing())

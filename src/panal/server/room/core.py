@@ -39,6 +39,7 @@ __all__ = [
     "Failure",
     "LiveRoom",
     "Reload",
+    "RoomHub",
     "RoomKind",
     "RoomKindBase",
     "Rooms",
@@ -89,6 +90,7 @@ class RowCopy:
 
 L = TypeVar("L", bound=LiveRoom)
 C = TypeVar("C")
+R = TypeVar("R", contravariant=True)  # what a hub commits: a change, or a request for one
 
 
 # --- what travels on the bus -------------------------------------------------------------------
@@ -398,3 +400,16 @@ class RoomKindBase(Generic[L, C]):
 
     def stale(self) -> RequestError:
         return RequestError("stale", self.stale_message, 409)
+
+
+class RoomHub(Protocol[L, R]):
+    """What a kind's players that are not people (the AI of Hive games, the bots of Enjambre
+    tables) need of the kind's hub: the runtime, its rooms, a room by id, and a commit through
+    the same checks and compare-and-set as a person's."""
+
+    runtime: Runtime
+    rooms: Rooms[L, Any]
+
+    async def get(self, key: str) -> L: ...
+
+    async def commit(self, live: L, change: R) -> None: ...

@@ -8,6 +8,7 @@ import asyncio
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 from panal.server.runtime.bus import Bus
@@ -22,6 +23,7 @@ class Live(Protocol):
 L = TypeVar("L", bound=Live)
 
 
+@dataclass(eq=False)
 class LiveLoader(Generic[L]):
     """Live copies by id, from the hub's ``cached`` copies (least recently used first) or from
     the database.
@@ -34,29 +36,16 @@ class LiveLoader(Generic[L]):
     announced after it (and, shared, the check after caching covers the moment between).
     """
 
-    def __init__(
-        self,
-        kind: str,
-        cached: OrderedDict[str, L],
-        stale: set[str],
-        bus: Bus,
-        *,
-        load: Callable[[str], Awaitable[L]],
-        keep: Callable[[L], None],
-        verify: Callable[[L], Awaitable[None]],
-        spawn: Callable[[Awaitable[Any]], object],
-        shared: bool,
-    ) -> None:
-        self.kind = kind
-        self.cached = cached
-        self.stale = stale
-        self.bus = bus
-        self.load = load
-        self.keep = keep
-        self.verify = verify
-        self.spawn = spawn
-        self.shared = shared
-        self._loading: dict[str, asyncio.Future[L]] = {}
+    kind: str
+    cached: OrderedDict[str, L]
+    stale: set[str]
+    bus: Bus
+    load: Callable[[str], Awaitable[L]]
+    keep: Callable[[L], None]
+    verify: Callable[[L], Awaitable[None]]
+    spawn: Callable[[Awaitable[Any]], object]
+    shared: bool
+    _loading: dict[str, asyncio.Future[L]] = field(default_factory=dict, init=False)
 
     async def get(self, key: str) -> L:
         live = self.cached.get(key)

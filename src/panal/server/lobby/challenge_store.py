@@ -1,0 +1,180 @@
+"""The lobby's open challenges in the database: posted by a player (an account or a guest's
+seat token), listed until they expire, and accepted by one player only (a conditional
+``UPDATE`` in the transaction that creates the game)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import insert, select, update
+
+from panal.server.database.store import metadata, row_fields
+from panal.server.hive_games.clock import TimeControl
+from panal.server.hive_games.game_store import GameRow, insert_game
+from panal.server.players.player_store import PlayerStore, users_table
+from panal.server.ratings.rating_store import hive_category
+
+__all__ = [
+    "CHALLENGE_SECONDS",
+    "CORRESPONDENCE_CHALLENGE_SECONDS",
+    "Challenge",
+    "ChallengeStore",
+]
+
+challenges_table = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("id", sa.String(16), primary_key=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id")),
+    sa.Column("creator_token", sa.String(64), nullable=False),
+    sa.Column("game_type", sa.String(16), nullable=False),
+    sa.Column("options", sa.String(200), nullable=False),
+    sa.Column("look", sa.String(12), nullable=False),
+    sa.Column("time_control", sa.String(64)),
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("color", sa.String(8), nullable=False),
+    sa.Column("status", sa.String(12), nullable=False),
+    sa.Column("game_id", sa.String(16)),
+    sa.Index("challenges_by_status", "status", "expires_at"),
+)
+
+CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby this long
+CORRESPONDENCE_CHALLENGE_SECONDS = 7 * 86_400
+OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """An open challenge in the lobby: the game it will start, and who posted it."""
+
+    id: str
+    created_at: float
+    expires_at: float
+    creator_id: int | None
+    creator_token: str  # the SHA-256 hash of the seat token the creator will play with
+    game_type: str
+    options: dict[str, bool | str]  # rule options that differ from the defaults, by name
+    look: str
+    time_control: TimeControl | None
+    rated: bool
+    color: str  # the creator's colour: white, black or random
+    status: str = OPEN
+    game_id: str | None = None
+    creator_name: str | None = None
+    creator_rating: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """What the lobby shows (never the creator's token)."""
+        return {
+            "id": self.id,
+            "created_at": self.created_at,
+            "expires_at": self.expires_at,
+            "creator": self.creator_name,
+            "creator_rating": self.creator_rating,
+            "game_type": self.game_type,
+            "options": self.options,
+            "look": self.look,
+            "clock": self.time_control.shown() if self.time_control else None,
+            "rated": self.rated,
+            "color": self.color,
+            "status": self.status,
+            "game": self.game_id,
+        }
+
+    @classmethod
+    def from_columns(cls, values: Any, **extra: Any) -> Challenge:
+        data = {**row_fields(cls, values), **extra}
+        control = data["time_control"]
+        data.update(
+            options=json.loads(data["options"]),
+            time_control=TimeControl.from_json(json.loads(control)) if control else None,
+            rated=bool(data["rated"]),
+        )
+        return cls(**data)
+
+    def to_columns(self) -> dict[str, Any]:
+        values = asdict(self)
+        del values["creator_name"], values["creator_rating"]  # read from the creator's account
+        control = self.time_control
+        values.update(
+            options=json.dumps(self.options, sort_keys=True),
+            time_control=json.dumps(control.to_json()) if control else None,
+        )
+        return values
+
+
+class ChallengeStore:
+    """The challenges, on the players' database engine."""
+
+    def __init__(self, players: PlayerStore) -> None:
+        self.players = players
+        self.engine = players.engine
+
+    def create_challenge(self, challenge: Challenge) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                insert(challenges_table).values({**challenge.to_columns(), "status": OPEN})
+            )
+
+    def challenge(self, challenge_id: str) -> Challenge | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(challenges_table).where(challenges_table.c.id == challenge_id)
+            ).first()
+        return None if row is None else Challenge.from_columns(row._mapping)
+
+    def open_challenges(self, now: float, limit: int = 100) -> list[Challenge]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(challenges_table, users_table.c.name)
+                .outerjoin(users_table, users_table.c.id == challenges_table.c.creator_id)
+                .where(challenges_table.c.status == OPEN, challenges_table.c.expires_at > now)
+                .order_by(challenges_table.c.created_at.desc())
+                .limit(limit)
+            ).all()
+        challenges = [Challenge.from_columns(r._mapping, creator_name=r.name) for r in rows]
+        return [self._with_rating(c) for c in challenges]
+
+    def with_creator(self, challenge: Challenge, name: str) -> Challenge:
+        """The challenge with its creator's name and rating, as the lobby lists it."""
+        return self._with_rating(replace(challenge, creator_name=name))
+
+    def _with_rating(self, challenge: Challenge) -> Challenge:
+        """The challenge with its creator's rating at its speed (guests have none)."""
+        if challenge.creator_id is None or challenge.time_control is None:
+            return challenge
+        category = hive_category(challenge.time_control)
+        shown = self.players.shown_ratings([challenge.creator_id], category)[challenge.creator_id]
+        return replace(challenge, creator_rating=shown)
+
+    def cancel_challenge(self, challenge_id: str) -> bool:
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                update(challenges_table)
+                .where(challenges_table.c.id == challenge_id, challenges_table.c.status == OPEN)
+                .values(status=CANCELLED)
+            )
+            return updated.rowcount == 1
+
+    def accept_challenge(self, challenge_id: str, game: GameRow, now: float) -> bool:
+        """Close the challenge and create its game in one transaction, if the challenge is
+        still open: True for the one acceptor who wins."""
+        with self.engine.begin() as conn:
+            updated = conn.execute(
+                update(challenges_table)
+                .where(
+                    challenges_table.c.id == challenge_id,
+                    challenges_table.c.status == OPEN,
+                    challenges_table.c.expires_at > now,
+                )
+                .values(status=ACCEPTED, game_id=game.id)
+            )
+            if updated.rowcount != 1:
+                return False
+            insert_game(conn, game)
+        return True
