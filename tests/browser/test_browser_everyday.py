@@ -125,3 +125,30 @@ def test_an_import_says_the_broken_rule_and_the_limit_in_the_pages_language(
         "() => document.querySelector('[data-form-error]').textContent.includes('500')"
     )
     assert "caracteres" in page.inner_text("[data-form-error]")
+
+
+@pytest.mark.parametrize(
+    ("locale", "skip", "title"),
+    [
+        ("es-ES", "Saltar al contenido", "Página no encontrada"),
+        ("pt-BR", "Pular para o conteúdo", "Página não encontrada"),
+        ("en-GB", "Skip to content", "Page not found"),
+    ],
+)
+def test_an_unknown_address_is_a_page_in_the_readers_language(
+    open_page: Any, server: ServerProcess, locale: str, skip: str, title: str
+) -> None:
+    """An unknown address answered raw JSON; "Skip to content" and the page's description
+    were English in every language."""
+    answer = httpx.get(f"{server.url}/no/such/page")
+    assert answer.status_code == 404 and answer.headers["content-type"].startswith("text/html")
+    api = httpx.get(f"{server.url}/api/no-such-thing")
+    assert api.status_code == 404 and api.json()["error"] == "not_found"  # the API keeps JSON
+    page = open_page("/no/such/page", locale=locale)
+    page.wait_for_selector("[data-not-found]")
+    assert page.inner_text("[data-not-found] h1") == title
+    assert page.text_content(".skip-link") == skip
+    description = page.get_attribute("meta[name=description]", "content")
+    assert description and ("Hive" in description) and (locale == "en-GB") == (
+        "browser" in description
+    )

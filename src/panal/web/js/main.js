@@ -32,6 +32,8 @@ function renderAccount() {
 }
 
 function renderHeader() {
+  document.querySelector(".skip-link").textContent = t("nav.skip");
+  document.querySelector("meta[name=description]").setAttribute("content", t("app.description"));
   document.querySelector("[data-nav=lobby]").textContent = t("nav.lobby");
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
@@ -63,6 +65,19 @@ export function navigate(path, replace = false) {
   route();
 }
 
+/** An address the site does not have (the server answered it 404): said in the reader's words. */
+function showNotFoundPage(root) {
+  const render = () => {
+    root.innerHTML = `<section class="not-found" data-not-found>
+        <h1>${t("notFound.title")}</h1>
+        <p>${t("notFound.text")}</p>
+        <p><a href="/new" data-link>${t("notFound.home")}</a> · <a href="/lobby" data-link>${t("nav.lobby")}</a></p>
+      </section>`;
+  };
+  render();
+  return onChange(render);
+}
+
 async function route() {
   leavePage?.();
   leavePage = null;
@@ -88,7 +103,8 @@ async function route() {
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
-  else leavePage = showNewGamePage(page, config, navigate);
+  else if (path === "/" || path === "/new") leavePage = showNewGamePage(page, config, navigate);
+  else leavePage = showNotFoundPage(page);
   for (const link of document.querySelectorAll("[data-nav]")) {
     const current =
       link.getAttribute("href") === path ||
