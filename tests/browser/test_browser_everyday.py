@@ -152,3 +152,62 @@ def test_an_unknown_address_is_a_page_in_the_readers_language(
     assert description and ("Hive" in description) and (locale == "en-GB") == (
         "browser" in description
     )
+
+
+# Each piece on the board whose centre another element covers, by its cell's piece.
+COVERED_PIECES = """() => [...document.querySelectorAll('.board .stack')].filter((stack) => {
+  const box = stack.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+  return !hit || !hit.closest('.board');
+}).length"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_result_card_leaves_the_final_position_in_sight(
+    open_page: Any, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    """The result card hid the final position and Escape did not close it; reviewing, the
+    header kept the final result and nothing said "move X of Y"."""
+    from tests.browser.test_browser_noticed import BEFORE_SURROUND, import_game
+
+    page = open_page("/new", phone=viewport is PHONE)
+    page.set_viewport_size(viewport)
+    if viewport is PHONE:
+        page.goto(page.url.replace("/new", "/import"))
+        page.wait_for_selector("textarea[name=text]")
+        page.fill("textarea[name=text]", BEFORE_SURROUND)
+        page.check("input[name=mode][value=hotseat]")
+        page.click("form.import-game button[type=submit]")
+    else:
+        import_game(page, BEFORE_SURROUND, "hotseat")
+    page.wait_for_selector(".move-list [data-ply='10']")
+    page.fill("form.type-move input", "wA1 wQ-")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".result-overlay:not([hidden]) [data-result=BlackWins]")
+    assert page.locator(".board .stack").count() == 8
+    page.evaluate("() => window.scrollTo(0, 0)")  # the board, as the game page opens
+    page.screenshot(path=str(artifacts / f"everyday-result-{viewport['width']}.png"))
+    assert page.evaluate(COVERED_PIECES) == 0, "the result card hides the final position"
+    page.locator("body").press("Escape")
+    assert page.is_hidden(".result-overlay")
+    page.locator("body").press("ArrowLeft")
+    page.wait_for_selector("[data-banner=viewing]")
+    assert "10 of 11" in page.inner_text(".status")
+    assert "10 of 11" in page.inner_text("[data-banner=viewing]")
+
+
+def test_the_phones_panels_below_the_board_take_its_width(open_page: Any) -> None:
+    """On a phone the panels below the board (moves, actions) used 58% of the width."""
+    page = open_page("/new", phone=True)
+    page.check("input[name=mode][value=hotseat]")
+    page.click("button[data-action=start]")
+    page.wait_for_selector(".side-panel > *")
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('.side-panel > :not([hidden])')]"
+        ".map((panel) => panel.getBoundingClientRect().width)"
+    )
+    panel_width = page.evaluate(
+        "() => document.querySelector('.side-panel').getBoundingClientRect().width"
+    )
+    assert widths and panel_width > 0.9 * PHONE["width"]
+    assert all(width >= panel_width - 1 for width in widths), widths

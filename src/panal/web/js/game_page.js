@@ -217,10 +217,10 @@ class GamePage extends GameView {
               <button type="button" data-action="zoom-out"></button>
               <button type="button" data-action="fit"></button>
             </div>
-            <div class="result-overlay" hidden></div>
           </div>
           <section class="player hand" data-hand="bottom"></section>
           <div class="dock">
+            <div class="result-overlay" hidden></div>
             <div class="banners"></div>
             <div class="action-bar" hidden></div>
           </div>
@@ -366,6 +366,7 @@ class GamePage extends GameView {
         this.send({ type: "decline_rematch" });
         break;
       case "review":
+      case "close-result":
         this.closeResult();
         break;
       default:
@@ -392,6 +393,7 @@ class GamePage extends GameView {
   onKey(event) {
     if (event.target.closest?.("input, textarea, select")) return;
     if (event.key === "Escape") {
+      if (this.state?.result) this.resultClosed = true; // Escape closes the result card too
       this.selected = null;
       this.carryChoice = null;
       this.pending = null;

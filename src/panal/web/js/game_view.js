@@ -191,6 +191,8 @@ export class GameView {
   statusText() {
     const state = this.state;
     if (!state) return "";
+    // Reviewing a finished game, the header follows the move shown, not the final result.
+    if (state.result && !this.isLive()) return t("game.viewing", { ply: this.viewPly, total: state.ply });
     if (state.result) return this.resultText();
     const turnColor = colorName(state.turn);
     if (state.mode === "review") return t("game.turn", { color: turnColor });
@@ -309,11 +311,16 @@ export class GameView {
   renderBanners() {
     const state = this.state;
     const parts = [this.live.bannersMarkup()];
+    if (state && !this.isLive()) {
+      // "Move X of Y" whenever an earlier position is shown: in play, and reviewing a finished
+      // game or a record.
+      parts.push(`<p class="banner info" data-banner="viewing">${t("game.viewing", { ply: this.viewPly, total: state.ply })}
+        <button type="button" data-action="last">${t(state.result || state.mode === "review" ? "review.last" : "game.backToGame")}</button></p>`);
+    }
     if (state && !state.result && state.mode !== "review") {
       const mine = this.seats().has(state.turn);
       if (!this.isLive()) {
-        parts.push(`<p class="banner info" data-banner="viewing">${t("game.viewing", { ply: this.viewPly, total: state.ply })}
-          <button type="button" data-action="last">${t("game.backToGame")}</button></p>`);
+        // the viewing banner above says it
       } else if (state.must_pass) {
         parts.push(`<p class="banner warn" data-banner="pass">${t("game.mustPass", { color: colorName(state.turn) })}
           ${mine && this.myTurn() ? `<button type="button" data-action="pass">${t("game.pass")}</button>` : ""}</p>`);
@@ -381,6 +388,7 @@ export class GameView {
         <h2 id="result-title" data-result="${state.result}">${t(`result.${state.result}`)}</h2>
         <p>${state.end_reason ? t(`reason.${state.end_reason}`) : ""}</p>
         ${this.ratingChanges()}
+        <button type="button" class="result-close" data-action="close-result" aria-label="${escapeHtml(t("review.close"))}">×</button>
         <div class="result-actions">
           ${this.rematchButton()}
           <button type="button" data-action="review">${t("game.review")}</button>
