@@ -149,8 +149,10 @@ def test_an_unknown_address_is_a_page_in_the_readers_language(
     assert page.inner_text("[data-not-found] h1") == title
     assert page.text_content(".skip-link") == skip
     description = page.get_attribute("meta[name=description]", "content")
-    assert description and ("Hive" in description) and (locale == "en-GB") == (
-        "browser" in description
+    assert (
+        description
+        and ("Hive" in description)
+        and (locale == "en-GB") == ("browser" in description)
     )
 
 
