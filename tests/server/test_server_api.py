@@ -29,7 +29,7 @@ def test_config_lists_languages_looks_levels_and_names(client: TestClient) -> No
     football = config["names"]["football"]["es"]
     assert football["bugs"]["Q"] == "Escudo"
     assert football["bugs"]["B"] == "Muro"
-    assert football["colors"] == ["Grana", "Blanco"]
+    assert football["colors"] == ["Blanco", "Grana"]  # White plays Blanco (issue 25)
     assert config["names"]["classic"]["pt-PT"]["bugs"]["A"] == "Formiga"
     # Brazilian and European Portuguese name the Pillbug and the Beetle differently.
     assert config["names"]["classic"]["pt-PT"]["bugs"]["P"] == "Bicho-de-conta"

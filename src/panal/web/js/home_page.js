@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, colorName, describeError, getLanguage, getLook, onChange, t } from "./i18n.js";
+import { bugName, colorName, describeError, getLanguage, getLook, hiveBugName, onChange, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
 import { gameSeats } from "./storage.js";
 
@@ -95,7 +95,10 @@ export function showNewGamePage(root, config, navigate) {
     ).join("");
     const rules = options.map((option) => ruleOptionMarkup(option, form.rules[option.field])).join("");
     const legend = LEGEND.map(
-      (letter) => `<li>${pieceSvg(`w${letter}`, getLook(), 40)}${pieceSvg(`b${letter}`, getLook(), 40)}<span>${bugName(letter)}</span></li>`,
+      // Another look's pieces also say which Hive piece each one is (the Escudo is the queen).
+      (letter) => `<li>${pieceSvg(`w${letter}`, getLook(), 40)}${pieceSvg(`b${letter}`, getLook(), 40)}<span>${bugName(letter)}${
+        getLook() === "classic" ? "" : ` <span class="hive-name" data-hive-name>(${hiveBugName(letter)})</span>`
+      }</span></li>`,
     ).join("");
     root.innerHTML = `
       <section class="form-page">

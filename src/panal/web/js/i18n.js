@@ -111,6 +111,11 @@ export function bugName(letter) {
   return table()?.bugs[letter] ?? letter;
 }
 
+/** A bug's name in the rulebooks' (classic) look, whatever the look shown. */
+export function hiveBugName(letter) {
+  return names?.classic?.[language]?.bugs[letter] ?? letter;
+}
+
 export function colorName(color) {
   return table()?.colors[color] ?? (color === 0 ? "White" : "Black");
 }
