@@ -213,3 +213,26 @@ def test_the_phones_panels_below_the_board_take_its_width(open_page: Any) -> Non
     )
     assert widths and panel_width > 0.9 * PHONE["width"]
     assert all(width >= panel_width - 1 for width in widths), widths
+
+
+def test_a_spectator_follows_the_rematch(open_page: Any, server: ServerProcess) -> None:
+    """The players went on to their rematch; the spectator stayed on the finished game."""
+    white_session, black_session = sign_up(server, "rematch_w"), sign_up(server, "rematch_b")
+    game = challenge_accepted(server, white_session, black_session)
+    white = open_page(f"/game/{game}", prepare=as_account(server, white_session))
+    black = open_page(f"/game/{game}", prepare=as_account(server, black_session))
+    spectator = open_page(f"/game/{game}?watch=1", locale="pt-BR")
+    spectator.wait_for_selector(".moves-panel")
+    white.click("[data-action=resign]")
+    white.click("[data-action=resign-yes]")
+    white.keyboard.press("Escape")
+    white.click("[data-action=rematch]")
+    black.click("[data-banner=rematch] [data-action=accept-rematch]")
+    black.wait_for_url(lambda url: game not in url)
+    rematch = black.url.rsplit("/", 1)[-1]
+    spectator.wait_for_url(f"**/game/{rematch}?watch=1")
+    spectator.wait_for_selector(".moves-panel")
+    assert spectator.locator(".hand button:not([disabled])").count() == 0  # still watching
+    spectator.wait_for_function(
+        "() => document.querySelector('.status').textContent.includes('Você está assistindo')"
+    )

@@ -88,10 +88,15 @@ class GamePage extends GameView {
 
   receive(state, previous) {
     if (typeof state.now === "number") this.clockOffset = state.now - Date.now() / 1000;
-    if (state.rematch_game && previous && !previous.rematch_game && this.seats().size) {
-      // The rematch was agreed: the same seats, colours swapped; both players go there.
-      if (this.token) gameSeats.set(state.rematch_game, this.token);
-      this.navigate(`/game/${state.rematch_game}`);
+    if (state.rematch_game && previous && !previous.rematch_game) {
+      // The rematch was agreed: the same seats, colours swapped; both players go there, and
+      // spectators follow it, still watching.
+      if (this.seats().size) {
+        if (this.token) gameSeats.set(state.rematch_game, this.token);
+        this.navigate(`/game/${state.rematch_game}`);
+      } else {
+        this.navigate(`/game/${state.rematch_game}?watch=1`);
+      }
       return;
     }
     if (!previous) {
