@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -236,3 +237,66 @@ def test_a_spectator_follows_the_rematch(open_page: Any, server: ServerProcess) 
     spectator.wait_for_function(
         "() => document.querySelector('.status').textContent.includes('Você está assistindo')"
     )
+
+
+# Own-zone cells (lit for the set-up) whose centre a control covers, by cell label.
+COVERED_CELLS = """() => [...document.querySelectorAll('.enj-board .cell.lit-place')]
+.filter((cell) => {
+  const box = cell.getBoundingClientRect();
+  const x = box.x + box.width / 2, y = box.y + box.height / 2;
+  const area = document.querySelector('.enj-board-area').getBoundingClientRect();
+  if (x < area.left || x > area.right || y < area.top || y > area.bottom) return false;
+  if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) return false;  // below the fold
+  const hit = document.elementFromPoint(x, y);
+  return !hit || hit.closest('.cell') !== cell;
+}).map((cell) => cell.getAttribute('aria-label'))"""
+
+# Score tables whose columns do not all show (cut, or behind a scroll), and cards past the edge.
+CUT_TABLES = """(width) => [...document.querySelectorAll('.enj-score-card .enj-table-wrap')]
+  .filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 0.5
+    || wrap.closest('.enj-score-card').getBoundingClientRect().right > width + 0.5)
+  .map((wrap) => `${wrap.scrollWidth} > ${wrap.clientWidth}`)"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_an_enjambre_table_covers_no_cell_offers_the_scout_only_and_shows_every_column(
+    open_page: Any, artifacts: Path, viewport: dict[str, int]
+) -> None:
+    """Enjambre: the zoom "−" covered a cell of the player's own zone on a phone; "Explore with
+    this tile" was offered for any tile, not only the scout (the 1); the scoreboard lost its
+    last columns on desktop and phone."""
+    from tests.browser.test_browser_enjambre import (
+        GAME_SECONDS,
+        arrange,
+        new_table,
+        scoreboard,
+        take_turn,
+    )
+
+    phone = viewport is PHONE
+    page = open_page("/enjambre", locale="es-ES", phone=phone)
+    page.set_viewport_size(viewport)
+    new_table(page, 2, {1: "heuristic"}, rounds=1)
+    page.wait_for_selector(".enj-tray")
+    assert page.evaluate(COVERED_CELLS) == []
+    arrange(page)
+    page.wait_for_selector("[data-action=end]:not([disabled])", timeout=60_000)
+    mine = page.locator(".enj-board .tile.mine")
+    numbers = [mine.nth(i).locator("text.tile-number").text_content() for i in range(mine.count())]
+    other = numbers.index(next(n for n in numbers if n not in ("1", "")))
+    mine.nth(other).click()
+    page.wait_for_selector("[data-action=deselect]")
+    assert page.locator("[data-action=scout]").count() == 0  # not the scout
+    page.click("[data-action=deselect]")
+    mine.nth(numbers.index("1")).click()
+    page.wait_for_selector("[data-action=scout]")
+    page.click("[data-action=deselect]")
+    deadline = time.monotonic() + GAME_SECONDS
+    while not scoreboard(page):
+        assert time.monotonic() < deadline, "the game did not end"
+        if not take_turn(page):
+            page.wait_for_timeout(100)
+    page.wait_for_selector(".enj-score-card .enj-scores")
+    page.screenshot(path=str(artifacts / f"everyday-enjambre-score-{viewport['width']}.png"))
+    assert page.evaluate(CUT_TABLES, viewport["width"]) == []
