@@ -392,12 +392,17 @@ def _lobby_until(ws: Any, until: Any) -> dict[str, Any]:
     raise AssertionError("no such lobby message")
 
 
-def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
+def rated_blitz(client: TestClient, white: str, black: str) -> tuple[Person, Person, Any]:
+    """Two new accounts, and the rated blitz game of White's challenge that Black accepted."""
     ana, bruno = Person(client), Person(client)
-    ana.sign_up("rematch_a")
-    bruno.sign_up("rematch_b")
+    ana.sign_up(white)
+    bruno.sign_up(black)
     posted = ana.post("/api/challenges", {"clock": BLITZ, "rated": True, "color": "white"}).json()
-    first = bruno.post(f"/api/challenges/{posted['id']}/accept").json()
+    return ana, bruno, bruno.post(f"/api/challenges/{posted['id']}/accept").json()
+
+
+def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
+    ana, bruno, first = rated_blitz(client, "rematch_a", "rematch_b")
     with ana.websocket(first["id"]) as white, bruno.websocket(first["id"]) as black:
         receive_state(white)
         receive_state(black)
@@ -422,11 +427,7 @@ def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
 
 def test_the_archive_names_the_accounts_with_rated_and_clock(client: TestClient) -> None:
     """Issue 25: a finished game between accounts was listed with no names (``white: null``)."""
-    ana, bruno = Person(client), Person(client)
-    ana.sign_up("archive_a")
-    bruno.sign_up("archive_b")
-    posted = ana.post("/api/challenges", {"clock": BLITZ, "rated": True, "color": "white"}).json()
-    game = bruno.post(f"/api/challenges/{posted['id']}/accept").json()
+    _, bruno, game = rated_blitz(client, "archive_a", "archive_b")
     with bruno.websocket(game["id"]) as black:
         receive_state(black)
         black.send_json({"type": "resign"})
