@@ -1,7 +1,8 @@
 // Every text of the UI, in English, Spanish and Portuguese (European and Brazilian), read at
 // run time from the JSON catalogs under web/locales/<language>/<area>.json: one per part of the
 // site (common: the frame and the server's refusals; hive; players: accounts, lobby, clocks,
-// ratings, profiles; enjambre). Brazilian Portuguese layers on the European: its catalogs hold
+// ratings, profiles; enjambre; everyday: first moves, import errors and limits, the 404 page,
+// reviewing). Brazilian Portuguese layers on the European: its catalogs hold
 // only what Brazilians say differently (você, tela, rodada, the gerund…). A key missing in the
 // reader's language shows the English text, and one missing in English shows the key itself,
 // so a gap is seen, never silent.
