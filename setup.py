@@ -19,8 +19,13 @@ from setuptools import setup
 # Modules left out, each for a reason: move.py builds Move values without running __init__
 # (object.__new__), which a compiled class refuses; options.py's dataclass takes strings for its
 # enum fields and converts them after __init__, which compiled type checks refuse. Neither is on
-# a hot path, nor is the records sub-package (I/O).
-NOT_COMPILED = {"src/panal/hive/move.py", "src/panal/hive/options.py"}
+# a hot path, nor is the records sub-package (I/O). ai/commands.py is command-line glue that
+# imports the AI only when it runs: nothing to gain from compiling it.
+NOT_COMPILED = {
+    "src/panal/hive/move.py",
+    "src/panal/hive/options.py",
+    "src/panal/ai/commands.py",
+}
 
 
 def compiled_modules() -> list[str]:

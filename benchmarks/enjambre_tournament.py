@@ -22,8 +22,8 @@ import sys
 import time
 from typing import Any
 
-from panal.enjambre.commands import ProgressBar
 from panal.enjambre.runner import TournamentResult, run_tournament
+from panal.progress import ProgressBar
 
 LINE_UPS = {
     "search vs heuristic": ["search", "heuristic", "heuristic", "heuristic"],

@@ -18,6 +18,7 @@ SUBSYSTEMS = (
     "panal.enjambre.commands",
     "panal.server.commands",
     "panal.puzzles.commands",
+    "panal.ai.commands",
 )
 
 

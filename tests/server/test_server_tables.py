@@ -603,9 +603,12 @@ def test_the_sweep_replaces_a_player_only_after_the_time_out(tables_client: Test
     client.portal.call(hub.sweep)
     state = client.get(f"/api/enjambre/tables/{table}").json()
     assert state["table"]["seats"][0]["replaced"]
-    # The player comes back: their token still shows their seat, now played by a bot.
+    # The player comes back: their token still shows their seat, now played by a bot, and
+    # acts for it no more (it raced the bot: issue 19).
     back = Seat(client, table, created["token"])
     assert back.until(lambda s: s["view"]["placed"][0])["viewer"] == 0
+    back.send(type="place", cells=[[0, 0]])
+    assert back.error()["code"] == "seat_replaced"
 
 
 def test_restart_mid_game_resumes_the_table(backend: Backend) -> None:

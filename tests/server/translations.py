@@ -9,7 +9,7 @@ from importlib.resources import files
 from typing import Any
 
 LANGUAGES = ("en", "es", "pt-PT", "pt-BR")
-AREAS = ("common", "hive", "players", "enjambre", "everyday")
+AREAS = ("common", "hive", "players", "enjambre", "mygames", "everyday")
 # A language whose catalogs hold only what differs from another's.
 LAYERED_ON = {"pt-BR": "pt-PT"}
 LOCALES = files("panal.web").joinpath("locales")

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import random
 
-from panal.ai.evaluation import WIN, evaluate
+from panal.ai.analysis import Analysis, Line, analyse
+from panal.ai.evaluation import WIN, evaluate, win_chance
+from panal.ai.game_review import PlyReview, Review, review
 from panal.ai.levels import DEFAULT_LEVEL, LEVELS, Level, get_level
 from panal.ai.search import Searcher, SearchResult
 from panal.hive import PASS, Game, Move
@@ -26,13 +28,20 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "WIN",
+    "Analysis",
     "Level",
+    "Line",
+    "PlyReview",
+    "Review",
     "SearchResult",
     "Searcher",
+    "analyse",
     "choose_move",
     "evaluate",
     "get_level",
+    "review",
     "think",
+    "win_chance",
 ]
 
 

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from panal.ai.evaluation import WIN, evaluate
+from panal.ai.evaluation import MATE_BOUND, WIN, evaluate
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import Game, GameState, Move
 from panal.hive.codes import PASS_CODE
@@ -35,7 +35,6 @@ from panal.hive.codes import PASS_CODE
 __all__ = ["SearchResult", "SearchTimeout", "Searcher"]
 
 INFINITY = WIN + 1_000
-MATE_BOUND = WIN - 1_000  # scores above this are wins found by search (mate distance)
 MAX_PLY = 128
 
 CONTEMPT = 15  # score units a draw costs the side that searches
@@ -175,25 +174,8 @@ class Searcher:
     ) -> SearchResult:
         start = time.perf_counter()
         bounded = time_limit is not None or node_limit is not None
-        if depth is None and not bounded:
-            depth = 3
-        max_depth = depth if depth is not None else MAX_PLY - 8
-        self.deadline = start + time_limit if time_limit is not None else float("inf")
-        self.node_limit = node_limit if node_limit is not None else 1 << 62
-        self.selective = not (exact_depth if exact_depth is not None else not bounded)
-        self.nodes = 0
-        if len(self.table) > self.max_entries:
-            self.table.clear()
-        if len(self.scores) > self.max_entries:
-            self.scores.clear()
-        # Histories fade between searches so old habits do not dominate.
-        self.history = {code: value >> 2 for code, value in self.history.items() if value >= 4}
-
-        position = game.copy()
-        self._game = position
+        position, max_depth = self._begin(game, start, depth, time_limit, node_limit, exact_depth)
         codes = list(position.legal_move_codes())
-        if not codes:
-            raise ValueError("the game is over: there is no move to search")
         rng = rng or random.Random()
         # Each root move's noise is drawn once, by move (not by search order), so that a seed
         # gives the same choice whatever the table remembers from earlier searches.
@@ -235,6 +217,156 @@ class Searcher:
         best.seconds = time.perf_counter() - start
         assert best.code in game.legal_move_codes(), "the search chose an illegal move"
         return best
+
+    def _begin(
+        self,
+        game: Game,
+        start: float,
+        depth: int | None,
+        time_limit: float | None,
+        node_limit: int | None,
+        exact_depth: bool | None,
+    ) -> tuple[Game, int]:
+        """Set the limits of a new search; returns the private copy it plays on and the depth
+        it may reach."""
+        bounded = time_limit is not None or node_limit is not None
+        if depth is None and not bounded:
+            depth = 3
+        self.deadline = start + time_limit if time_limit is not None else float("inf")
+        self.node_limit = node_limit if node_limit is not None else 1 << 62
+        self.selective = not (exact_depth if exact_depth is not None else not bounded)
+        self.nodes = 0
+        if len(self.table) > self.max_entries:
+            self.table.clear()
+        if len(self.scores) > self.max_entries:
+            self.scores.clear()
+        # Histories fade between searches so old habits do not dominate.
+        self.history = {code: value >> 2 for code, value in self.history.items() if value >= 4}
+        position = game.copy()
+        self._game = position
+        if not position.legal_move_codes():
+            raise ValueError("the game is over: there is no move to search")
+        return position, depth if depth is not None else MAX_PLY - 8
+
+    def search_lines(
+        self,
+        game: Game,
+        lines: int,
+        *,
+        depth: int | None = None,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        on_iteration: Callable[[list[SearchResult]], None] | None = None,
+        also: int | None = None,
+    ) -> list[SearchResult]:
+        """The best ``lines`` moves of ``game`` (not modified), best first, each with its exact
+        score and principal variation, no root move twice (multi-PV).
+
+        Each iteration searches every root move: the first ``lines`` with an open window, the
+        others with a null window at the worst of the best ``lines`` so far, and again with an
+        open one when they beat it. Only completed iterations count, and the first always
+        completes whatever the limits, so a node limit gives the same lines on any machine.
+        ``on_iteration`` gets each completed iteration's lines. Limits as in :meth:`search`; the
+        search also stops when every line's result is proven.
+
+        ``also`` is a root move whose exact score is wanted too, however bad (the move played,
+        in a review: scored by the same search as the best, at the same depth, so the two
+        compare). When it is not among the best ``lines``, its result comes last, one more.
+        """
+        if lines < 1:
+            raise ValueError(f"lines is at least 1, not {lines}")
+        if also is not None and also not in game.legal_move_codes():
+            raise ValueError(f"the move code {also} is not legal in this position")
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search_lines(
+                game, lines, depth, time_limit, node_limit, on_iteration, also
+            )
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search_lines(
+        self,
+        game: Game,
+        lines: int,
+        depth: int | None,
+        time_limit: float | None,
+        node_limit: int | None,
+        on_iteration: Callable[[list[SearchResult]], None] | None,
+        also: int | None,
+    ) -> list[SearchResult]:
+        start = time.perf_counter()
+        position, max_depth = self._begin(game, start, depth, time_limit, node_limit, None)
+        root = self._order(
+            position, position.legal_move_codes(), 0, self._table_move(position.hash)
+        )
+        wanted = min(lines, len(root))
+        found: list[SearchResult] = []
+        limits = (self.deadline, self.node_limit)
+        for iteration in range(1, max_depth + 1):
+            if iteration == 1:
+                # Depth 1 costs one evaluation a move: there are lines to show, always.
+                self.deadline, self.node_limit = float("inf"), 1 << 62
+            ranked: list[tuple[int, int]] | None
+            try:
+                ranked = self._search_root_lines(position, root, iteration, wanted, also)
+            except SearchTimeout:
+                ranked = None  # this depth is unfinished: the last finished one stands
+            self.deadline, self.node_limit = limits
+            if ranked is None:
+                break
+            root = [code for _, code in ranked]
+            shown = ranked[:wanted]
+            if also is not None and also not in root[:wanted]:
+                shown += [pair for pair in ranked if pair[1] == also]
+            seconds = time.perf_counter() - start
+            found = [
+                SearchResult(
+                    Move.from_code(code),
+                    code,
+                    score,
+                    iteration,
+                    self.nodes,
+                    seconds,
+                    self._principal_variation(position, code),
+                )
+                for score, code in shown
+            ]
+            if on_iteration is not None:
+                on_iteration(found)
+            if all(WIN - abs(line.score) <= iteration for line in found):
+                break  # every line's result is proven; deeper search cannot change them
+        return found
+
+    def _search_root_lines(
+        self, game: Game, root: list[int], depth: int, wanted: int, also: int | None
+    ) -> list[tuple[int, int]]:
+        """One multi-PV iteration: (score, code) of every root move, best first. The first
+        ``wanted`` scores and that of ``also`` are exact; the others are upper bounds."""
+        scored: list[tuple[int, int]] = []
+        best: list[int] = []  # the exact scores of the best ``wanted`` moves so far, best first
+        push, pop = game.push_code, game.pop_code
+        for index, code in enumerate(root):
+            push(code)
+            try:
+                if index < wanted or code == also:
+                    score = -self._negamax(depth - 1, -INFINITY, INFINITY, 1)
+                else:
+                    floor = best[-1]
+                    score = -self._negamax(depth - 1, -floor - 1, -floor, 1)
+                    if score > floor:
+                        score = -self._negamax(depth - 1, -INFINITY, -floor, 1)
+            finally:
+                pop()
+            scored.append((score, code))
+            if index < wanted or score > best[-1]:
+                best = sorted([*best, score], reverse=True)[:wanted]
+        # Stable: among equal scores the earlier (exact) one stays in front.
+        ranked = sorted(scored, key=lambda pair: -pair[0])
+        self._store(game.hash, depth, _EXACT, ranked[0][0], ranked[0][1], 0)
+        return ranked
 
     def _search_root(
         self,

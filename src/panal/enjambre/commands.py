@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from typing import Any, TextIO
+from typing import Any
+
+from panal.progress import ProgressBar
 
 from .bots import BOTS
 from .options import OPTION_SPECS, Options
@@ -115,31 +116,6 @@ def _play(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"panal enjambre play: error: {exc}", file=sys.stderr)
         return 2
-
-
-class ProgressBar:
-    """A progress bar on stderr: redrawn in place on a terminal, a few lines otherwise."""
-
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
-        self.stream = stream
-        self.width = width
-        self.start = time.monotonic()
-        self.tty = bool(getattr(stream, "isatty", None) and stream.isatty())
-        self._last_tenth = -1
-
-    def __call__(self, done: int, total: int) -> None:
-        filled = self.width * done // total
-        elapsed = time.monotonic() - self.start
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} games {elapsed:.0f}s"
-        if self.tty:
-            self.stream.write("\r" + line + ("\n" if done == total else ""))
-        else:
-            tenth = 10 * done // total
-            if tenth == self._last_tenth:
-                return
-            self._last_tenth = tenth
-            self.stream.write(line + "\n")
-        self.stream.flush()
 
 
 def _tournament(args: argparse.Namespace) -> int:

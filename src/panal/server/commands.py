@@ -138,6 +138,14 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         "follow it, 0.7)",
     )
     serve.add_argument(
+        "--ai-idle-seconds",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="a game against the AI that no player has open this long ends by forfeit and "
+        "frees its place under the caps (default 1200)",
+    )
+    serve.add_argument(
         "--log-level", default="warning", help="uvicorn log level (warning, info, debug)"
     )
     serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
@@ -214,6 +222,7 @@ def serve_command(args: argparse.Namespace) -> int:
             ai_workers=args.ai_workers,
             migrate=args.fd is None,
             body_timeout=args.body_timeout,
+            limits=_limits(args.ai_idle_seconds),
             table_limits=TableLimits()
             if args.bot_pause is None
             else TableLimits(bot_pause=max(0.0, args.bot_pause)),
@@ -315,6 +324,16 @@ def _supervise(args: argparse.Namespace, description: str) -> int:
     return 0
 
 
+def _limits(ai_idle_seconds: float | None) -> Any:
+    """The games' limits, with the AI games' idle time given (looked for a few times in it)."""
+    from panal.server.hive_games.live import Limits
+
+    if ai_idle_seconds is None:
+        return Limits()
+    idle = max(1.0, ai_idle_seconds)
+    return Limits(ai_idle_seconds=idle, ai_sweep_seconds=min(30.0, idle / 3))
+
+
 def _child_argv(args: argparse.Namespace) -> list[str]:
     """The ``serve`` arguments for one web process of ``--workers``."""
     argv = ["serve", "--host", args.host, "--port", str(args.port), "--workers", "1"]
@@ -331,6 +350,8 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
     argv += ["--body-timeout", str(args.body_timeout)]
     if args.bot_pause is not None:
         argv += ["--bot-pause", str(args.bot_pause)]
+    if args.ai_idle_seconds is not None:
+        argv += ["--ai-idle-seconds", str(args.ai_idle_seconds)]
     argv += ["--log-level", args.log_level]
     return argv
 

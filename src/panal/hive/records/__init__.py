@@ -32,14 +32,16 @@ from panal.hive.records.base import (
     termination_from_word,
 )
 from panal.hive.records.gamestrings import iter_game_strings, read_game_strings
-from panal.hive.records.pgn import iter_pgn, read_pgn, write_pgn
+from panal.hive.records.pgn import MOVE_MARKS, PlyNote, iter_pgn, read_pgn, write_pgn
 from panal.hive.records.sgf import read_sgf, read_sgf_file
 
 __all__ = [
     "BOARDSPACE_OPTIONS",
     "BOARD_GAME_ARENA_OPTIONS",
+    "MOVE_MARKS",
     "TERMINATIONS",
     "GameRecord",
+    "PlyNote",
     "RecordError",
     "iter_game_strings",
     "iter_pgn",

@@ -2,13 +2,17 @@
 
 ``iter_pgn(handle)`` reads one game at a time from a file object (or any iterable of lines), so
 a file of thousands of games never sits in memory; ``read_pgn(text)`` reads a string.
-``write_pgn(game, headers)`` writes one game.
+``write_pgn(game, headers)`` writes one game, and with ``notes`` (one :class:`PlyNote` per ply)
+an annotated one: a move mark (``?!``, ``??``...), a ``{comment}`` and a ``(variation)`` after a
+ply's move, on its line. The reader skips all three, as it skips NAGs (``$2``) and ``;`` comments
+to the end of a line; comments and variations may span lines.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
 from panal.hive.errors import GameTypeError, RecordError
 from panal.hive.game import Game
@@ -22,11 +26,81 @@ from panal.hive.records.base import (
     termination_from_word,
 )
 
-__all__ = ["iter_pgn", "read_pgn", "write_pgn"]
+__all__ = ["MOVE_MARKS", "PlyNote", "iter_pgn", "read_pgn", "write_pgn"]
 
 _TAG = re.compile(r'^\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _NUMBERED_MOVE = re.compile(r"^(\d+)\s*\.+\s*(.*?)$")
 _ROSTER = ("GameType", "Date", "Event", "Site", "Round", "White", "Black", "Result")
+_MARKS_AND_NAGS = re.compile(r"\$\d+|[!?]+")
+MOVE_MARKS = ("!!", "!", "!?", "?!", "?", "??")
+"""The move marks of PGN (no UHP MoveString has a ``!`` or a ``?``)."""
+
+
+@dataclass(frozen=True)
+class PlyNote:
+    """What an annotated PGN adds to one ply: a mark of :data:`MOVE_MARKS`, a comment (one line,
+    without ``}``), and a variation: MoveStrings played instead of the ply's move, from the
+    position before it."""
+
+    mark: str = ""
+    comment: str = ""
+    variation: tuple[str, ...] = ()
+
+    def check(self) -> None:
+        """ValueError unless the note can be written and read back."""
+        if self.mark and self.mark not in MOVE_MARKS:
+            raise ValueError(f"a move mark is one of {' '.join(MOVE_MARKS)}, not {self.mark!r}")
+        if "}" in self.comment or len(f"[{self.comment}]".splitlines()) != 1:
+            raise ValueError(f"a comment is one line without '}}': {self.comment!r}")
+        for text in self.variation:
+            if not text or any(char in text for char in "(){};$!?") or "\n" in text:
+                raise ValueError(f"not a MoveString for a variation: {text!r}")
+
+    def text(self, ply: int) -> str:
+        """The note as written after the move of ``ply`` (1-based)."""
+        parts = [self.mark] if self.mark else []
+        if self.comment:
+            parts.append(f"{{{self.comment}}}")
+        if self.variation:
+            moves = " ".join(f"{ply + i}. {text}" for i, text in enumerate(self.variation))
+            parts.append(f"({moves})")
+        return " ".join(parts)
+
+
+class _Annotations:
+    """Strips what an annotated PGN adds around the moves (comments, variations, marks, NAGs),
+    line after line: a comment or variation may go on over several lines."""
+
+    def __init__(self) -> None:
+        self.in_comment = False
+        self.variations = 0  # how deep in nested variations
+        self.opened = 0  # the line where the open comment or variation began
+
+    @property
+    def open(self) -> bool:
+        return self.in_comment or self.variations > 0
+
+    def strip(self, line: str, number: int) -> str:
+        """The text of ``line`` outside comments and variations, without marks and NAGs."""
+        kept = []
+        for char in line:
+            if self.in_comment:
+                self.in_comment = char != "}"
+            elif char == "{":
+                self.in_comment = True
+                self.opened = self.opened if self.variations else number
+            elif char == ";" and not self.variations:
+                break  # a comment to the end of the line
+            elif char == "(":
+                self.variations += 1
+                self.opened = self.opened if self.variations > 1 else number
+            elif char == ")":
+                if not self.variations:
+                    raise ValueError("a ')' closes no variation")
+                self.variations -= 1
+            elif not self.variations:
+                kept.append(char)
+        return _MARKS_AND_NAGS.sub("", "".join(kept)).strip()
 
 
 def iter_pgn(lines: Iterable[str], source: str = "<string>") -> Iterator[GameRecord]:
@@ -47,11 +121,17 @@ def iter_pgn(lines: Iterable[str], source: str = "<string>") -> Iterator[GameRec
     """
     builder = _PgnGame(source, 1)
     found = 0
+    annotations = _Annotations()
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
+        if not (line.startswith("[") and not annotations.open):
+            try:
+                line = annotations.strip(line, number)
+            except ValueError as exc:
+                raise RecordError(str(exc), source=source, line=number) from None
         if not line:
             continue
-        if line.startswith("["):
+        if line.startswith("[") and not annotations.open:
             if builder.has_body:
                 yield builder.finish()
                 found += 1
@@ -76,6 +156,9 @@ def iter_pgn(lines: Iterable[str], source: str = "<string>") -> Iterator[GameRec
                 raise RecordError(f"ply {match.group(1)} has no move", source=source, line=number)
             builder.moves.append(match.group(2))
             builder.move_lines.append(number)
+    if annotations.open:
+        what = "comment" if annotations.in_comment else "variation"
+        raise RecordError(f"the {what} is never closed", source=source, line=annotations.opened)
     if builder.tags or builder.has_body:
         yield builder.finish()
         found += 1
@@ -179,13 +262,24 @@ class _PgnGame:
         return Options.from_values(values)
 
 
-def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
+def write_pgn(
+    game: Game,
+    headers: dict[str, str] | None = None,
+    notes: Sequence[PlyNote | None] | None = None,
+) -> str:
     """The game as Mzinga-style PGN: tag pairs, one numbered ply per line, the result line.
 
     ``headers`` add tags (``White``, ``Date``…); a ``Result`` among them is written instead of the
     position's state (a resignation, say). ``GameType`` always comes from the game; rule options
-    that differ from the defaults are written as tags named as their UHP options.
+    that differ from the defaults are written as tags named as their UHP options. ``notes``, one
+    per ply (None for a ply without), annotate the moves (:class:`PlyNote`).
     """
+    notes = list(notes or [])
+    if len(notes) > game.ply:
+        raise ValueError(f"{len(notes)} notes for a game of {game.ply} plies")
+    for note in notes:
+        if note is not None:
+            note.check()
     given = dict(headers or {})
     given.pop("GameType", None)
     result = given.pop("Result", None) or str(game.state)
@@ -210,7 +304,10 @@ def write_pgn(game: Game, headers: dict[str, str] | None = None) -> str:
         escaped = value.replace("\\", "\\\\").replace('"', '\\"')
         lines.append(f'[{name} "{escaped}"]')
     lines.append("")
-    lines.extend(f"{ply}. {text}" for ply, text in enumerate(game.move_strings(), 1))
+    for ply, text in enumerate(game.move_strings(), 1):
+        note = notes[ply - 1] if ply <= len(notes) else None
+        written = note.text(ply) if note is not None else ""
+        lines.append(f"{ply}. {text} {written}" if written else f"{ply}. {text}")
     lines.append("")
     lines.append(result)
     return "\n".join(lines) + "\n"

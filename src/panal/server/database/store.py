@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hashlib
 import importlib.util
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -79,13 +80,14 @@ __all__ = [
     "Store",
     "bump_version",
     "database_url",
+    "lock_name",
     "metadata",
     "newest_first",
     "one_statement_write",
     "row_fields",
 ]
 
-HEAD_REVISION = "0006_rated_tables"
+HEAD_REVISION = "0007_fairness"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 
@@ -241,6 +243,14 @@ def bump_version(
 
 
 @functools.lru_cache(maxsize=512)
+def lock_name(conn: Connection, name: str) -> None:
+    """Hold a lock on ``name`` until the end of ``conn``'s transaction, against every process
+    (PostgreSQL's advisory locks; SQLite has one writing process, which serializes its own)."""
+    if conn.dialect.name == "postgresql":
+        key = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+
+
 def _compiled_sql(statement: UpdateBase, dialect: Dialect) -> str:
     """A statement's SQL for ``dialect``, compiled once (the statements given are built once)."""
     return str(statement.compile(dialect=dialect))

@@ -57,6 +57,8 @@ class BotPlayer:
             key,
             bot_payload(live.id, live.version, live.number, live.game.log, bots),
             id=job_id,
+            owner=live.row.client,  # the queue's fair shares: the table's creator's
+            group=live.row.owner,
         )
         await self.tables.runtime.jobs.cancel(key, keep=job.id)
         await self.tables.runtime.jobs.submit(job)

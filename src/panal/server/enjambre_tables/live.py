@@ -31,6 +31,10 @@ class TableLimits:
     stall_seconds: float = 30.0  # a table waiting this long for a bot gets its job again
     min_replace_after: float = 30.0  # the shortest time-out a host may choose
     cached_tables: int = 1_000
+    # Open tables with bots per client, account and address (enjambre_tables.bot_capacity).
+    bot_tables_per_client: int = 2
+    bot_tables_per_account: int = 2
+    bot_tables_per_address: int = 8
     replays_cached: int = 32
 
 

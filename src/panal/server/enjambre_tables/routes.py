@@ -41,6 +41,7 @@ from panal.server.enjambre_tables.live import LiveTable, TableConnection
 from panal.server.enjambre_tables.table_store import TableRow
 from panal.server.enjambre_tables.tables import MAX_GAMES, MODES, TableHub
 from panal.server.enjambre_tables.views import http_state, state_for
+from panal.server.http.clients import client_of
 from panal.server.http.models import PageLimit, PageOffset, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import Greeting, Joined, serve_room
@@ -106,7 +107,8 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
     @router.post("/api/enjambre/tables", status_code=201)
     async def new_table(request: NewTableRequest, http: Request) -> dict[str, Any]:
         account = await session_account(http, players)
-        _, secrets_out = await tables.create(request.model_dump(), account)
+        client = client_of(http, account.id if account else None)
+        _, secrets_out = await tables.create(request.model_dump(), account, client)
         return secrets_out
 
     @router.post("/api/enjambre/tables/{table_id}/join")

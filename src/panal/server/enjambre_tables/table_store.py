@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -43,7 +43,15 @@ from panal.server.database.store import (
 )
 from panal.server.ratings.rating_store import TABLE_CATEGORY, rate_table_game, shown_table_ratings
 
-__all__ = ["GameHeader", "SeatRow", "TableRow", "TableStore", "TableWrite"]
+__all__ = [
+    "GameHeader",
+    "SeatRow",
+    "TableRow",
+    "TableStore",
+    "TableWrite",
+    "seats_table",
+    "tables_table",
+]
 
 tables_table = sa.Table(
     "enjambre_tables",
@@ -61,7 +69,13 @@ tables_table = sa.Table(
     sa.Column("waiting_for", sa.String(32)),
     sa.Column("version", sa.Integer, nullable=False, default=0),
     sa.Column("rated", sa.Boolean, nullable=False, default=False),
+    # Its creator's address, client and account (revision 0007_fairness; http.clients).
+    sa.Column("owner", sa.String(64)),
+    sa.Column("client", sa.String(64)),
+    sa.Column("creator", sa.Integer),
     sa.Index("enjambre_tables_by_status", "status", "updated_at"),
+    sa.Index("enjambre_tables_open_by_owner", "status", "owner"),
+    sa.Index("enjambre_tables_open_by_client", "status", "client"),
 )
 
 
@@ -124,6 +138,9 @@ class TableRow:
     waiting_for: str | None = None
     version: int = 0
     rated: bool = False  # every seat an account; each game's places change their ratings
+    owner: str | None = None  # the creator's address, client and account (http.clients)
+    client: str | None = None
+    creator: int | None = None
     created_at: float = field(default_factory=time.time)
     updated_at: float = field(default_factory=time.time)
 
@@ -217,8 +234,17 @@ class TableStore:
 
     # --- creating and loading --------------------------------------------------------------
 
-    def create(self, row: TableRow, seats: Sequence[SeatRow], first: GameHeader) -> None:
+    def create(
+        self,
+        row: TableRow,
+        seats: Sequence[SeatRow],
+        first: GameHeader,
+        guard: Callable[[Connection], object] | None = None,
+    ) -> None:
+        """Store a new table; ``guard`` runs first in its transaction (and may refuse it)."""
         with self.engine.begin() as conn:
+            if guard is not None:
+                guard(conn)
             conn.execute(insert(tables_table).values(**row.to_columns()))
             conn.execute(insert(seats_table), [seat.to_columns(row.id) for seat in seats])
             conn.execute(

@@ -51,6 +51,7 @@ from panal.server.enjambre_tables.actions import (
     computed,
     waiting_text,
 )
+from panal.server.enjambre_tables.bot_capacity import BotTables, creator_of
 from panal.server.enjambre_tables.bot_player import BotPlayer
 from panal.server.enjambre_tables.bots import BOT_LEVELS
 from panal.server.enjambre_tables.live import (
@@ -68,6 +69,7 @@ from panal.server.enjambre_tables.table_store import (
     TableWrite,
 )
 from panal.server.enjambre_tables.views import Replays, game_log
+from panal.server.http.clients import Client
 from panal.server.http.request_error import RequestError
 from panal.server.players.player_store import Account
 from panal.server.room.core import Failure, Reload, RoomKindBase, Rooms
@@ -95,6 +97,7 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
         self.jobs = runtime.jobs
         self.shared = runtime.shared
         self.limits = limits or TableLimits()
+        self.bot_tables = BotTables(runtime.store.engine, self.limits)
         self.rooms: Rooms[LiveTable, TableChange] = Rooms(runtime, self, self.limits.cached_tables)
         self.replays = Replays(runtime, self.store, self.limits.replays_cached)
         self.bots = BotPlayer(self)
@@ -221,11 +224,12 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
     # --- creating and joining --------------------------------------------------------------
 
     async def create(
-        self, request: dict[str, Any], account: Account | None = None
+        self, request: dict[str, Any], account: Account | None = None, client: Client | None = None
     ) -> tuple[LiveTable, dict[str, Any]]:
         """A new table from a validated request (see ``panal.server.enjambre_tables.routes``) by a
-        host signed in as ``account`` (or a guest); returns it and the secrets for its host: the
-        host's token and the invitation of each open seat."""
+        host signed in as ``account`` (or a guest) from ``client`` (the caps on tables with
+        bots); returns it and the secrets for its host: the host's token and the invitation of
+        each open seat."""
         players = request["players"]
         mode = request["mode"]
         if mode not in MODES:
@@ -293,10 +297,18 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
             host_token=digest,
             replace_after=float(replace_after) if replace_after is not None else None,
             rated=rated,
+            owner=client.address if client else None,
+            client=client.key if client else None,
+            creator=client.account if client else None,
         )
         live = LiveTable(row, seats, [first], game)
         row.waiting_for = waiting_text(live)
-        await self.runtime.db(self.store.create, row, seats, first)
+        if client is not None and any(seat.kind == "bot" for seat in seats):
+            async with self.bot_tables.creating:
+                guard = self.bot_tables.guard(client)
+                await self.runtime.db(self.store.create, row, seats, first, guard)
+        else:
+            await self.runtime.db(self.store.create, row, seats, first)
         if live.seated_accounts():
             live.ratings = await self.runtime.db(self.store.seat_ratings, live.seated_accounts())
         await self.rooms.created(live)
@@ -403,6 +415,8 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
                 raise RequestError(
                     "not_your_turn", "take the device first: it is not your turn here", 409
                 )
+            if live.seats[seat].kind != "person":  # given to a bot: the bot alone acts
+                raise RequestError("seat_replaced", "a bot plays this seat now", 409)
             check_playing(live)
             if live.game.phase is Phase.PLAY and live.game.to_move != seat:
                 raise RequestError("not_your_turn", "wait for your turn", 409)
@@ -440,6 +454,9 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
                 for seat in live.seats
                 if seat.kind == "person" and seat.token is None
             }
+            creator = creator_of(live.row)
+            if seats and creator and not any(seat.kind == "bot" for seat in live.seats):
+                await self.runtime.db(self.bot_tables.check, creator)
             await self.commit(live, TableRequest(values={"status": "playing"}, seats=seats))
 
     # --- committing ------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from panal.server.http.request_error import RequestError
 from panal.server.room.core import Failure, RoomHub
 from panal.server.runtime.jobs import Job, JobError, ai_job_id
 
-__all__ = ["AI_JOB", "AiPlayer"]
+__all__ = ["AI_JOB", "AiPlayer", "Games"]
 
 log = logging.getLogger("panal.server")
 AI_JOB = "hive.ai_move"
@@ -81,7 +81,8 @@ class AiPlayer:
             f"game:{live.id}",
             payload,
             id=ai_job_id(live.id, live.version),
-            owner=live.row.owner,
+            owner=live.row.client or live.row.owner,
+            group=live.row.owner,
         )
 
     async def schedule_ai(self, live: LiveGame) -> None:

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, bindparam, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import OPTION_SPECS, Options
@@ -41,6 +41,7 @@ __all__ = [
     "GameRow",
     "GameStore",
     "GameWrite",
+    "Guard",
     "clock_values",
     "games_table",
     "insert_game",
@@ -49,6 +50,8 @@ __all__ = [
     "rule_headers",
 ]
 
+#: A check run first in a new row's transaction, which refuses it by raising (the caps).
+Guard = Callable[[Connection], object]
 IMPORT_BATCH = 1_000  # moves written per transaction when a long record is stored
 IMPORTING = "importing"  # the mode of a game whose moves are still being written
 CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server process last ran
@@ -92,7 +95,10 @@ games_table = sa.Table(
     sa.Index("games_open_by_mode", "mode", "result", "owner"),
     sa.Index("games_by_white_user", "white_user", "updated_at"),
     sa.Index("games_by_black_user", "black_user", "updated_at"),
+    # The creator's client (revision 0007_fairness; panal.server.http.clients), AI games only.
+    sa.Column("client", sa.String(64)),
     sa.Index("games_by_deadline", "deadline"),
+    sa.Index("games_open_by_client", "mode", "result", "client"),
 )
 
 #: One row per clock-keeping heartbeat: the last moment a server process was known to run.
@@ -169,6 +175,7 @@ class GameRow:
     deadline: float | None = None
     rematch_offer: int | None = None
     rematch_game: str | None = None
+    client: str | None = None
 
     @property
     def rules(self) -> Options:
@@ -331,10 +338,12 @@ class GameStore(Store):
 
     # --- games -----------------------------------------------------------------------------
 
-    def create_game(self, row: GameRow, moves: list[str]) -> None:
+    def create_game(self, row: GameRow, moves: list[str], guard: Guard | None = None) -> None:
         """Store a new game and its moves in one transaction (see ``begin_import`` for a long
-        record)."""
+        record); ``guard`` runs first in it (and may refuse it by raising)."""
         with self.engine.begin() as conn:
+            if guard is not None:
+                guard(conn)
             insert_game(conn, row)
             if moves:
                 conn.execute(insert(moves_table), _move_rows(row.id, 1, moves))
@@ -343,8 +352,10 @@ class GameStore(Store):
     # moves are written between them (SQLite has one writer). Until ``finish_import`` the game's
     # mode is ``importing``: nothing lists, loads or plays it.
 
-    def begin_import(self, row: GameRow) -> None:
+    def begin_import(self, row: GameRow, guard: Guard | None = None) -> None:
         with self.engine.begin() as conn:
+            if guard is not None:
+                guard(conn)
             conn.execute(insert(games_table).values(**{**row.to_columns(), "mode": IMPORTING}))
 
     def import_moves(self, game_id: str, first_ply: int, moves: list[str]) -> None:
@@ -354,6 +365,20 @@ class GameStore(Store):
     def finish_import(self, game_id: str, mode: str) -> None:
         with self.engine.begin() as conn:
             conn.execute(update(games_table).where(games_table.c.id == game_id).values(mode=mode))
+
+    def drop_stale_imports(self, before: float) -> int:
+        """Delete the games still being imported that began before ``before``: their process
+        died half-way (a long record is written in batches, so that the database is not held
+        by one long transaction). How many."""
+        with self.engine.begin() as conn:
+            stale = select(games_table.c.id).where(
+                games_table.c.mode == IMPORTING, games_table.c.created_at < before
+            )
+            ids = list(conn.execute(stale).scalars())
+            if ids:
+                conn.execute(delete(moves_table).where(moves_table.c.game_id.in_(ids)))
+                conn.execute(delete(games_table).where(games_table.c.id.in_(ids)))
+        return len(ids)
 
     def load_game(self, game_id: str) -> tuple[GameRow, list[str]] | None:
         with self.consistent_reads() as conn:
@@ -527,20 +552,6 @@ class GameStore(Store):
                         games_table.c.updated_at > since,
                     )
                 ).scalars()
-            )
-
-    def active_ai_games(self, owner: str, since: float) -> int:
-        """How many unfinished AI games ``owner`` has touched after ``since``."""
-        with self.engine.connect() as conn:
-            return int(
-                conn.execute(
-                    select(func.count()).where(
-                        games_table.c.mode == "ai",
-                        games_table.c.result.is_(None),
-                        games_table.c.owner == owner,
-                        games_table.c.updated_at > since,
-                    )
-                ).scalar_one()
             )
 
 

@@ -42,6 +42,7 @@ from panal.server.hive_games.game_store import (
     IMPORT_BATCH,
     GameRow,
     GameStore,
+    Guard,
     clock_values,
     rule_headers,
 )
@@ -52,6 +53,8 @@ from panal.server.hive_games.snapshot import (
     history_entry,
     settle_result,
 )
+from panal.server.hive_games.unfinished import UnfinishedGames
+from panal.server.http.clients import Client
 from panal.server.http.request_error import RequestError
 from panal.server.players.player_store import PlayerStore
 from panal.server.ratings.rating_store import settle_ratings
@@ -94,6 +97,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         self.limits = limits or Limits()
         self.rooms: Rooms[LiveGame, GameChange] = Rooms(runtime, self, self.limits.cached_games)
         self.ai = AiPlayer(self)
+        self.unfinished = UnfinishedGames(self)
         runtime.own_jobs("hive.", self.ai)
         runtime.on_start(self.start)
 
@@ -104,8 +108,21 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         then keep the clocks, and (scale-out) this process's spectator counts."""
         await self._heartbeat(self.now())
         self.runtime.spawn(self._keep_time())
+        sweep = self.unfinished.sweep
+        self.runtime.spawn(self.runtime.every(self.limits.ai_sweep_seconds, sweep, "AI games"))
+        await self._drop_stale_imports()
+        every = self.limits.stale_import_seconds
+        self.runtime.spawn(self.runtime.every(every, self._drop_stale_imports, "stale imports"))
         if self.shared:
             self.runtime.spawn(self._refresh_presence())
+
+    async def _drop_stale_imports(self) -> None:
+        """Imports cut short by a process's death (kill -9) leave a game half-written: gone
+        once it is ``Limits.stale_import_seconds`` old."""
+        before = time.time() - self.limits.stale_import_seconds
+        dropped = await self.runtime.db(self.store.drop_stale_imports, before)
+        if dropped:
+            log.warning("dropped %d imports cut short", dropped)
 
     def lobby_changed(self) -> None:
         """The lobby's lists changed (a game being played began or ended): every process
@@ -267,7 +284,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         look: str,
         color: str,
         ai_level: str | None,
-        owner: str | None = None,
+        client: Client | None = None,
         imported: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
         user: int | None = None,
@@ -276,9 +293,10 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         """A new game, or one from a record (``imported``: what ``records_io.import_job`` or
         ``rebuild_job`` returned); returns it and the secrets to give its creator.
 
-        ``user``: the creator's account (it takes the creator's seat). ``control``: the clock;
-        White's starts at once against the AI and hot-seat, when the invitation is taken
-        online."""
+        ``client``: who asks (the caps on AI games; whose AI moves these are in the job
+        queue's fair shares). ``user``: the creator's account (it takes the creator's seat).
+        ``control``: the clock; White's starts at once against the AI and hot-seat, when the
+        invitation is taken online."""
         if mode not in MODES:
             raise RequestError("bad_mode", f"mode must be one of {', '.join(MODES)}")
         try:
@@ -294,7 +312,6 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
                 raise RequestError(
                     "bad_level", f"unknown AI level {ai_level!r}; one of {', '.join(self.levels)}"
                 )
-            await self._check_ai_allowance(owner)
         else:
             ai_level = None
         if color == "random":
@@ -323,7 +340,8 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
             ai_color=1 - human if mode == "ai" else None,
             plies=len(moves),
             headers=rule_headers(options, dict(headers or {})),
-            owner=owner if mode == "ai" else None,
+            owner=client.address if mode == "ai" and client else None,
+            client=client.key if mode == "ai" and client else None,
         )
         if user is not None and mode in ("ai", "online"):
             setattr(row, f"{color}_user", user)
@@ -352,35 +370,28 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
             settle_result(settled, game)
         for name, value in settled.items():
             setattr(row, name, value)
-        await self._store_new_game(row, moves)
+        if mode == "ai" and client is not None:
+            async with self.unfinished.creating:
+                await self._store_new_game(row, moves, self.unfinished.guard(client))
+        else:
+            await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)
         live.presence_ttl = self.limits.presence_ttl
         await self.rooms.created(live)
         await self.ai.after_change(live, was_ai_turn=False)
         return live, secrets_out
 
-    async def _store_new_game(self, row: GameRow, moves: list[str]) -> None:
+    async def _store_new_game(
+        self, row: GameRow, moves: list[str], guard: Guard | None = None
+    ) -> None:
         if len(moves) <= IMPORT_BATCH:
-            await self.runtime.db(self.store.create_game, row, moves)
+            await self.runtime.db(self.store.create_game, row, moves, guard)
             return
-        await self.runtime.db(self.store.begin_import, row)
+        await self.runtime.db(self.store.begin_import, row, guard)
         for start in range(0, len(moves), IMPORT_BATCH):
             batch = moves[start : start + IMPORT_BATCH]
             await self.runtime.db(self.store.import_moves, row.id, start + 1, batch)
         await self.runtime.db(self.store.finish_import, row.id, row.mode)
-
-    async def _check_ai_allowance(self, owner: str | None) -> None:
-        if owner is None:
-            return
-        since = time.time() - self.limits.ai_idle_seconds
-        active = await self.runtime.db(self.store.active_ai_games, owner, since)
-        if active >= self.limits.ai_games_per_client:
-            raise RequestError(
-                "too_many_ai_games",
-                f"you have {active} unfinished games against the AI (at most "
-                f"{self.limits.ai_games_per_client}): finish or resign one first",
-                429,
-            )
 
     async def join(self, game_id: str, invite: str, user: int | None = None) -> dict[str, Any]:
         """Claim the open seat of an online game with its invitation code (once, whichever

@@ -38,13 +38,19 @@ class AiError:
 class Limits:
     """Bounds that keep one client or one record from holding the server."""
 
-    ai_games_per_client: int = 4  # unfinished AI games touched within ``ai_idle_seconds``
-    ai_idle_seconds: float = 3600.0  # an AI game idle this long is abandoned (not resumed)
+    # Unfinished AI games (touched within ``ai_idle_seconds``) per client, account and address
+    # (panal.server.http.clients): an address's cap leaves room for many players behind one router.
+    ai_games_per_client: int = 4
+    ai_games_per_account: int = 4
+    ai_games_per_address: int = 32
+    ai_idle_seconds: float = 1200.0  # an AI game nobody is connected to this long ends by forfeit
+    ai_sweep_seconds: float = 30.0  # how often a process looks for such games
     inline_replay_plies: int = 400  # longer games are rebuilt in a worker process
     playable_plies: int = 5_000  # an imported record to play on (its game crosses processes)
     review_plies: int = 50_000  # an imported record to replay
     heavy_seconds: float = 60.0  # one import, rebuild or export (30,000 plies: ~5 s idle)
     heavy_waiting: int = 8  # heavy jobs waiting for the worker before 503
+    stale_import_seconds: float = 600.0  # an import not finished after this died half-way
     cached_games: int = 2_000  # games kept in memory without a connection
     presence_delay: float = 0.5  # spectators' comings and goings, announced at most this often
     clock_sweep_seconds: float = 0.5  # how often a process looks for clocks whose time is up

@@ -11,6 +11,9 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status)
 * ``GET  /api/games/{id}/export?format=`` ``gamestring`` or ``pgn``, as a text download
 * ``POST /api/import``                    a GameString, PGN or SGF → a game to replay or continue
 * ``GET  /api/archive``                   finished games, newest first
+* ``GET  /api/my-games``                  the caller's unfinished games against the AI (a guest's
+                                          by its client token, ``X-Panal-Client``; an account's)
+* ``POST /api/my-games/{id}/resign``      resign one of them from that list
 
 Websocket ``/ws/games/{id}``: the first message is ``{"type": "hello", "token": "…"}`` (no
 token: a spectator), so the seat token never appears in a URL. The server then sends ``state``
@@ -48,20 +51,20 @@ from panal.server.hive_games.games import GameHub
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.records_io import RecordImportError, export_pgn
 from panal.server.http.body_limit import MAX_BODY_BYTES
+from panal.server.http.clients import client_of
 from panal.server.http.models import ColorChoice, Look, PageLimit, PageOffset, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import Greeting, Joined, serve_room
 from panal.server.players.auth import same_origin, session_account
 from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
-from panal.server.room.tokens import hash_token
 from panal.server.runtime.runtime import Runtime
 
 #: The longest record an import takes, in characters: half a request body, which JSON escaping
 #: may double. A file of many games above it is cut to the game wanted (docs/web.md, Imports).
 IMPORT_MAX_CHARS = MAX_BODY_BYTES // 2
 
-__all__ = ["client_owner", "game_router"]
+__all__ = ["game_router"]
 
 
 class NewGameRequest(StrictModel):
@@ -95,10 +98,6 @@ class ImportRequest(StrictModel):
     ai_level: str | None = Field(None, max_length=32)
 
 
-def client_owner(host: str | None) -> str:
-    """A client's identity for fairness limits: a hash of its address (behind a proxy, uvicorn's
-    ``--forwarded-allow-ips`` makes it the real client's)."""
-    return hash_token(f"client:{host or 'unknown'}")[:32]
 
 
 def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRouter:
@@ -124,7 +123,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
-            owner=client_owner(http.client.host if http.client else None),
+            client=client_of(http, account.id if account else None),
             user=account.id if account else None,
             control=control,
         )
@@ -176,6 +175,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
 
     @router.post("/api/import", status_code=201)
     async def import_record(request: ImportRequest, http: Request) -> dict[str, Any]:
+        account = await session_account(http, players)
         playable = request.mode != "review"
         rules = dict(request.options)
         if request.tournament_opening is not None:
@@ -206,12 +206,27 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
             look=request.look,
             color=request.color,
             ai_level=request.ai_level,
-            owner=client_owner(http.client.host if http.client else None),
+            client=client_of(http, account.id if account else None),
             imported={**result, "moves": imported.moves},
             headers=imported.headers,
         )
         secrets_out["plies"] = live.row.plies
         return secrets_out
+
+    @router.get("/api/my-games")
+    async def my_games(http: Request) -> dict[str, Any]:
+        account = await session_account(http, players)
+        client = client_of(http, account.id if account else None)
+        return {
+            "ai_games": await hub.unfinished.listing(client),
+            "idle_seconds": hub.limits.ai_idle_seconds,
+        }
+
+    @router.post("/api/my-games/{game_id}/resign", status_code=204)
+    async def resign_my_game(game_id: str, http: Request) -> Response:
+        account = await session_account(http, players)
+        await hub.unfinished.resign(game_id, client_of(http, account.id if account else None))
+        return Response(status_code=204)
 
     @router.get("/api/archive")
     async def archive(limit: PageLimit = 50, offset: PageOffset = 0) -> dict[str, Any]:

@@ -24,6 +24,7 @@ APP_PAGES = (
     "/signup",
     "/new",
     "/archive",
+    "/my-games",
     "/import",
     "/game/{game_id}",
     "/table/{table_id}",

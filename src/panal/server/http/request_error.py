@@ -39,6 +39,6 @@ class RequestError(Exception):
             body["rule"] = self.rule
         if self.reason is not None:
             body["reason"] = self.reason
-        if self.rule is not None or self.reason is not None:
+        if self.rule is not None or self.reason is not None or self.details:
             body["details"] = self.details
         return body

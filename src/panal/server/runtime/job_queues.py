@@ -1,9 +1,12 @@
 """Job queues: hold jobs until an executor (:mod:`panal.server.runtime.jobs`) is free.
 
-:class:`LocalJobQueue` is in memory (the embedded default); :class:`RedisJobQueue` is a Redis
-stream read by a consumer group: any ``panal serve`` or ``panal ai-worker`` on any machine may
-take the next job, and a job taken by a process that died is claimed again after a time-out. A
-queue hands each result to a :class:`JobHandler` (the process's runtime), which decides whether
+Both queues hand out jobs in the order of fair shares between clients
+(:mod:`panal.server.runtime.fair_share`), not first come first served.
+:class:`LocalJobQueue` is in memory (the embedded default); :class:`RedisJobQueue` keeps the
+waiting jobs in Redis lists and hands each one, when a consumer is free, to a Redis stream read
+by a consumer group: any ``panal serve`` or ``panal ai-worker`` on any machine may take the next
+job, and a job taken by a process that died is claimed again after a time-out. A queue hands
+each result to a :class:`JobHandler` (the process's runtime), which decides whether
 the job still matters and applies it.
 """
 
@@ -17,9 +20,15 @@ import os
 import secrets
 import socket
 import time
-from collections import deque
 from typing import Any, Protocol
 
+from panal.server.runtime.fair_share import (
+    DONE_FAIR,
+    QUEUE_FAIR,
+    TAKE_FAIR,
+    FairShares,
+    share_of,
+)
 from panal.server.runtime.jobs import Executor, Job, JobCancelled, JobError
 
 __all__ = ["JobHandler", "JobQueue", "LocalJobQueue", "RedisJobQueue"]
@@ -71,13 +80,13 @@ async def _process(job: Job, executor: Executor, handler: JobHandler, timeout: f
 
 
 class LocalJobQueue:
-    """In memory, first in first out, ``consumers`` jobs at a time."""
+    """In memory, in fair order between clients, ``consumers`` jobs at a time."""
 
     def __init__(self, executor: Executor, consumers: int = 1, timeout: float = 120.0) -> None:
         self.executor = executor
         self.consumers = max(1, consumers)
         self.timeout = timeout
-        self._queued: deque[Job] = deque()
+        self._queued = FairShares()
         self._ids: set[str] = set()
         self._running: dict[str, Job] = {}
         self._ready = asyncio.Event()
@@ -92,25 +101,26 @@ class LocalJobQueue:
             while not self._queued:
                 self._ready.clear()
                 await self._ready.wait()
-            job = self._queued.popleft()
+            job = self._queued.pop()
+            if job is None:
+                continue
             self._running[job.id] = job
             try:
                 await _process(job, self.executor, handler, self.timeout)
             finally:
                 del self._running[job.id]
                 self._ids.discard(job.id)
+                self._queued.done(job)
 
     async def submit(self, job: Job) -> None:
         if job.id in self._ids:
             return
         self._ids.add(job.id)
-        self._queued.append(job)
+        self._queued.push(job)
         self._ready.set()
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
-        dropped = [job for job in self._queued if job.key == key and job.id != keep]
-        for job in dropped:
-            self._queued.remove(job)
+        for job in self._queued.remove(lambda job: job.key == key and job.id != keep):
             self._ids.discard(job.id)
         for job in list(self._running.values()):
             if job.key == key and job.id != keep:
@@ -138,21 +148,18 @@ if found[1] then
 end
 redis.call('XACK', KEYS[1], ARGV[2], ARGV[1])
 redis.call('XDEL', KEYS[1], ARGV[1])
+redis.call('LPUSH', KEYS[1] .. ':wake', '1')
 return 0
-"""
-
-#: KEYS: the job's dedupe key, the stream; ARGV: the key's time to live, the job, the stream's
-#: approximate length limit. Adds the job unless a job with its id is queued or running.
-SUBMIT_ONCE = """
-if redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then
-    return redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[3], '*', 'job', ARGV[2])
-end
-return false
 """
 
 
 class RedisJobQueue:
-    """A Redis stream (``<prefix>:jobs``) read by the consumer group ``workers``.
+    """Jobs wait in Redis lists in the order of fair shares (the keys ``<prefix>:jobs:…`` of
+    :mod:`panal.server.runtime.fair_share`); a consumer that is free moves the next one onto a
+    Redis stream (``<prefix>:jobs``) read by the consumer group ``workers``, which hands it out
+    once, holds it and reclaims it. The stream thus holds about one job per free consumer, and
+    the order of service is the fair one whatever the number of processes. Consumers with
+    nothing to do block on the list ``<prefix>:jobs:wake``, which every submission pushes to.
 
     ``consumers`` = 0 only submits (a web process that leaves the AI to ``panal ai-worker``).
     Cancellations travel on the pub/sub channel ``<prefix>:jobs:cancel``; queued jobs of a
@@ -226,8 +233,9 @@ class RedisJobQueue:
         # submission of that job was dropped until the key expired (the bots of a table resumed
         # after a restart waited for minutes).
         ttl = max(1, int(job.expires_at - time.time()) + 60)
+        group, client = share_of(job)
         await self.redis.eval(
-            SUBMIT_ONCE, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json(), 100_000
+            QUEUE_FAIR, 2, self._dedupe_key(job.id), self.stream, ttl, job.to_json(), group, client
         )
 
     async def cancel(self, key: str, keep: str | None = None) -> None:
@@ -236,9 +244,15 @@ class RedisJobQueue:
     async def _consume(self, handler: JobHandler, consumer: str) -> None:
         while True:
             try:
+                # A job on the stream first (one moved there by a consumer that another took
+                # first, or handed back); else move the next in fair order there; else wait.
                 found: Any = await self.redis.xreadgroup(
-                    self.GROUP, consumer, {self.stream: ">"}, count=1, block=1000
+                    self.GROUP, consumer, {self.stream: ">"}, count=1
                 )
+                if not found:
+                    if not await self.redis.eval(TAKE_FAIR, 1, self.stream, 100_000):
+                        await self.redis.blpop([f"{self.stream}:wake"], timeout=1)
+                    continue
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -266,6 +280,7 @@ class RedisJobQueue:
                 finally:
                     self._running.pop(job.id, None)
                     await self.redis.delete(self._dedupe_key(job.id))
+                    await self.redis.eval(DONE_FAIR, 1, self.stream, *share_of(job))
         finally:
             heartbeat.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -105,7 +105,10 @@ class Job:
     key: str
     payload: dict[str, Any]
     id: str = field(default_factory=lambda: secrets.token_urlsafe(9))
+    #: Whose work this is, for the queue's fair shares (:mod:`panal.server.runtime.fair_share`):
+    #: the client, and the group of clients (an address) it belongs to.
     owner: str | None = None
+    group: str | None = None
     expires_at: float = field(default_factory=lambda: time.time() + DEFAULT_TTL)
 
     def to_json(self) -> str:

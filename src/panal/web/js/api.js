@@ -1,5 +1,7 @@
 // HTTP calls to the server's API, and its refusals as errors with the server's code.
 
+import { clientToken } from "./storage.js";
+
 export class ApiError extends Error {
   constructor(status, body) {
     super(body?.detail || `HTTP ${status}`);
@@ -13,7 +15,7 @@ export class ApiError extends Error {
 }
 
 export async function api(path, { method = "GET", body, token } = {}) {
-  const headers = {};
+  const headers = { "X-Panal-Client": clientToken() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;

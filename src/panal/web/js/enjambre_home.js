@@ -150,7 +150,7 @@ export async function showTableForm(root, navigate) {
       navigate(`/table/${created.id}`);
     } catch (failure) {
       const element = root.querySelector("[data-form-error]");
-      element.textContent = describeTableError({ code: failure.code, message: failure.detail });
+      element.textContent = describeTableError({ code: failure.code, message: failure.detail, details: failure.details });
       element.hidden = false;
     }
     busy = false;

@@ -8,6 +8,7 @@ import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLanguage, getLook, hiveBugName, onChange, t } from "./i18n.js";
+import { showMyGames } from "./my_games.js";
 import { pieceSvg } from "./pieces.js";
 import { gameSeats } from "./storage.js";
 
@@ -103,7 +104,9 @@ export function showNewGamePage(root, config, navigate) {
     root.innerHTML = `
       <section class="form-page">
         <h1>${t("new.title")}</h1>
-        <p class="other-game"><a href="/enjambre" data-link>${t("new.enjambre")}</a></p>
+        <div class="my-games-box" data-my-games></div>
+        <p class="other-game"><a href="/enjambre" data-link>${t("new.enjambre")}</a>
+          · <a href="/my-games" data-link data-my-games-link>${t("nav.mygames")}</a></p>
         <form class="new-game">
           <fieldset><legend>${t("new.opponent")}</legend>${modes}
             ${config.ai_levels.length ? "" : `<p class="hint">${t("new.noai")}</p>`}</fieldset>
@@ -123,6 +126,7 @@ export function showNewGamePage(root, config, navigate) {
       </section>`;
     showApplicable(root, form.mode, form.expansions);
     showClockFields(root, form.clock);
+    showMyGames(root.querySelector("[data-my-games]"), { quiet: true });
   }
 
   root.addEventListener("change", (event) => {

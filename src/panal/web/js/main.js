@@ -11,6 +11,7 @@ import { showImportPage, showNewGamePage } from "./home_page.js";
 import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
 import { watchMyChallenges } from "./lobby_feed.js";
+import { showMyGamesPage } from "./my_games.js";
 import { showLobbyPage } from "./lobby_page.js";
 import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
 import { showProfilePage } from "./profile_page.js";
@@ -103,6 +104,7 @@ async function route() {
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
+  else if (path === "/my-games") leavePage = showMyGamesPage(page);
   else if (path === "/" || path === "/new") leavePage = showNewGamePage(page, config, navigate);
   else leavePage = showNotFoundPage(page);
   for (const link of document.querySelectorAll("[data-nav]")) {

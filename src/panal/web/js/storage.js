@@ -98,3 +98,19 @@ export function confirmMoves() {
 }
 
 export const saveConfirmMoves = (on) => write(CHOICES.confirmMoves, on ? "1" : "0");
+
+/** This browser's client token, made once and kept ("panal.client"): the server counts the caps
+ *  on AI games and tables with bots per client, and lists a guest's unfinished games by it
+ *  (panal/server/http/clients.py). Without storage it lasts for this page. */
+let pageClient = null;
+
+export function clientToken() {
+  let token = read("panal.client");
+  if (!token) {
+    const bytes = crypto.getRandomValues(new Uint8Array(18));
+    token = pageClient || btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_");
+    pageClient = token;
+    write("panal.client", token);
+  }
+  return token;
+}

@@ -1,0 +1,104 @@
+"""Who a request comes from, for the caps on heavy work and for the job queue's fair shares.
+
+A browser keeps a random **client token** of its own (``panal.client`` in its storage) and sends
+it with every API request in the ``X-Panal-Client`` header. The server keeps only hashes: the
+**client** is the hash of that token (of the address, for a client that sends none: a script),
+the **address** the hash of the request's address (behind a proxy, uvicorn's
+``--forwarded-allow-ips`` makes it the real client's). Caps count per client, per account and per
+address, the last much larger: many honest players behind one router (a school, a café, a
+family) each have their own client, while one person who makes up new tokens is still held by
+the address's cap. Nothing here knows a game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import Connection
+from starlette.requests import HTTPConnection
+
+from panal.server.database.store import lock_name
+from panal.server.http.request_error import RequestError
+from panal.server.room.tokens import hash_token
+
+__all__ = ["CLIENT_HEADER", "Capacity", "Client", "Usage", "client_of"]
+
+CLIENT_HEADER = "X-Panal-Client"
+_CLIENT_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+@dataclass(frozen=True)
+class Client:
+    """A request's client (see the module docstring); ``account``: signed in as."""
+
+    address: str
+    key: str
+    account: int | None = None
+
+
+def client_of(connection: HTTPConnection, account: int | None = None) -> Client:
+    host = connection.client.host if connection.client else None
+    address = hash_token(f"client:{host or 'unknown'}")[:32]
+    token = connection.headers.get(CLIENT_HEADER)
+    if token is not None and _CLIENT_TOKEN.fullmatch(token):
+        key = hash_token(f"client-token:{token}")[:32]
+    else:
+        key = address
+    return Client(address, key, account)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """How many of a kind of heavy thing (AI games, tables with bots) are open now for a
+    client, its account and its address."""
+
+    client: int
+    account: int
+    address: int
+
+
+@dataclass(frozen=True)
+class Capacity:
+    """The caps on one kind of heavy thing; ``code`` is the refusal's error code for the pages
+    when a client's or an account's cap is reached, ``<code>_here`` when an address's is."""
+
+    code: str
+    what: str  # in English, for the message: "unfinished games against the AI"
+    per_client: int
+    per_account: int
+    per_address: int
+
+    def check(self, usage: Usage) -> None:
+        """Refuse (429) one more when a cap is reached."""
+        for count, limit in ((usage.client, self.per_client), (usage.account, self.per_account)):
+            if count >= limit:
+                raise RequestError(
+                    self.code,
+                    f"you have {count} {self.what} (at most {limit}): finish or resign one first",
+                    429,
+                    details={"count": str(count), "limit": str(limit)},
+                )
+        if usage.address >= self.per_address:
+            raise RequestError(
+                f"{self.code}_here",
+                f"{usage.address} {self.what} are open from your network (at most "
+                f"{self.per_address}); try again when some have finished",
+                429,
+                details={"count": str(usage.address), "limit": str(self.per_address)},
+            )
+
+    def guard(
+        self, client: Client, usage: Callable[[Connection, Client], Usage]
+    ) -> Callable[[Connection], None]:
+        """What the new thing's transaction runs first: :meth:`check` on ``usage`` read in it,
+        under a lock on the client's address (every process), so that requests sent at once
+        cannot all pass the count before any is stored. (In one process, creating one at a
+        time is the caller's: SQLite's one process takes no advisory lock.)"""
+
+        def check(conn: Connection) -> None:
+            lock_name(conn, f"capacity:{client.address}")
+            self.check(usage(conn, client))
+
+        return check
