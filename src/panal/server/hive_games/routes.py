@@ -98,8 +98,6 @@ class ImportRequest(StrictModel):
     ai_level: str | None = Field(None, max_length=32)
 
 
-
-
 def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRouter:
     """The routes of Hive games, served by ``hub``."""
     router = APIRouter()
