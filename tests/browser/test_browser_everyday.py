@@ -251,11 +251,12 @@ COVERED_CELLS = """() => [...document.querySelectorAll('.enj-board .cell.lit-pla
   return !hit || hit.closest('.cell') !== cell;
 }).map((cell) => cell.getAttribute('aria-label'))"""
 
-# Score tables whose columns do not all show (cut, or behind a scroll), and cards past the edge.
-CUT_TABLES = """(width) => [...document.querySelectorAll('.enj-score-card .enj-table-wrap')]
+# Score tables (the card over the board, the results beside it) whose columns do not all show:
+# cut, behind a scroll, or past the screen's edge.
+CUT_TABLES = """(width) => [...document.querySelectorAll('.enj-table-wrap')]
   .filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 0.5
-    || wrap.closest('.enj-score-card').getBoundingClientRect().right > width + 0.5)
-  .map((wrap) => `${wrap.scrollWidth} > ${wrap.clientWidth}`)"""
+    || wrap.getBoundingClientRect().right > width + 0.5)
+  .map((wrap) => `${wrap.parentElement.className}: ${wrap.scrollWidth} > ${wrap.clientWidth}`)"""
 
 
 @pytest.mark.slow
@@ -299,4 +300,8 @@ def test_an_enjambre_table_covers_no_cell_offers_the_scout_only_and_shows_every_
             page.wait_for_timeout(100)
     page.wait_for_selector(".enj-score-card .enj-scores")
     page.screenshot(path=str(artifacts / f"everyday-enjambre-score-{viewport['width']}.png"))
+    assert page.evaluate(CUT_TABLES, viewport["width"]) == []
+    page.click("[data-action=close-score]")  # the results stay beside the board
+    page.wait_for_selector(".enj-results .enj-scores")
+    page.screenshot(path=str(artifacts / f"everyday-enjambre-results-{viewport['width']}.png"))
     assert page.evaluate(CUT_TABLES, viewport["width"]) == []
