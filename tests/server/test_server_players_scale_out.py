@@ -117,8 +117,11 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
     with ana.game_socket(game) as white, bruno.game_socket(game) as black:
         assert receive(white, lambda m: m["type"] == "state")["you"] == ["white"]
         assert receive(black, lambda m: m["type"] == "state")["you"] == ["black"]
-        white.send(json.dumps({"type": "move", "move": "wS1"}))
-        receive(black, lambda m: m["type"] == "state" and m["ply"] == 1)
+        # Each side's first move costs nothing; White's next starts Black's clock.
+        for ply, move in enumerate(("wS1", "bS1 wS1-", "wQ -wS1"), start=1):
+            (white if ply % 2 else black).send(json.dumps({"type": "move", "move": move}))
+            for ws in (white, black):  # each process has the move before the next is sent
+                receive(ws, lambda m, ply=ply: m["type"] == "state" and m["ply"] == ply)
         # Black does not move: both processes sweep for fallen flags.
         over_a = receive(white, lambda m: m["type"] == "state" and m["result"], seconds=40)
         over_b = receive(black, lambda m: m["type"] == "state" and m["result"], seconds=10)
