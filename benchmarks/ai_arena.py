@@ -1,5 +1,5 @@
-"""Arena results for the README: the strongest level against baselines, and every level against
-every other. Long-running: run it once, on an otherwise idle machine.
+"""Arena results for docs/benchmarks.md: the strongest level against baselines, and every
+level against every other. Long-running: run it once, on an otherwise idle machine.
 
     python benchmarks/ai_arena.py baselines --games 20 --time 1      # vs random and greedy
     python benchmarks/ai_arena.py levels --games 4 --time 0.5         # the level table

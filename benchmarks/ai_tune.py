@@ -14,7 +14,7 @@ games), is labelled with the game's result from the side to move's point of view
 (:func:`panal.ai.evaluation.weights_for`); with ``--only PREFIX`` only the features whose names
 start so are fitted, the others keep theirs. For Base, refits on nokamute's games against itself
 (``benchmarks/ai_selfplay.py``), whole or of the queen's surroundings only, predicted those games
-better but did not win more against nokamute (the README has the figures).
+better but did not win more against nokamute (docs/benchmarks.md has the figures).
 
 The evaluation is linear in the features of :func:`panal.ai.evaluation.feature_counts`, so the
 fit is a logistic regression: ``P(win) = sigmoid(score / SCALE)``. SCALE is first fitted with the

@@ -1,6 +1,7 @@
 """Which build of panal a benchmark runs on, and how to run it on the other one.
 
-panal installs as pure Python by default, or compiled with mypyc (README, "Compiled build").
+panal installs as pure Python by default, or compiled with mypyc (docs/library.md, "Compiled
+build").
 A benchmark measures the build it imports and, when that is the compiled one, can measure the
 pure source in the same sitting: ``run_on_pure_source`` runs a script again in a subprocess
 whose ``sys.path`` starts with a copy of the package's ``.py`` files only (a compiled editable

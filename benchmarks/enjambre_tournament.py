@@ -11,7 +11,7 @@ Usage::
 
     python benchmarks/enjambre_tournament.py [--games 100] [--seed 2024] [--jobs 2] [--json]
 
-The figures in the README and docs/enjambre.md come from this script with the defaults.
+The figures in docs/enjambre-guide.md and docs/enjambre.md come from this script with the defaults.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ Base perft(5) (tournament opening, 516,240 leaves) is timed in panal and, when
 ``../shared/engines/nokamute`` is present, by nokamute's own ``perft`` command in the same run
 (each engine times itself, without process start-up; panal counts CPU time, nokamute the
 wall-clock time of a run of a few milliseconds, best of ``--repeat``); the ratio of the two is
-the figure of merit. On the compiled build (README, "Compiled build") the pure source is
+the figure of merit. On the compiled build (docs/library.md, "Compiled build") the pure source is
 measured too, in a subprocess, so one run gives both ratios.
 
 Every panal figure is also given as a ratio to a fixed pure-Python workload (flood fills over a

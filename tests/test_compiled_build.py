@@ -1,4 +1,5 @@
-"""The compiled build (mypyc, README "Compiled build") plays exactly as the pure source does.
+"""The compiled build (mypyc; docs/library.md, "Compiled build") plays exactly as the pure
+source does.
 
 On the compiled build this runs a fingerprint of the rules and the AI (perft counts, every legal
 move along seeded random games, searches bounded by nodes with a seeded noise) in this process

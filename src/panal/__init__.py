@@ -7,7 +7,7 @@ __version__ = "0.1.0"
 
 
 def compiled() -> bool:
-    """Whether this install is the compiled build (mypyc; README, "Compiled build").
+    """Whether this install is the compiled build (mypyc; docs/library.md, "Compiled build").
 
     The compiled build also checks every argument's type against its annotation: a wrongly typed
     argument raises ``TypeError`` with mypyc's message before panal's own check can.

@@ -127,7 +127,16 @@ def test_football_look_shows_its_names(open_page: Any, artifacts: Path) -> None:
     legend = page.inner_text(".legend")
     for name in ("Escudo", "Muro", "Rayo", "Balón", "Bota", "Escudo Imperial", "Acho Pimentón"):
         assert name in legend
-    assert "Grana" in legend and "Blanco" in legend
+    assert "Blanco / Grana" in legend  # White plays Blanco: the names keep their sides
+    # Each piece also gives its Hive name: the Escudo is the queen (issue 25).
+    assert "Escudo (Abeja Reina)" in legend and "Escudo Imperial (Mosquito)" in legend
+    # The crown is the Escudo's: the Escudo Imperial, taken for the queen, has none.
+    crowns = page.evaluate(
+        """() => [...document.querySelectorAll('.legend li')].map((item) =>
+            [item.querySelector('[data-hive-name]').textContent,
+             item.querySelectorAll('path[d^="M-10 -12 L-10 -21"]').length])"""
+    )
+    assert [name for name, crowned in crowns if crowned] == ["(Abeja Reina)"]
     page.screenshot(path=str(artifacts / "football-legend.png"))
 
     page.check("input[name=mode][value=hotseat]")
@@ -135,11 +144,11 @@ def test_football_look_shows_its_names(open_page: Any, artifacts: Path) -> None:
     page.click("button[data-action=start]")
     game_id(page)
     page.wait_for_selector(".hand button[data-piece=wQ]")
-    assert page.inner_text(".status") == "Tu turno (Grana)"
+    assert page.inner_text(".status") == "Tu turno (Blanco)"
     hand = page.inner_text(".hand.to-move")
     for name in ("Escudo", "Muro", "Rayo", "Balón", "Bota", "Portero", "Extremo"):
         assert name in hand
-    assert page.get_attribute(".hand button[data-piece=wQ]", "aria-label") == "Escudo ×1 (Grana)"
+    assert page.get_attribute(".hand button[data-piece=wQ]", "aria-label") == "Escudo ×1 (Blanco)"
 
     # Three turns each without the Escudo: the reminder, in the football names.
     moves = ["wS1", "bS1 wS1-", "wS2 -wS1", "bS2 bS1-", "wB1 -wS2", "bB1 bS2-"]

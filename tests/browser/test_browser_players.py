@@ -109,15 +109,14 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     assert "ana" in ana.inner_text(".player[data-color=white] .player-name")
     assert "Bruno" in ana.inner_text(".player[data-color=black] .player-name")
     assert ana.inner_text(".player[data-color=black] .player-rating") == "1500?"
-    # White's clock runs on both screens; Black's stands at 1:00.
-    start = clock_text(ana, "white")
-    ana.wait_for_function(
-        "(start) => document.querySelector('.player[data-color=white] [data-clock]')"
-        ".textContent !== start",
-        arg=start,
-    )
-    assert clock_text(bruno, "black") == "1:00"
-    assert bruno.locator(".player[data-color=white] [data-clock].running").count() == 1
+    # Issue 25: no clock runs before each side's first move (2:57 on a 3+2 with no move played
+    # was the defect); both screens say how long White has for it before the game is aborted.
+    for page in (ana, bruno):
+        page.wait_for_selector("[data-banner=first-move]")
+    ana.wait_for_timeout(1500)
+    assert clock_text(ana, "white") == "1:00" and clock_text(bruno, "white") == "1:00"
+    assert bruno.locator("[data-clock].running").count() == 0
+    assert "White" in ana.inner_text("[data-banner=first-move]")
     # On the phone the board and both clocks are on the first screen.
     for selector in (
         ".board-area",
@@ -132,6 +131,17 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
 
     for ply, move in enumerate(BLACK_WINS):
         type_move(ana if ply % 2 == 0 else bruno, move, ply)
+        if ply == 1:
+            # Black's first move starts White's clock, on both screens; Black's stands at 1:00.
+            start = clock_text(ana, "white")
+            ana.wait_for_function(
+                "(start) => document.querySelector('.player[data-color=white] [data-clock]')"
+                ".textContent !== start",
+                arg=start,
+            )
+            assert clock_text(bruno, "black") == "1:00"
+            assert bruno.locator(".player[data-color=white] [data-clock].running").count() == 1
+            assert ana.locator("[data-banner=first-move]").count() == 0
     for page in (ana, bruno):
         page.wait_for_selector(".result-card [data-result=BlackWins]")
     assert "+" in bruno.inner_text(".result-card .rating-changes")
@@ -168,6 +178,8 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     # The challenge carried Bruno's look (Ana keeps hers: her account remembers classic).
     assert httpx.get(f"{server.url}/api/games/{second}").json()["look"] == "football"
     assert ana.get_attribute("body", "data-look") == "classic"
+    type_move(ana, BLACK_WINS[0], 0)  # each side's first move; then White's clock runs
+    type_move(bruno, BLACK_WINS[1], 1)
     ana.wait_for_selector(".player[data-color=white] [data-clock].running")
     type_move(ana, BLACK_WINS[0], 0)
     type_move(bruno, BLACK_WINS[1], 1)
@@ -224,12 +236,12 @@ def test_a_guest_on_the_clock_against_the_computer_claims_the_game_by_signing_up
     page.select_option("select[name=clock]", "rt:300+4")
     page.click("button[data-action=start]")
     game = game_id(page)
-    page.wait_for_selector(".player[data-color=white] [data-clock].running")
+    page.wait_for_selector("[data-banner=first-move]")  # no clock runs before the first moves
     assert "5+4" in page.inner_text(".game-title")
     assert page.locator("[data-action=undo]").count() == 0  # no undo on the clock
     type_move(page, "wS1", 0)
-    page.wait_for_selector('.move-list [data-ply="2"]')  # the computer answered on its clock
-    assert page.locator(".player[data-color=black] [data-clock]").inner_text() != "5:00"
+    page.wait_for_selector('.move-list [data-ply="2"]')  # the computer's first move
+    page.wait_for_selector(".player[data-color=white] [data-clock].running")
     sign_up(page, "carla")
     page.wait_for_selector(".profile-playing .profile-game")
     assert page.get_attribute(".profile-playing .profile-game", "data-game") == game

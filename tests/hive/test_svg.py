@@ -37,8 +37,8 @@ def test_labels_follow_language_and_look() -> None:
         name: g.find(f"{SVG}title").text  # type: ignore[union-attr]
         for name, g in pieces(svg).items()
     }
-    assert titles["bQ"] == "Escudo (Blanco)"
-    assert titles["wB1"] == "Muro 1 (Grana)"
+    assert titles["bQ"] == "Escudo (Grana)"
+    assert titles["wB1"] == "Muro 1 (Blanco)"
     assert all(g.get("aria-label") == titles[name] for name, g in pieces(svg).items())
     root = ET.fromstring(svg)
     assert root.get("aria-label") == "Tablero de Hive"
@@ -49,9 +49,10 @@ def test_each_look_draws_its_own_pieces() -> None:
     game = Game.from_game_string(TEXT)
     classic = pieces(board_svg(game))
     football = pieces(board_svg(game, look="football"))
-    # Tiles: ivory/black against Grana/Blanco; figures: a beetle against a brick wall.
+    # Tiles: ivory/black against Blanco/Grana (White plays the white tiles in both looks, issue
+    # 25); figures: a beetle against a brick wall.
     tile = {name: g.find(f"{SVG}polygon").get("fill") for name, g in football.items()}  # type: ignore[union-attr]
-    assert tile["wB1"] == "#7b1e34" and tile["bQ"] == "#fbfbf8"
+    assert tile["wB1"] == "#fbfbf8" and tile["bQ"] == "#7b1e34"
     assert len(list(football["wB1"].iter(f"{SVG}rect"))) >= 10  # the wall's bricks
     assert not list(classic["wB1"].iter(f"{SVG}rect"))
     for name in classic:

@@ -29,7 +29,7 @@ def test_config_lists_languages_looks_levels_and_names(client: TestClient) -> No
     football = config["names"]["football"]["es"]
     assert football["bugs"]["Q"] == "Escudo"
     assert football["bugs"]["B"] == "Muro"
-    assert football["colors"] == ["Grana", "Blanco"]
+    assert football["colors"] == ["Blanco", "Grana"]  # White plays Blanco (issue 25)
     assert config["names"]["classic"]["pt-PT"]["bugs"]["A"] == "Formiga"
     # Brazilian and European Portuguese name the Pillbug and the Beetle differently.
     assert config["names"]["classic"]["pt-PT"]["bugs"]["P"] == "Bicho-de-conta"
@@ -307,6 +307,51 @@ def test_import_refuses_bad_records_with_the_reason(client: TestClient) -> None:
     response = client.post("/api/import", json={"text": "hello"})
     assert response.status_code == 422
     assert response.json()["error"] == "bad_record"
+
+
+QUEEN_NOT_PLACED_PGN = """[GameType "Base"]
+[Result "*"]
+
+1. wS1
+2. bS1 wS1-
+3. wS1 bS1-
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (
+            "Base;InProgress;White[2];wS1;bS1 wS1-;wS1 bS1-",
+            {"ply": "3", "move": "wS1 bS1-", "game": "1"},
+        ),
+        (QUEEN_NOT_PLACED_PGN, {"ply": "3", "move": "wS1 bS1-", "game": "1"}),
+    ],
+)
+def test_import_names_the_broken_rule_by_its_key(
+    client: TestClient, text: str, where: dict[str, str]
+) -> None:
+    """Issue 25: the page said the rule in English; the refusal now carries the library's rule
+    key and where the move is, for the page to say it in the player's language."""
+    response = client.post("/api/import", json={"text": text})
+    assert response.status_code == 422, response.text
+    body = response.json()
+    assert body["error"] == "bad_record" and body["rule"] == "queen_before_moving"
+    assert body["details"] == where
+    unparsable = client.post("/api/import", json={"text": "Base;InProgress;White[2];wS1;bX1 -"})
+    assert unparsable.json()["reason"] in ("unknown_piece", "syntax", "bad_reference")
+
+
+def test_a_body_over_the_limit_is_refused_with_the_limit(client: TestClient) -> None:
+    response = client.post(
+        "/api/import",
+        content=b'{"text": "' + b"x" * 1_000_001 + b'"}',
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status_code == 413
+    assert response.json()["details"] == {"limit": 1_000_000}
+    config = client.get("/api/config").json()
+    assert config["import_max_chars"] == 500_000
 
 
 def test_archive_lists_finished_games(client: TestClient) -> None:

@@ -1,4 +1,5 @@
-"""Clocks on the server: moves timed by the server, the flag falling when nobody moves, time
+"""Clocks on the server: moves timed by the server, no clock before each side's first move and
+the game aborted when a first move never comes, the flag falling when nobody moves, time
 given back after an outage; on SQLite and PostgreSQL. The server's time is a clock the test
 moves by hand (the sweep that finds fallen flags runs for real)."""
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from panal.hive import Game
 from panal.server.app import create_app
 from panal.server.hive_games.game_store import GameStore
 from panal.server.hive_games.live import Limits
@@ -92,29 +94,60 @@ def timed_no_sweep(backend: Backend) -> Iterator[Timed]:
 
 
 BLITZ = {"kind": "realtime", "base": 60, "increment": 5}
+OPENING = ("wS1", "bS1 wS1-")  # each side's first move, in a hotseat game
+
+
+def play_opening(timed: Timed, ws: Any) -> None:
+    """Each side's first move, at once: from the next move on, the clocks run."""
+    for ply, move in enumerate(OPENING, start=1):
+        ws.send_json({"type": "move", "move": move})
+        receive_state(ws, lambda s, ply=ply: s["ply"] == ply)
 
 
 def test_each_move_is_timed_by_the_server_with_its_increment(timed: Timed) -> None:
     game = timed.new_game(BLITZ, mode="hotseat")
     state = timed.state(game["id"])
     assert state["clock"] == {**BLITZ, "speed": "blitz"}
-    assert state["clocks"] == {"white": 60, "black": 60, "running": 0, "since": START}
+    # No clock runs before each side's first move: White has a minute to make it.
+    opening = {"white": 60, "black": 60, "running": None}
+    assert state["clocks"] == {**opening, "since": START, "first_move_deadline": START + 60}
     with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
         timed.clock.advance(7)
         ws.send_json({"type": "move", "move": "wS1"})
         state = receive_state(ws, lambda s: s["ply"] == 1)
-        assert state["clocks"] == {"white": 58, "black": 60, "running": 1, "since": START + 7}
+        assert state["clocks"] == {**opening, "since": START + 7, "first_move_deadline": START + 67}
         assert state["now"] > 0  # the server's time, to count the running clock down
         timed.clock.advance(20.25)
         ws.send_json({"type": "move", "move": "bS1 wS1-"})
         state = receive_state(ws, lambda s: s["ply"] == 2)
+        since = START + 27.25  # both first moves cost nothing: White's clock starts now
+        assert state["clocks"] == {
+            "white": 60,
+            "black": 60,
+            "running": 0,
+            "since": since,
+            "first_move_deadline": None,
+        }
+        timed.clock.advance(7)
+        ws.send_json({"type": "move", "move": "wQ -wS1"})
+        state = receive_state(ws, lambda s: s["ply"] == 3)
+        assert state["clocks"]["white"] == 58 and state["clocks"]["running"] == 1
+        timed.clock.advance(20.25)
+        ws.send_json({"type": "move", "move": "bQ bS1-"})
+        state = receive_state(ws, lambda s: s["ply"] == 4)
         assert state["clocks"]["white"] == 58 and state["clocks"]["black"] == 44.75
         assert state["clocks"]["running"] == 0
         timed.clock.advance(3)
         ws.send_json({"type": "resign"})
         state = receive_state(ws, lambda s: s["result"] is not None)
-        assert state["clocks"] == {"white": 55, "black": 44.75, "running": None, "since": None}
+        assert state["clocks"] == {
+            "white": 55,
+            "black": 44.75,
+            "running": None,
+            "since": None,
+            "first_move_deadline": None,
+        }
         ws.send_json({"type": "undo"})
         assert receive_error(ws)["code"] in ("timed_no_undo", "game_over")
 
@@ -123,17 +156,24 @@ def test_the_flag_falls_when_nobody_moves(timed: Timed) -> None:
     game = timed.new_game({"kind": "realtime", "base": 15, "increment": 0}, mode="hotseat")
     with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
+        play_opening(timed, ws)
         timed.clock.advance(2)
-        ws.send_json({"type": "move", "move": "wS1"})
-        receive_state(ws, lambda s: s["ply"] == 1)
+        ws.send_json({"type": "move", "move": "wQ -wS1"})
+        receive_state(ws, lambda s: s["ply"] == 3)
         timed.clock.advance(14.9)
         time.sleep(0.3)  # sweeps run: Black still has a tenth of a second
         assert timed.state(game["id"])["result"] is None
         timed.clock.advance(0.1)
         over = receive_state(ws, lambda s: s["result"] is not None)
     assert over["result"] == "WhiteWins" and over["end_reason"] == "time"
-    assert over["clocks"] == {"white": 13, "black": 0, "running": None, "since": None}
-    assert over["ply"] == 1
+    assert over["clocks"] == {
+        "white": 13,
+        "black": 0,
+        "running": None,
+        "since": None,
+        "first_move_deadline": None,
+    }
+    assert over["ply"] == 3
 
 
 def test_a_move_after_the_flag_fell_loses_on_time(timed_no_sweep: Timed) -> None:
@@ -141,10 +181,45 @@ def test_a_move_after_the_flag_fell_loses_on_time(timed_no_sweep: Timed) -> None
     game = timed.new_game(BLITZ, mode="hotseat")
     with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
+        play_opening(timed, ws)
         timed.clock.advance(60.001)
-        ws.send_json({"type": "move", "move": "wS1"})
+        ws.send_json({"type": "move", "move": "wQ -wS1"})
         over = receive_state(ws, lambda s: s["result"] is not None)
     assert over["result"] == "BlackWins" and over["end_reason"] == "time"
+    assert over["ply"] == 2  # the late move was not played
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+def test_a_first_move_that_never_comes_aborts_the_game(timed: Timed, plies: int) -> None:
+    """White's, then Black's first move: a minute each, their clocks standing still; past it
+    the game is aborted (nobody wins, nothing rated), not lost on time."""
+    game = timed.new_game(BLITZ, mode="hotseat")
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
+        receive_state(ws)
+        for ply, move in enumerate(OPENING[:plies], start=1):
+            timed.clock.advance(59)  # a first move may take all but the last second
+            ws.send_json({"type": "move", "move": move})
+            receive_state(ws, lambda s, ply=ply: s["ply"] == ply)
+        timed.clock.advance(59.9)
+        time.sleep(0.3)  # sweeps run: the window is not over yet
+        state = timed.state(game["id"])
+        assert state["result"] is None and state["clocks"]["white"] == 60
+        timed.clock.advance(0.1)
+        over = receive_state(ws, lambda s: s["result"] is not None)
+    assert over["result"] == "NotStarted" and over["end_reason"] == "no_first_move"
+    assert over["ply"] == plies
+    assert over["clocks"]["white"] == 60 and over["clocks"]["black"] == 60
+
+
+def test_a_first_move_after_its_window_aborts_the_game(timed_no_sweep: Timed) -> None:
+    timed = timed_no_sweep
+    game = timed.new_game(BLITZ, mode="hotseat")
+    with game_socket(timed.client, game["id"], game["token"]) as ws:
+        receive_state(ws)
+        timed.clock.advance(60)
+        ws.send_json({"type": "move", "move": "wS1"})
+        over = receive_state(ws, lambda s: s["result"] is not None)
+    assert over["result"] == "NotStarted" and over["end_reason"] == "no_first_move"
     assert over["ply"] == 0  # the late move was not played
 
 
@@ -152,11 +227,18 @@ def test_an_online_clock_starts_when_the_opponent_arrives(timed: Timed) -> None:
     game = timed.new_game(BLITZ, mode="online")
     timed.clock.advance(600)  # waiting for a friend costs nothing
     assert timed.state(game["id"])["clocks"]["running"] is None
+    assert timed.state(game["id"])["clocks"]["first_move_deadline"] is None
     joined = timed.client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"]})
     assert joined.status_code == 200
     timed.clock.advance(4)
     state = timed.state(game["id"])
-    assert state["clocks"] == {"white": 60, "black": 60, "running": 0, "since": START + 600}
+    assert state["clocks"] == {
+        "white": 60,
+        "black": 60,
+        "running": None,  # White's first move is to come: its minute runs from the arrival
+        "since": START + 600,
+        "first_move_deadline": START + 660,
+    }
     assert state["result"] is None
 
 
@@ -164,14 +246,22 @@ def test_the_ai_thinks_on_its_own_clock(timed: Timed) -> None:
     game = timed.new_game(BLITZ, mode="ai", ai_level="beginner", color="white")
     with game_socket(timed.client, game["id"], game["token"]) as ws:
         receive_state(ws)
-        timed.clock.advance(10)
         ws.send_json({"type": "move", "move": "wS1"})
         state = receive_state(ws, lambda s: s["ply"] == 2)
+        # Each side's first move cost nothing, the AI's as well.
+        assert state["clocks"]["white"] == 60 and state["clocks"]["black"] == 60
+        game_so_far = Game(state["game_type"])
+        for entry in state["history"]:
+            game_so_far.push(entry["move"])
+        timed.clock.advance(10)
+        second = game_so_far.move_string(next(iter(game_so_far.legal_moves)))
+        ws.send_json({"type": "move", "move": second})
+        state = receive_state(ws, lambda s: s["ply"] == 4)
     # The AI's reply was timed like a player's: 1.5 s off its clock, plus the increment.
     assert state["clocks"]["white"] == 55 and state["clocks"]["black"] == 63.5
-    (payload,) = timed.payloads
-    assert 0 < payload["max_time"] <= 60 / 2  # its search is bounded by its clock
-    assert payload["max_time"] == pytest.approx(60 / 25 + 0.8 * 5)
+    for payload in timed.payloads:
+        assert 0 < payload["max_time"] <= 60 / 2  # its search is bounded by its clock
+        assert payload["max_time"] == pytest.approx(60 / 25 + 0.8 * 5)
 
 
 def test_correspondence_days_per_move(timed: Timed) -> None:
@@ -184,6 +274,13 @@ def test_correspondence_days_per_move(timed: Timed) -> None:
         ws.send_json({"type": "move", "move": "wS1"})
         state = receive_state(ws, lambda s: s["ply"] == 1)
         assert state["clocks"]["white"] == 3 * 86_400  # the next move has its three days
+        assert state["clocks"]["first_move_deadline"] == START + 5 * 86_400
+        timed.clock.advance(1 * 86_400)
+        ws.send_json({"type": "move", "move": "bS1 wS1-"})
+        receive_state(ws, lambda s: s["ply"] == 2)
+        timed.clock.advance(2 * 86_400)
+        ws.send_json({"type": "move", "move": "wQ -wS1"})
+        receive_state(ws, lambda s: s["ply"] == 3)
         timed.clock.advance(3 * 86_400)
         over = receive_state(ws, lambda s: s["result"] is not None)
     assert over["end_reason"] == "time" and over["result"] == "WhiteWins"
@@ -225,7 +322,7 @@ def test_an_outage_is_given_back_once(backend: Backend) -> None:
         row = store.load_row(running)
         assert row is not None and row.clock is not None
         assert row.clock.since == START + 40 and row.deadline == START + 100
-        assert row.clock.time_left(0, START + 42) == 58
+        assert row.clock.time_left(0, START + 42) == 60  # White's first move: no time runs
         assert store.load_row(waiting["id"]).clock_since is None  # type: ignore[union-attr]
     finally:
         store.close()

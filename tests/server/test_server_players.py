@@ -256,7 +256,8 @@ def test_a_rated_challenge_from_the_lobby_to_a_result(client: TestClient) -> Non
 
     state = client.get(f"/api/games/{game['id']}").json()
     assert state["rated"] and state["clock"]["speed"] == "blitz"
-    assert state["players"]["white"]["name"] == "ana" and state["clocks"]["running"] == 0
+    assert state["players"]["white"]["name"] == "ana"
+    assert state["clocks"]["running"] is None  # no clock runs before each side's first move
     with ana.websocket(game["id"]) as white, bruno.websocket(game["id"]) as black:
         assert receive_state(white)["you"] == ["white"]
         assert receive_state(black)["you"] == ["black"]
@@ -393,12 +394,17 @@ def _lobby_until(ws: Any, until: Any) -> dict[str, Any]:
     raise AssertionError("no such lobby message")
 
 
-def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
+def rated_blitz(client: TestClient, white: str, black: str) -> tuple[Person, Person, Any]:
+    """Two new accounts, and the rated blitz game of White's challenge that Black accepted."""
     ana, bruno = Person(client), Person(client)
-    ana.sign_up("rematch_a")
-    bruno.sign_up("rematch_b")
+    ana.sign_up(white)
+    bruno.sign_up(black)
     posted = ana.post("/api/challenges", {"clock": BLITZ, "rated": True, "color": "white"}).json()
-    first = bruno.post(f"/api/challenges/{posted['id']}/accept").json()
+    return ana, bruno, bruno.post(f"/api/challenges/{posted['id']}/accept").json()
+
+
+def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
+    ana, bruno, first = rated_blitz(client, "rematch_a", "rematch_b")
     with ana.websocket(first["id"]) as white, bruno.websocket(first["id"]) as black:
         receive_state(white)
         receive_state(black)
@@ -414,10 +420,24 @@ def test_rematch_swaps_colours_and_keeps_the_seats(client: TestClient) -> None:
     state = client.get(f"/api/games/{second}").json()
     assert state["players"]["white"]["name"] == "rematch_b"
     assert state["players"]["black"]["name"] == "rematch_a"
-    assert state["rated"] and state["clock"]["base"] == 180 and state["clocks"]["running"] == 0
+    assert state["rated"] and state["clock"]["base"] == 180
+    assert state["clocks"]["running"] is None and state["clocks"]["first_move_deadline"]
     # A guest's seat token of the first game holds the swapped seat of the rematch.
     with game_socket(client, second, first["token"]) as ws:
         assert receive_state(ws)["you"] == ["white"]
+
+
+def test_the_archive_names_the_accounts_with_rated_and_clock(client: TestClient) -> None:
+    """Issue 25: a finished game between accounts was listed with no names (``white: null``)."""
+    _, bruno, game = rated_blitz(client, "archive_a", "archive_b")
+    with bruno.websocket(game["id"]) as black:
+        receive_state(black)
+        black.send_json({"type": "resign"})
+        receive_state(black, lambda s: s["result"] is not None)
+    listed = {g["id"]: g for g in client.get("/api/archive").json()["games"]}[game["id"]]
+    assert listed["white"] == "archive_a" and listed["black"] == "archive_b"
+    assert listed["rated"] is True
+    assert listed["clock"] == {**BLITZ, "speed": "blitz"}
 
 
 def test_account_languages_and_looks_are_the_uis() -> None:

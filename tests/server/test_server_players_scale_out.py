@@ -117,12 +117,12 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
     with ana.game_socket(game) as white, bruno.game_socket(game) as black:
         assert receive(white, lambda m: m["type"] == "state")["you"] == ["white"]
         assert receive(black, lambda m: m["type"] == "state")["you"] == ["black"]
-        white.send(json.dumps({"type": "move", "move": "wS1"}))
-        receive(black, lambda m: m["type"] == "state" and m["ply"] == 1)
-        # Two plies (fewer would abort the game, unrated), then White does not move: both
-        # processes sweep for fallen flags.
-        black.send(json.dumps({"type": "move", "move": "bS1 wS1-"}))
-        receive(white, lambda m: m["type"] == "state" and m["ply"] == 2)
+        # Each side's first move costs nothing; White's next starts Black's clock.
+        for ply, move in enumerate(("wS1", "bS1 wS1-", "wQ -wS1"), start=1):
+            (white if ply % 2 else black).send(json.dumps({"type": "move", "move": move}))
+            for ws in (white, black):  # each process has the move before the next is sent
+                receive(ws, lambda m, ply=ply: m["type"] == "state" and m["ply"] == ply)
+        # Black does not move: both processes sweep for fallen flags.
         over_a = receive(white, lambda m: m["type"] == "state" and m["result"], seconds=40)
         over_b = receive(black, lambda m: m["type"] == "state" and m["result"], seconds=10)
     for over in (over_a, over_b):
@@ -184,8 +184,10 @@ def test_a_flag_falls_on_the_surviving_process_when_the_games_process_dies(
     try:
         with player.game_socket(game, token) as ws:
             receive(ws, lambda m: m["type"] == "state")
-            ws.send(json.dumps({"type": "move", "move": "wS1"}))
-            moved = receive(ws, lambda m: m["type"] == "state" and m["ply"] == 1)
+            # Each side's first move costs nothing; White's third ply starts Black's clock.
+            for ply, move in enumerate(("wS1", "bS1 wS1-", "wQ -wS1"), start=1):
+                ws.send(json.dumps({"type": "move", "move": move}))
+                moved = receive(ws, lambda m, ply=ply: m["type"] == "state" and m["ply"] == ply)
         assert moved["clocks"]["running"] == 1
         a.kill()
         with Browser(b).game_socket(game) as watching_on_b:

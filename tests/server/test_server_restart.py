@@ -85,8 +85,10 @@ def test_clocks_survive_a_restart_and_its_downtime_is_not_charged(tmp_path: Path
         with connect(f"{server.ws_url}/ws/games/{created['id']}") as ws:
             ws.send(hello(created["token"]))
             next_state(ws, 0)
-            ws.send(json.dumps({"type": "move", "move": "wS1"}))
-            moved = next_state(ws, 1)
+            # Each side's first move costs nothing; White's third ply starts Black's clock.
+            for ply, move in enumerate(("wS1", "bS1 wS1-", "wQ -wS1"), start=1):
+                ws.send(json.dumps({"type": "move", "move": move}))
+                moved = next_state(ws, ply)
         served = 1.0
         time.sleep(served)
         server.kill()

@@ -20,6 +20,7 @@ AREAS = (
     "tournaments",
     "ladder",
     "community",
+    "everyday",
 )
 # A language whose catalogs hold only what differs from another's.
 LAYERED_ON = {"pt-BR": "pt-PT"}

@@ -165,7 +165,7 @@ bugs."""
 BASE_WEIGHTS: tuple[int, ...] = WEIGHTS
 """The weights for Base (no expansion bug): for now those of :data:`WEIGHTS`. Two refits on
 engine games of Base (the corpus has none) predicted those games' results better but did not win
-more games against nokamute; the README has the figures."""
+more games against nokamute; docs/benchmarks.md has the figures."""
 
 
 def weights_for(game_type: GameType) -> tuple[int, ...]:

@@ -2,9 +2,10 @@
 
 Figures are drawn in a box about 44 units wide centred on 0,0, for a hexagonal tile of
 circumradius :data:`TILE_SIZE`. Classic: ivory and black tiles with coloured bugs. Football
-(rulebook 004): Grana tiles against Blanco tiles with the club's objects: Escudo (crest), Muro
-(wall), Rayo (lightning), Balón, Bota, Escudo Imperial (crowned crest), Acho Pimentón (a pepper),
-Portero (a goalkeeper's glove), Extremo (a run down the wing, then a cut inside).
+(rulebook 004): Blanco tiles (White) against Grana (Black) with the club's objects: Escudo (a
+crowned crest), Muro (wall), Rayo (lightning), Balón, Bota, Escudo Imperial (a crest in a
+laurel), Acho Pimentón (a pepper), Portero (a goalkeeper's glove), Extremo (a run down the wing,
+then a cut inside).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ TILE_SIZE = 30.0
 # (fill, stroke) of the tiles per look, white then black.
 TILE_COLORS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "classic": (("#f4efe2", "#8a806c"), ("#272421", "#000000")),
-    "football": (("#7b1e34", "#4a0f1d"), ("#fbfbf8", "#8c8c8c")),
+    "football": (("#fbfbf8", "#8c8c8c"), ("#7b1e34", "#4a0f1d")),
 }
 
 _BUG_COLORS = {
@@ -158,10 +159,12 @@ def _classic(letter: str, dark: bool) -> str:
 
 
 def _football(letter: str, color: int) -> str:
-    # Grana tiles carry white and gold drawings; Blanco tiles carry grana ones.
-    fg = "#ffffff" if color == 0 else "#7b1e34"
-    accent = "#f2c14e" if color == 0 else "#c7972b"
-    back = "#7b1e34" if color == 0 else "#fbfbf8"
+    # White plays Blanco, Black plays Grana (names.py says why). Grana tiles carry white and gold
+    # drawings; Blanco tiles carry grana ones.
+    grana = color == 1
+    fg = "#ffffff" if grana else "#7b1e34"
+    accent = "#f2c14e" if grana else "#c7972b"
+    back = "#7b1e34" if grana else "#fbfbf8"
 
     def shield(extra: str = "") -> str:
         return (
@@ -170,13 +173,23 @@ def _football(letter: str, color: int) -> str:
             f'<path d="M-5 -14 L-5 17 M5 -14 L5 17" stroke="{back}" stroke-width="3"/>' + extra
         )
 
-    if letter == "Q":  # Escudo: the club crest
-        return shield(f'<circle cx="0" cy="-1" r="4.5" fill="{accent}"/>')
-    if letter == "M":  # Escudo Imperial: the crest with a crown
+    # The Escudo, the piece to surround, is the one with the crown: players took the crowned
+    # crest for the queen (issue 25), so the Escudo Imperial wears a laurel instead.
+    if letter == "Q":  # Escudo: the club crest, crowned
+        dot = f'<circle cx="0" cy="-1" r="4.5" fill="{accent}"/>'
         return (
-            f'<g transform="translate(0 4) scale(0.85)">{shield()}</g>'
+            f'<g transform="translate(0 4) scale(0.85)">{shield(dot)}</g>'
             f'<path d="M-10 -12 L-10 -21 L-5 -16 L0 -23 L5 -16 L10 -21 L10 -12 Z" fill="{accent}" '
             f'stroke="{fg}" stroke-width="1"/>'
+        )
+    if letter == "M":  # Escudo Imperial: the crest in a laurel wreath
+        return (
+            f'<g transform="scale(0.75)">{shield()}</g>'
+            f'<g fill="none" stroke="{accent}" stroke-width="2.5" stroke-linecap="round">'
+            f'<path d="M-8 19 Q-21 10 -16 -16"/><path d="M8 19 Q21 10 16 -16"/></g>'
+            f'<g fill="{accent}"><circle cx="-18" cy="-6" r="2.5"/>'
+            f'<circle cx="-17" cy="5" r="2.5"/><circle cx="18" cy="-6" r="2.5"/>'
+            f'<circle cx="17" cy="5" r="2.5"/></g>'
         )
     if letter == "B":  # Muro: a brick wall
         bricks = "".join(

@@ -6,7 +6,8 @@ Brazilian Portuguese (``pt-BR``) names some bugs otherwise: the Beetle is a Beso
 Tatuzinho, the football Goalkeeper a Goleiro and the Winger a Ponta.
 
 The *football* look is rulebook 004's re-skin: Escudo, Muro, Rayo, Balón, Bota, and from its
-"Leyendas Murcianistas" expansion Escudo Imperial and Acho Pimentón, played Grana against Blanco.
+"Leyendas Murcianistas" expansion Escudo Imperial and Acho Pimentón, played Blanco (White)
+against Grana (Black).
 The rulebooks name no football Pillbug or Dragonfly; panal calls them the Portero (a goalkeeper
 picks up a piece next to him and puts it down on his other side) and the Extremo (a winger runs down
 the line, then cuts in sideways: a straight jump, then one step at 60°). A look renames; it never
@@ -125,10 +126,10 @@ _COLORS: dict[str, dict[str, tuple[str, str]]] = {
         "pt-BR": ("Brancas", "Pretas"),
     },
     "football": {
-        "en": ("Maroon", "White"),
-        "es": ("Grana", "Blanco"),
-        "pt-PT": ("Grená", "Branco"),
-        "pt-BR": ("Grená", "Branco"),
+        "en": ("White", "Maroon"),
+        "es": ("Blanco", "Grana"),
+        "pt-PT": ("Branco", "Grená"),
+        "pt-BR": ("Branco", "Grená"),
     },
 }
 
@@ -166,7 +167,11 @@ def bug_name(bug: Bug | int | str, language: str = "en", look: str = "classic") 
 
 
 def color_name(color: Color | int, language: str = "en", look: str = "classic") -> str:
-    """The colour as players call it: in the football look white plays Grana, black Blanco."""
+    """The colour as players call it: in the football look White plays Blanco, Black Grana.
+
+    Rulebook 004 says "Grana vs Blanco" and not who begins. White is Blanco so that a name never
+    swaps its meaning between the looks (the white tiles stay White's, and a move list's ``w``
+    moves are Blanco's): issue 25 found Blancas shown as Grana, and Blanco naming Black."""
     if color not in (0, 1):
         raise ValueError(f"unknown colour {color!r}: Color.WHITE (0) or Color.BLACK (1)")
     return _COLORS[look][_check(language, look)][int(color)]

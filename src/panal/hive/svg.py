@@ -8,7 +8,7 @@
 
 Each top piece is drawn as its tile and figure in the chosen look (the same drawings as the web
 UI: coloured bugs on ivory and black tiles, or the football look's crests, walls and balls on
-Grana and Blanco tiles), labelled with its name in the chosen language for tooltips and screen
+Blanco and Grana tiles), labelled with its name in the chosen language for tooltips and screen
 readers (``aria-label`` and ``<title>``); the picture's own label is translated too. A stack shows
 its height; the last piece moved is outlined. The browser UI is richer; this one is for
 notebooks, docs and reports.
@@ -29,7 +29,7 @@ __all__ = ["board_svg"]
 
 _LAST_MOVED = "#e07b00"
 # The small piece number and stack height, per look and colour (white, black).
-_NUMBER_INK = {"classic": ("#6d6455", "#c9c2b2"), "football": ("#f2c14e", "#7b1e34")}
+_NUMBER_INK = {"classic": ("#6d6455", "#c9c2b2"), "football": ("#7b1e34", "#f2c14e")}
 
 
 def _corners(radius: float) -> str:

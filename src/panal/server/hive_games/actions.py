@@ -14,7 +14,7 @@ from typing import Any
 from panal.hex import Hex
 from panal.hive import Game, GameState, IllegalMoveError, InvalidMoveError, Move, Termination
 from panal.hive.pieces import piece_from_name
-from panal.server.hive_games.clock import ClockState
+from panal.server.hive_games.clock import NO_FIRST_MOVE, ClockState
 from panal.server.hive_games.game_store import GameWrite, clock_values, insert_game, online_game
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.snapshot import (
@@ -28,6 +28,7 @@ from panal.server.http.request_error import RequestError
 __all__ = [
     "ACTIONS",
     "GameChange",
+    "abort_change",
     "both_writes",
     "checked_move",
     "flag_change",
@@ -62,6 +63,20 @@ def flag_change(clock: ClockState, loser: int, now: float) -> GameChange:
     values = {
         "result": result.value,
         "end_reason": Termination.TIME.value,
+        "draw_offer": None,
+        **clock_values(clock.stopped(now)),
+    }
+    return GameChange(values)
+
+
+def abort_change(clock: ClockState, now: float) -> GameChange:
+    """A first move did not come in time (:meth:`ClockState.abandoned`): the game is aborted,
+    as lichess does: nobody wins and the clocks stop. Its result, ``NotStarted``, counts for
+    no one's rating (:func:`panal.server.ratings.rating_store.settle_ratings` scores wins and
+    draws only)."""
+    values = {
+        "result": GameState.NOT_STARTED.value,
+        "end_reason": NO_FIRST_MOVE,
         "draw_offer": None,
         **clock_values(clock.stopped(now)),
     }
@@ -328,11 +343,14 @@ def check_open(live: LiveGame) -> None:
 def timed(live: LiveGame, change: GameChange, now: float) -> GameChange:
     """The change with the clocks it stops and starts: a move stops the mover's clock and
     starts the other; an ending stops both; any change that comes after the side to move ran
-    out of time becomes the loss on time instead."""
+    out of time becomes the loss on time instead, and after a first move's window passed, the
+    abort."""
     row = live.row
     control, clock = row.control, row.clock
     if control is None or clock is None or clock.running is None or row.result is not None:
         return change
+    if clock.abandoned(now):
+        return abort_change(clock, now)
     loser = clock.flagged(now)
     if loser is not None:
         return flag_change(clock, loser, now)

@@ -13,7 +13,12 @@ the side to move started. Everything else follows:
 * time during which no server process ran is not charged: the deadline and the start of the
   running clock move forward by the length of the outage (:meth:`ClockState.credited`).
 
-White's clock starts when the game starts (both seats taken); a game's clocks stop when it ends.
+No clock runs before each side's first move (as on lichess): when the game starts (both seats
+taken) White has :attr:`TimeControl.first_move_window` to make its first move, then Black has as
+long for its own, and their time stands still meanwhile; Black's first move starts White's clock.
+A first move that does not come within its window **aborts** the game: nobody wins, nothing is
+rated (:meth:`ClockState.abandoned`). The window is the deadline of those moves, so the same
+sweep that finds fallen flags finds abandoned games. A game's clocks stop when it ends.
 Nothing here knows Hive: a side is 0 or 1, and the side to move is the caller's to say.
 """
 
@@ -24,6 +29,8 @@ from typing import Any, Literal
 
 __all__ = [
     "CORRESPONDENCE_DAYS",
+    "FIRST_MOVE_SECONDS",
+    "NO_FIRST_MOVE",
     "PRESETS",
     "ClockState",
     "TimeControl",
@@ -37,6 +44,10 @@ MAX_BASE = 3 * 60 * 60  # three hours each
 MIN_BASE = 15  # a quarter of a minute: the shortest game lichess offers
 MAX_INCREMENT = 180
 CORRESPONDENCE_DAYS = (1, 2, 3, 5, 7, 14)
+#: How long each side of a real-time game has for its first move before the game is aborted.
+FIRST_MOVE_SECONDS = 60
+#: The ``end_reason`` of a game aborted because a first move did not come in time.
+NO_FIRST_MOVE = "no_first_move"
 
 #: Speeds by a game's expected length ``base + 40 × increment`` (hivegame.com's and lichess's
 #: rule): under 3 minutes bullet, under 8 blitz, under 25 rapid, else classic.
@@ -123,6 +134,12 @@ class TimeControl:
         return float(self.base if self.kind == "realtime" else self.days * DAY)
 
     @property
+    def first_move_window(self) -> float:
+        """How long each side has for its first move, its clock standing still, before the game
+        is aborted: a minute in real time, one move's days in correspondence."""
+        return float(FIRST_MOVE_SECONDS) if self.kind == "realtime" else self.initial
+
+    @property
     def speed(self) -> str:
         """``bullet``, ``blitz``, ``rapid``, ``classic`` or ``correspondence``."""
         if self.kind == "correspondence":
@@ -157,55 +174,88 @@ PRESETS: tuple[TimeControl, ...] = (
 @dataclass(frozen=True)
 class ClockState:
     """Both sides' time left when their clocks last stopped, and since when the running clock
-    runs (``None``: no clock runs, before the game starts and after it ends)."""
+    runs (``None``: no clock runs, before the game starts and after it ends).
+
+    ``first_moves`` sides have yet to make their first move (2 when a game starts): while any
+    has, the side to move's time stands still and it has ``first_move_window`` seconds from
+    ``since`` to move, or the game is aborted."""
 
     left: tuple[float, float]
     since: float | None = None
     running: int | None = None
+    first_moves: int = 0
+    first_move_window: float = float(FIRST_MOVE_SECONDS)
 
     @classmethod
     def new(cls, control: TimeControl) -> ClockState:
-        return cls((control.initial, control.initial))
+        return cls(
+            (control.initial, control.initial),
+            first_moves=2,
+            first_move_window=control.first_move_window,
+        )
 
     def started(self, now: float, side: int = 0) -> ClockState:
-        """The clock of ``side`` (White at the start of a game) starts running."""
+        """The side to move (White at the start of a game) is on the move from ``now``."""
         return replace(self, since=now, running=side)
+
+    @property
+    def opening(self) -> bool:
+        """Whether the side to move has yet to make its first move (its time stands still)."""
+        return self.running is not None and self.first_moves > 0
 
     def time_left(self, side: int, now: float) -> float:
         """What ``side`` has left at ``now`` (never below 0)."""
         left = self.left[side]
-        if self.running == side and self.since is not None:
+        if self.running == side and self.since is not None and not self.opening:
             left -= max(0.0, now - self.since)
         return max(0.0, left)
 
     @property
     def deadline(self) -> float | None:
-        """When the running side's time runs out."""
+        """When the running side's time runs out, or before the first moves, when the game is
+        aborted unless the side to move moves."""
         if self.running is None or self.since is None:
             return None
+        if self.opening:
+            return self.since + self.first_move_window
         return self.since + self.left[self.running]
 
     def flagged(self, now: float) -> int | None:
-        """The side whose time has run out at ``now``, if any."""
+        """The side whose time has run out at ``now``, if any (never before the first moves)."""
         deadline = self.deadline
-        if deadline is not None and now >= deadline:
+        if deadline is not None and now >= deadline and not self.opening:
             return self.running
         return None
 
+    def abandoned(self, now: float) -> bool:
+        """Whether a first move did not come in time: the game is then aborted."""
+        deadline = self.deadline
+        return self.opening and deadline is not None and now >= deadline
+
     def after_move(self, control: TimeControl, now: float) -> ClockState:
         """The running side moved at ``now`` (its time had not run out): its clock stops and
-        the other side's starts."""
+        the other side's starts. A first move costs no time and earns no increment."""
         mover = self.running
         if mover is None or self.since is None:
             raise ValueError("no clock is running")
+        if self.abandoned(now):
+            raise ValueError("the first move came too late: the game is aborted")
         if self.flagged(now) is not None:
             raise ValueError("the mover's time has run out")
         left = list(self.left)
-        if control.kind == "realtime":
+        if self.opening:
+            pass  # the mover's time stood still
+        elif control.kind == "realtime":
             left[mover] = self.time_left(mover, now) + control.increment
         else:
             left[mover] = control.initial  # the next move has a fresh allowance
-        return ClockState((left[0], left[1]), since=now, running=1 - mover)
+        return replace(
+            self,
+            left=(left[0], left[1]),
+            since=now,
+            running=1 - mover,
+            first_moves=max(0, self.first_moves - 1),
+        )
 
     def stopped(self, now: float) -> ClockState:
         """The game ended at ``now``: the running side's time is charged and no clock runs."""
@@ -213,7 +263,7 @@ class ClockState:
             return self
         left = list(self.left)
         left[self.running] = self.time_left(self.running, now)
-        return ClockState((left[0], left[1]))
+        return replace(self, left=(left[0], left[1]), since=None, running=None)
 
     def credited(self, seconds: float) -> ClockState:
         """``seconds`` during which no server ran are given back to the running side."""
@@ -227,5 +277,6 @@ class ClockState:
         return {
             "white": round(self.time_left(0, now), 3),
             "black": round(self.time_left(1, now), 3),
-            "running": self.running,
+            "running": None if self.opening else self.running,
+            "first_move_deadline": self.deadline if self.opening else None,
         }

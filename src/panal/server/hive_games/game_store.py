@@ -208,11 +208,19 @@ class GameRow:
 
     @property
     def clock(self) -> ClockState | None:
-        """The clocks as stored (``None``: untimed); the running one is the side to move's."""
-        if self.time_control is None or self.white_clock is None or self.black_clock is None:
+        """The clocks as stored (``None``: untimed); the running one is the side to move's, and
+        no time runs before each side's first move (the first two plies)."""
+        control = self.control
+        if control is None or self.white_clock is None or self.black_clock is None:
             return None
         running = self.plies % 2 if self.clock_since is not None else None
-        return ClockState((self.white_clock, self.black_clock), self.clock_since, running)
+        return ClockState(
+            (self.white_clock, self.black_clock),
+            self.clock_since,
+            running,
+            first_moves=max(0, 2 - self.plies),
+            first_move_window=control.first_move_window,
+        )
 
     def set_clock(self, control: TimeControl, clock: ClockState) -> None:
         """Give the game a time control and its clocks' state."""

@@ -28,7 +28,14 @@ from panal.hive import (
     Options,
 )
 from panal.hive.notation import parse_move
-from panal.server.hive_games.actions import ACTIONS, GameChange, both_writes, flag_change, timed
+from panal.server.hive_games.actions import (
+    ACTIONS,
+    GameChange,
+    abort_change,
+    both_writes,
+    flag_change,
+    timed,
+)
 from panal.server.hive_games.ai_player import AiPlayer
 from panal.server.hive_games.clock import ClockState, TimeControl
 from panal.server.hive_games.game_store import (
@@ -156,7 +163,8 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
             self.rooms.mark_stale(game_id)
 
     async def _flag(self, game_id: str) -> None:
-        """End the game on time if its running clock's time is up (checked again here)."""
+        """End the game on time if its running clock's time is up, or abort it if a first move
+        did not come in time (checked again here)."""
         try:
             live = await self.get(game_id)
         except RequestError:
@@ -167,10 +175,14 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
                 return
             now = self.now()
             loser = clock.flagged(now)
-            if loser is None:
+            if clock.abandoned(now):
+                change = abort_change(clock, now)
+            elif loser is not None:
+                change = flag_change(clock, loser, now)
+            else:
                 return  # a move, or time given back, came first
             with contextlib.suppress(RequestError):  # stale: another process wrote it
-                await self.commit(live, flag_change(clock, loser, now))
+                await self.commit(live, change)
 
     # --- the kind of room (RoomKind; serving a room by id and its errors: RoomKindBase) -------
 

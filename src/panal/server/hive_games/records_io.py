@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from panal.hive import Game, Options, OptionsError
+from panal.hive import Game, IllegalMoveError, InvalidMoveError, Options, OptionsError, RecordError
 from panal.server.runtime.jobs import JobInputError
 
 __all__ = ["ImportedGame", "detect_format", "export_pgn", "parse_record"]
@@ -20,7 +20,36 @@ FORMATS = ("auto", "gamestring", "pgn", "sgf")
 
 class RecordImportError(JobInputError):
     """A record that cannot be read or replayed; the message says where (a ValueError; in a
-    job, its error is of kind ``bad_input``)."""
+    job, its error is of kind ``bad_input``). A move that breaks a rule or does not parse also
+    gives, in ``details``, the rule's key (or the parser's reason code) and where it is, so
+    that a page says it in its own language (the library's typed errors, never their text)."""
+
+    @classmethod
+    def of_move(
+        cls, exc: ValueError, *, ply: int | None = None, move: str | None = None
+    ) -> RecordImportError:
+        """The error for a record that failed with ``exc``: where a move broke a rule or did
+        not parse (an :class:`IllegalMoveError` or :class:`InvalidMoveError`, raised or behind
+        the :class:`RecordError` or GameString error that located it), its code and place."""
+        where: dict[str, str] = {}
+        if isinstance(exc, RecordError):
+            ply, move = exc.ply, exc.move
+            if exc.game is not None:
+                where["game"] = str(exc.game)
+        if ply is not None:
+            where["ply"] = str(ply)
+        if move is not None:
+            where["move"] = move
+        cause: BaseException | None = exc
+        while cause is not None and not isinstance(cause, IllegalMoveError | InvalidMoveError):
+            cause = cause.__cause__ or cause.__context__
+        if isinstance(cause, IllegalMoveError):
+            code = {"rule": cause.rule.key}
+        elif isinstance(cause, InvalidMoveError):
+            code = {"reason": cause.reason}
+        else:
+            return cls(str(exc))
+        return cls(str(exc), {**code, "details": {**cause.details, **where}})
 
 
 @dataclass
@@ -73,7 +102,7 @@ def parse_record(
     except RecordImportError:
         raise
     except ValueError as exc:  # GameStringError, RecordError: both name the bad move
-        raise RecordImportError(str(exc)) from None
+        raise RecordImportError.of_move(exc) from None
     if not 1 <= index <= len(found):
         raise RecordImportError(f"there is no game {index}: the record holds {len(found)}")
     record = found[index - 1]
@@ -85,7 +114,7 @@ def parse_record(
     try:
         game = record.replay()
     except ValueError as exc:
-        raise RecordImportError(str(exc)) from None
+        raise RecordImportError.of_move(exc) from None
     result = record.result.value if record.result is not None else None
     return ImportedGame(
         str(game.game_type),
@@ -128,7 +157,8 @@ def replay_with_history(
         try:
             move = game.parse_move(text, lenient=True)
         except ValueError as exc:
-            raise RecordImportError(f"move {ply} ({text!r}): {exc}") from None
+            error = RecordImportError.of_move(exc, ply=ply, move=text)
+            raise RecordImportError(f"move {ply} ({text!r}): {exc}", error.details) from None
         parts.append(_entry_text(game, move, ply))
         game.push_code(move.code)
     return game, parts

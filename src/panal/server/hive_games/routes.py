@@ -62,6 +62,10 @@ from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
 from panal.server.runtime.runtime import Runtime
 
+#: The longest record an import takes, in characters: half a request body, which JSON escaping
+#: may double. A file of many games above it is cut to the game wanted (docs/web.md, Imports).
+IMPORT_MAX_CHARS = MAX_BODY_BYTES // 2
+
 __all__ = ["game_router"]
 
 
@@ -82,7 +86,7 @@ class JoinRequest(StrictModel):
 
 
 class ImportRequest(StrictModel):
-    text: str = Field(min_length=1, max_length=MAX_BODY_BYTES // 2)
+    text: str = Field(min_length=1, max_length=IMPORT_MAX_CHARS)
     format: Literal["auto", "gamestring", "pgn", "sgf"] = "auto"
     index: int = Field(1, ge=1, le=100_000)
     mode: Literal["review", "ai", "hotseat", "online"] = "review"
@@ -94,25 +98,6 @@ class ImportRequest(StrictModel):
     look: Look = "classic"
     color: ColorChoice = "white"
     ai_level: str | None = Field(None, max_length=32)
-
-
-def _archived(row: GameRow) -> dict[str, Any]:
-    """A game as the archive lists it."""
-    return {
-        "id": row.id,
-        "game_type": row.game_type,
-        "mode": row.mode,
-        "ai_level": row.ai_level,
-        "ai_color": row.ai_color,
-        "result": row.result,
-        "end_reason": row.end_reason,
-        "plies": row.plies,
-        "look": row.look,
-        "white": row.headers.get("White"),
-        "black": row.headers.get("Black"),
-        "options": row.rules.changed(),
-        "updated_at": row.updated_at,
-    }
 
 
 def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRouter:
@@ -247,7 +232,9 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
     async def archive(query: Annotated[ArchiveQuery, Query()]) -> dict[str, Any]:
         where = await archive_filter(query, players, runtime)
         total, rows = await runtime.db(hub.store.archive, query.limit, query.offset, where)
-        return {"total": total, "games": [_archived(row) for row in rows]}
+        # Games between accounts name their players by account; a record, by its own tags.
+        accounts = await runtime.db(players.names, [u for row in rows for u in row.users()])
+        return {"total": total, "games": [_archived(row, accounts) for row in rows]}
 
     # --- websocket -------------------------------------------------------------------------
 
@@ -308,6 +295,7 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         "languages": list(names.LANGUAGES),
         "looks": list(names.LOOKS),
         "ai_levels": list(levels),
+        "import_max_chars": IMPORT_MAX_CHARS,
         "expansions": [bug.letter for bug in EXPANSIONS],
         "clocks": {
             "presets": [c.shown() for c in PRESETS],
@@ -337,6 +325,30 @@ def _config_body(levels: tuple[str, ...]) -> bytes:
         },
     }
     return json.dumps(body, ensure_ascii=False).encode()
+
+
+def _archived(row: GameRow, accounts: dict[int, str]) -> dict[str, Any]:
+    """One game of the archive: what it was (type, mode, rules, rated, clock), who played it
+    (account names, else the record's tags) and how it ended."""
+    sides = [accounts.get(user) if user is not None else None for user in row.users()]
+    control = row.control
+    return {
+        "id": row.id,
+        "game_type": row.game_type,
+        "mode": row.mode,
+        "ai_level": row.ai_level,
+        "ai_color": row.ai_color,
+        "result": row.result,
+        "end_reason": row.end_reason,
+        "plies": row.plies,
+        "look": row.look,
+        "white": sides[0] or row.headers.get("White"),
+        "black": sides[1] or row.headers.get("Black"),
+        "rated": row.rated,
+        "clock": control.shown() if control else None,
+        "options": row.rules.changed(),
+        "updated_at": row.updated_at,
+    }
 
 
 def _pgn_headers(live: LiveGame) -> dict[str, str]:

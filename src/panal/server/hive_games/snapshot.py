@@ -108,7 +108,9 @@ def settle_result(values: dict[str, Any], game: Game) -> None:
 
 def clock_fields(row: GameRow) -> dict[str, Any]:
     """The time control and the clocks: each side's time when its clock last stopped, which one
-    runs and since when (server time; each state also says the server's ``now``)."""
+    runs and since when (server time; each state also says the server's ``now``). Before each
+    side's first move no clock runs: ``first_move_deadline`` says when the game is aborted
+    unless the side to move moves."""
     control, clock = row.control, row.clock
     if control is None or clock is None:
         return {"clock": None, "clocks": None}
@@ -117,8 +119,9 @@ def clock_fields(row: GameRow) -> dict[str, Any]:
         "clocks": {
             "white": round(clock.left[0], 3),
             "black": round(clock.left[1], 3),
-            "running": clock.running,
+            "running": None if clock.opening else clock.running,
             "since": clock.since,
+            "first_move_deadline": clock.deadline if clock.opening else None,
         },
     }
 

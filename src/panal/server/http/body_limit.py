@@ -35,7 +35,11 @@ class BodyLimit:
                     too_big = True
                 if too_big:
                     await _refuse(
-                        send, 413, "too_large", f"request bodies are limited to {self.limit} bytes"
+                        send,
+                        413,
+                        "too_large",
+                        f"request bodies are limited to {self.limit} bytes",
+                        self.limit,
                     )
                     return
         chunks: list[bytes] = []
@@ -54,6 +58,7 @@ class BodyLimit:
                             413,
                             "too_large",
                             f"request bodies are limited to {self.limit} bytes",
+                            self.limit,
                         )
                         return
                     chunks.append(chunk)
@@ -77,8 +82,11 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _refuse(send: Send, status: int, code: str, detail: str) -> None:
-    body = json.dumps({"error": code, "detail": detail}).encode()
+async def _refuse(send: Send, status: int, code: str, detail: str, limit: int = 0) -> None:
+    answer: dict[str, object] = {"error": code, "detail": detail}
+    if limit:
+        answer["details"] = {"limit": limit}  # the page states the limit in its own words
+    body = json.dumps(answer).encode()
     await send(
         {
             "type": "http.response.start",

@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from panal.server.http.request_error import RequestError
 from panal.server.http.webapp import MANIFEST_MEDIA_TYPE, service_worker_script
 
 __all__ = ["APP_PAGES", "WEB_DIR", "serve_pages"]
@@ -68,3 +69,13 @@ def serve_pages(app: FastAPI) -> None:
 
     for path in APP_PAGES:
         app.get(path, include_in_schema=False)(index)
+
+    # Any other address: the API's refusal as JSON under /api/, else the page, answered 404,
+    # which says so in the reader's language (issue 25: raw JSON was shown to players).
+    @app.get("/{path:path}", include_in_schema=False)
+    async def not_found(path: str) -> Response:
+        if path == "api" or path.startswith("api/"):
+            raise RequestError("not_found", "no such address in the API", 404)
+        return FileResponse(
+            WEB_DIR / "index.html", status_code=404, headers={"Cache-Control": "no-cache"}
+        )

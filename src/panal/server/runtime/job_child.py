@@ -54,9 +54,9 @@ def main(argv: list[str]) -> int:
             with progress_to(functools.partial(send_progress, job_id)):
                 reply = (job_id, True, run_job(kind, payload))
         except JobInputError as exc:
-            reply = (job_id, False, ("bad_input", str(exc)))
+            reply = (job_id, False, ("bad_input", str(exc), exc.details))
         except Exception as exc:
-            reply = (job_id, False, ("failed", f"{type(exc).__name__}: {exc}"))
+            reply = (job_id, False, ("failed", f"{type(exc).__name__}: {exc}", None))
         send(reply)
 
 

@@ -76,10 +76,13 @@ class JobError(Exception):
     its payload: :class:`JobInputError`), ``failed`` (its function raised anything else),
     ``died`` (its process died), ``timeout`` (it ran out of time), ``cancelled``."""
 
-    def __init__(self, message: str, kind: str = "failed") -> None:
+    def __init__(
+        self, message: str, kind: str = "failed", details: dict[str, Any] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
+        self.details = details or {}  # a bad input's own (JobInputError.details)
 
 
 class JobCancelled(JobError):
@@ -91,7 +94,12 @@ class JobCancelled(JobError):
 
 class JobInputError(ValueError):
     """Raised by a job's function for a payload it cannot work on (a record that does not
-    read): the job's :class:`JobError` is then of kind ``bad_input``, with this message."""
+    read): the job's :class:`JobError` is then of kind ``bad_input``, with this message and
+    ``details`` (plain JSON values: what a page needs to say why in its own language)."""
+
+    def __init__(self, message: str, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.details = details or {}
 
 
 @dataclass(frozen=True)
@@ -223,8 +231,8 @@ class _Child:
             self.kill()
             raise JobError("the worker answered another job", "died")
         if not ok:
-            kind, message = result
-            raise JobError(message, kind)
+            kind, message, details = result
+            raise JobError(message, kind, details)
         return result
 
     def kill(self) -> None:

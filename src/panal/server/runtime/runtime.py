@@ -166,7 +166,15 @@ class Runtime:
             return await self.heavy.run(Job(kind, "heavy", payload), self.heavy_seconds)
         except JobError as exc:
             if exc.kind == "bad_input":
-                raise RequestError("bad_record", exc.message, 422) from None
+                # A broken rule travels as its key and details: the page says it in its language.
+                raise RequestError(
+                    "bad_record",
+                    exc.message,
+                    422,
+                    rule=exc.details.get("rule"),
+                    reason=exc.details.get("reason"),
+                    details=exc.details.get("details"),
+                ) from None
             if exc.kind == "timeout":
                 raise RequestError(
                     "too_slow", f"this record is too much work: {exc.message}", 503

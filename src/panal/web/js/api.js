@@ -8,6 +8,7 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.error || "network";
     this.detail = body?.detail || "";
+    this.rule = body?.rule || null;
     this.reason = body?.reason || null;
     this.rule = body?.rule || null; // an illegal move: the rule it breaks (describeError)
     this.details = body?.details || {};

@@ -5,6 +5,7 @@ import { describeError, getLanguage, onChange, t } from "./i18n.js";
 import { escapeHtml } from "./dom.js";
 import { ruleTexts } from "./rules.js";
 import { filterForm, filtersOf, readFilters } from "./archive_filters.js";
+import { controlWithSpeed } from "./clock.js";
 
 const PAGE_SIZE = 50;
 
@@ -38,7 +39,13 @@ export function showArchivePage(root) {
   function describe(game) {
     const level = game.ai_level ? t(`level.${game.ai_level}`) : "";
     let text = `${game.game_type} · ${t(`mode.${game.mode}`, { level })}`;
-    if (game.white || game.black) text += ` · ${escapeHtml(game.white || "?")} – ${escapeHtml(game.black || "?")}`;
+    if (game.white || game.black) {
+      text += ` · <span data-players>${escapeHtml(game.white || "?")} – ${escapeHtml(game.black || "?")}</span>`;
+    }
+    // Games between people: the clock and whether it was rated, as on the profile page.
+    if (game.mode === "online") {
+      text += ` · <span data-kind>${controlWithSpeed(game.clock)} · ${t(game.rated ? "game.rated" : "game.casual")}</span>`;
+    }
     // The rules where the game differs from panal's reading (docs/rules.md).
     const rules = ruleTexts(game.options);
     if (rules.length) text += `<ul class="game-rules" data-rules aria-label="${escapeHtml(t("archive.rules"))}">${rules.map((rule) => `<li>${escapeHtml(rule)}</li>`).join("")}</ul>`;

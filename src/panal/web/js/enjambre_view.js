@@ -181,11 +181,10 @@ export class TableView {
       }
     } else {
       const moves = legal?.moves || {};
-      const scout = new Set(legal?.scout || []);
       for (const tile of view.tiles) {
         const [q, r] = tile.cell;
         const mine = tile.owner === viewer;
-        const selectable = Boolean(legal) && mine && (String(tile.id) in moves || scout.has(tile.id));
+        const selectable = Boolean(legal) && mine && (String(tile.id) in moves || this.canScout(tile));
         const colour = view.colours[tile.owner];
         let label;
         if (mine) label = tile.number !== null ? t("enj.tile.mine", { number: tile.number, cell: this.label(q, r) }) : t("enj.tile.mineHidden", { cell: this.label(q, r) });
@@ -317,7 +316,8 @@ export class TableView {
       parts.push(`<p class="enj-hint">${t("enj.turn.select")}</p>`);
     }
     const buttons = [];
-    if (this.selected !== null && legal.scout.includes(this.selected)) buttons.push(`<button type="button" data-action="scout">${t("enj.turn.scout")}</button>`);
+    const selectedTile = this.view.tiles.find((item) => item.id === this.selected);
+    if (selectedTile && this.canScout(selectedTile)) buttons.push(`<button type="button" data-action="scout">${t("enj.turn.scout")}</button>`);
     else if (this.view.scout_used) buttons.push(`<span class="hint">${t("enj.turn.scoutUsed")}</span>`);
     if (this.selected !== null && this.view.active !== this.selected) buttons.push(`<button type="button" data-action="deselect">${t("enj.turn.cancel")}</button>`);
     buttons.push(`<button type="button" class="primary" data-action="end" ${legal.end ? "" : "disabled"}>${t("enj.turn.end")}</button>`);
@@ -462,6 +462,15 @@ export class TableView {
     const watch = `${origin}/table/${this.id}`;
     rows.push(`<div class="link-row"><label>${t("enj.watch")}<input readonly value="${escapeHtml(watch)}"></label><button type="button" data-copy="${escapeHtml(watch)}">${t("game.copy")}</button></div>`);
     return `<section class="enj-links"><h2>${t("enj.links")}</h2>${rows.join("")}</section>`;
+  }
+
+  /** Whether "Scout with this tile" is offered for one of the player's tiles: the rules let any
+   *  tile try (a flip that is not the 1 fails, docs/enjambre.md), but a player who sees their
+   *  numbers is offered the 1 only; in memory play, where they do not, any tile. */
+  canScout(tile) {
+    const legal = this.view.legal;
+    if (!legal?.scout?.includes(tile.id)) return false;
+    return tile.number === 1 || tile.number === null;
   }
 
   /** The scoreboard of a game just finished, over the board, until dismissed; then combats and

@@ -88,10 +88,15 @@ class GamePage extends GameView {
 
   receive(state, previous) {
     if (typeof state.now === "number") this.clockOffset = state.now - Date.now() / 1000;
-    if (state.rematch_game && previous && !previous.rematch_game && this.seats().size) {
-      // The rematch was agreed: the same seats, colours swapped; both players go there.
-      if (this.token) gameSeats.set(state.rematch_game, this.token);
-      this.navigate(`/game/${state.rematch_game}`);
+    if (state.rematch_game && previous && !previous.rematch_game) {
+      // The rematch was agreed: the same seats, colours swapped; both players go there, and
+      // spectators follow it, still watching.
+      if (this.seats().size) {
+        if (this.token) gameSeats.set(state.rematch_game, this.token);
+        this.navigate(`/game/${state.rematch_game}`);
+      } else {
+        this.navigate(`/game/${state.rematch_game}?watch=1`);
+      }
       return;
     }
     if (!previous) {
@@ -217,10 +222,10 @@ class GamePage extends GameView {
               <button type="button" data-action="zoom-out"></button>
               <button type="button" data-action="fit"></button>
             </div>
-            <div class="result-overlay" hidden></div>
           </div>
           <section class="player hand" data-hand="bottom"></section>
           <div class="dock">
+            <div class="result-overlay" hidden></div>
             <div class="banners"></div>
             <div class="action-bar" hidden></div>
           </div>
@@ -366,6 +371,7 @@ class GamePage extends GameView {
         this.send({ type: "decline_rematch" });
         break;
       case "review":
+      case "close-result":
         this.closeResult();
         break;
       default:
@@ -392,6 +398,7 @@ class GamePage extends GameView {
   onKey(event) {
     if (event.target.closest?.("input, textarea, select")) return;
     if (event.key === "Escape") {
+      if (this.state?.result) this.resultClosed = true; // Escape closes the result card too
       this.selected = null;
       this.carryChoice = null;
       this.pending = null;

@@ -191,6 +191,8 @@ export class GameView {
   statusText() {
     const state = this.state;
     if (!state) return "";
+    // Reviewing a finished game, the header follows the move shown, not the final result.
+    if (state.result && !this.isLive()) return t("game.viewing", { ply: this.viewPly, total: state.ply });
     if (state.result) return this.resultText();
     const turnColor = colorName(state.turn);
     if (state.mode === "review") return t("game.turn", { color: turnColor });
@@ -238,8 +240,26 @@ export class GameView {
       aria-label="${escapeHtml(t("clock.label", { color: colorName(color), time: formatClock(left) }))}">${formatClock(left)}</span>`;
   }
 
+  /** Seconds left for the side to move's first move (null: its clock runs, or none). */
+  firstMoveLeft() {
+    const state = this.state;
+    const deadline = state?.clocks?.first_move_deadline;
+    if (typeof deadline !== "number" || state.result) return null;
+    return Math.max(0, deadline - (Date.now() / 1000 + this.clockOffset));
+  }
+
+  firstMoveText(left) {
+    return t("clock.firstMove", { color: colorName(this.state.turn), time: formatClock(left) });
+  }
+
   /** Count the running clock down (only its text changes: nothing else is drawn again). */
   tickClocks() {
+    const firstMove = this.firstMoveLeft();
+    const banner = this.root.querySelector("[data-banner=first-move]");
+    if (firstMove !== null && banner) {
+      const text = this.firstMoveText(firstMove);
+      if (banner.textContent !== text) banner.textContent = text;
+    }
     const state = this.state;
     const running = state?.clocks?.running;
     if (running === null || running === undefined || state.result) return;
@@ -291,11 +311,16 @@ export class GameView {
   renderBanners() {
     const state = this.state;
     const parts = [this.live.bannersMarkup()];
+    if (state && !this.isLive()) {
+      // "Move X of Y" whenever an earlier position is shown: in play, and reviewing a finished
+      // game or a record.
+      parts.push(`<p class="banner info" data-banner="viewing">${t("game.viewing", { ply: this.viewPly, total: state.ply })}
+        <button type="button" data-action="last">${t(state.result || state.mode === "review" ? "review.last" : "game.backToGame")}</button></p>`);
+    }
     if (state && !state.result && state.mode !== "review") {
       const mine = this.seats().has(state.turn);
       if (!this.isLive()) {
-        parts.push(`<p class="banner info" data-banner="viewing">${t("game.viewing", { ply: this.viewPly, total: state.ply })}
-          <button type="button" data-action="last">${t("game.backToGame")}</button></p>`);
+        // the viewing banner above says it
       } else if (state.must_pass) {
         parts.push(`<p class="banner warn" data-banner="pass">${t("game.mustPass", { color: colorName(state.turn) })}
           ${mine && this.myTurn() ? `<button type="button" data-action="pass">${t("game.pass")}</button>` : ""}</p>`);
@@ -303,6 +328,11 @@ export class GameView {
         parts.push(`<p class="banner warn" data-banner="queen">${t("game.queenReminder")}</p>`);
       } else if (mine && state.turn_number === 3 && state.hands[state.turn].some((p) => p[1] === "Q")) {
         parts.push(`<p class="banner info" data-banner="queen-soon">${t("game.queenSoon")}</p>`);
+      }
+      const firstMove = this.firstMoveLeft();
+      if (firstMove !== null) {
+        // No clock runs before each side's first move; past its window the game is aborted.
+        parts.push(`<p class="banner info" data-banner="first-move" role="timer">${escapeHtml(this.firstMoveText(firstMove))}</p>`);
       }
       if (state.draw_offer !== null && state.draw_offer !== undefined) {
         const offerer = colorName(state.draw_offer);
@@ -358,6 +388,7 @@ export class GameView {
         <h2 id="result-title" data-result="${state.result}">${t(`result.${state.result}`)}</h2>
         <p>${state.end_reason ? t(`reason.${state.end_reason}`) : ""}</p>
         ${this.ratingChanges()}
+        <button type="button" class="result-close" data-action="close-result" aria-label="${escapeHtml(t("review.close"))}">×</button>
         <div class="result-actions">
           ${this.rematchButton()}
           <button type="button" data-action="review">${t("game.review")}</button>

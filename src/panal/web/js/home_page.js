@@ -7,7 +7,7 @@
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, colorName, describeError, getLook, onChange, t } from "./i18n.js";
+import { bugName, colorName, describeError, getLanguage, getLook, hiveBugName, onChange, t } from "./i18n.js";
 import { showMyGames } from "./my_games.js";
 import { pieceSvg } from "./pieces.js";
 import { gameSeats } from "./storage.js";
@@ -96,7 +96,10 @@ export function showNewGamePage(root, config, navigate) {
     ).join("");
     const rules = options.map((option) => ruleOptionMarkup(option, form.rules[option.field])).join("");
     const legend = LEGEND.map(
-      (letter) => `<li>${pieceSvg(`w${letter}`, getLook(), 40)}${pieceSvg(`b${letter}`, getLook(), 40)}<span>${bugName(letter)}</span></li>`,
+      // Another look's pieces also say which Hive piece each one is (the Escudo is the queen).
+      (letter) => `<li>${pieceSvg(`w${letter}`, getLook(), 40)}${pieceSvg(`b${letter}`, getLook(), 40)}<span>${bugName(letter)}${
+        getLook() === "classic" ? "" : ` <span class="hive-name" data-hive-name>(${hiveBugName(letter)})</span>`
+      }</span></li>`,
     ).join("");
     root.innerHTML = `
       <section class="form-page">
@@ -248,6 +251,11 @@ export function showImportPage(root, config, navigate) {
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (busy) return;
+    if (form.text.length > config.import_max_chars) {
+      // Said before the upload, with the limit: a file of many games is cut to the one wanted.
+      showFormError(root, t("import.tooLong", { limit: config.import_max_chars.toLocaleString(getLanguage()), size: form.text.length.toLocaleString(getLanguage()) }));
+      return;
+    }
     const body = { text: form.text, format: form.format, index: form.index, mode: form.mode, look: getLook(), color: form.color };
     if (form.mode === "ai") body.ai_level = form.level;
     body.options = {};
@@ -271,6 +279,7 @@ async function openCreatedGame(url, body, navigate, showError) {
     if (created.token) gameSeats.set(created.id, created.token);
     navigate(`/game/${created.id}`);
   } catch (failure) {
-    showError(describeError({ code: failure.code, message: failure.detail, details: failure.details }));
+    // The whole refusal: a broken rule's key and details are put into the page's words.
+    showError(describeError({ ...failure, code: failure.code, message: failure.detail }));
   }
 }

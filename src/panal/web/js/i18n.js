@@ -2,7 +2,8 @@
 // run time from the JSON catalogs under web/locales/<language>/<area>.json: one per part of the
 // site (common: the frame and the server's refusals; hive; players: accounts, lobby, clocks,
 // ratings, profiles; enjambre; tournaments; community: the leaderboard, the player search, the
-// archive's filters). Brazilian Portuguese layers on the European: its catalogs hold only what
+// archive's filters; everyday: first moves, import errors and limits, the 404 page, reviewing).
+// Brazilian Portuguese layers on the European: its catalogs hold only what
 // Brazilians say differently (você, tela, rodada, the gerund…). A key missing in the reader's
 // language shows the English text, and one missing in English shows the key itself,
 // so a gap is seen, never silent.
@@ -12,7 +13,7 @@
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
-export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community"];
+export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday"];
 // The language whose texts a language's catalogs change.
 const LAYERED_ON = { "pt-BR": "pt-PT" };
 const FALLBACK = "en";
@@ -112,6 +113,11 @@ export function bugName(letter) {
   return table()?.bugs[letter] ?? letter;
 }
 
+/** A bug's name in the rulebooks' (classic) look, whatever the look shown. */
+export function hiveBugName(letter) {
+  return names?.classic?.[language]?.bugs[letter] ?? letter;
+}
+
 export function colorName(color) {
   return table()?.colors[color] ?? (color === 0 ? "White" : "Black");
 }
@@ -149,28 +155,41 @@ function fill(text, params) {
 // A refused request from the server, in the reader's language. Rule errors carry the rule's key
 // and its details (piece names in UHP notation), which are put into words here.
 export function describeError(error) {
-  if (error.code === "illegal_move" && error.rule) {
+  if (error.code === "illegal_move" && error.rule) return t("rule.prefix", { reason: ruleReason(error) });
+  if (error.code === "invalid_move") return t("error.invalid_move", { reason: parseReason(error) });
+  if (error.code === "bad_record" && (error.rule || error.reason)) {
+    // A record whose move breaks a rule or does not parse: where, and why, in the page's words.
     const details = error.details || {};
-    const params = {};
-    if (details.piece) {
-      params.piece = pieceName(details.piece);
-      params.bug = bugName(details.piece[1].toUpperCase());
-    }
-    if (details.expected) params.expected = pieceName(details.expected);
-    if (details.turn in COLOR_OF_DETAIL) params.turn = colorName(COLOR_OF_DETAIL[details.turn]);
-    const reason = t(`rule.${error.rule}`, params);
-    return t("rule.prefix", { reason });
+    const reason = error.rule ? ruleReason(error) : parseReason(error);
+    const where = details.game ? t("import.atGameMove", details) : t("import.atMove", details);
+    return t("import.badMove", { where, reason });
   }
-  if (error.code === "invalid_move") {
-    // A MoveString that does not parse: the parser's reason code, never its English sentence.
-    const known = error.reason && hasKey(FALLBACK, `parse.${error.reason}`);
-    const reason = known ? t(`parse.${error.reason}`, error.details || {}) : t("parse.syntax");
-    return t("error.invalid_move", { reason });
+  if (error.code === "too_large" && error.details?.limit) {
+    return t("error.tooLargeLimit", { limit: (error.details.limit / 1e6).toLocaleString(language) });
   }
   const key = `error.${error.code}`;
   const message = error.message || error.detail || "";
   if (hasKey(FALLBACK, key)) return t(key, { ...(error.details || {}), message });
   return t("error.generic", { message });
+}
+
+/** An illegal move's rule in words; its details (UHP piece names) put into words too. */
+function ruleReason(error) {
+  const details = error.details || {};
+  const params = {};
+  if (details.piece) {
+    params.piece = pieceName(details.piece);
+    params.bug = bugName(details.piece[1].toUpperCase());
+  }
+  if (details.expected) params.expected = pieceName(details.expected);
+  if (details.turn in COLOR_OF_DETAIL) params.turn = colorName(COLOR_OF_DETAIL[details.turn]);
+  return t(`rule.${error.rule}`, params);
+}
+
+/** A MoveString that does not parse: the parser's reason code, never its English sentence. */
+function parseReason(error) {
+  const known = error.reason && hasKey(FALLBACK, `parse.${error.reason}`);
+  return known ? t(`parse.${error.reason}`, error.details || {}) : t("parse.syntax");
 }
 
 export function ruleKeys() {

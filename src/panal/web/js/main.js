@@ -42,6 +42,8 @@ function renderAccount() {
 }
 
 function renderHeader() {
+  document.querySelector(".skip-link").textContent = t("nav.skip");
+  document.querySelector("meta[name=description]").setAttribute("content", t("app.description"));
   document.querySelector("[data-nav=lobby]").textContent = t("nav.lobby");
   document.querySelector("[data-nav=new]").textContent = t("nav.new");
   document.querySelector("[data-nav=import]").textContent = t("nav.import");
@@ -74,6 +76,19 @@ export function navigate(path, replace = false) {
   else history.pushState(null, "", path);
   window.scrollTo(0, 0); // a new page starts at its top (a long form may have been scrolled)
   route();
+}
+
+/** An address the site does not have (the server answered it 404): said in the reader's words. */
+function showNotFoundPage(root) {
+  const render = () => {
+    root.innerHTML = `<section class="not-found" data-not-found>
+        <h1>${t("notFound.title")}</h1>
+        <p>${t("notFound.text")}</p>
+        <p><a href="/new" data-link>${t("notFound.home")}</a> · <a href="/lobby" data-link>${t("nav.lobby")}</a></p>
+      </section>`;
+  };
+  render();
+  return onChange(render);
 }
 
 async function route() {
@@ -122,7 +137,8 @@ async function route() {
   else if (path === "/leaderboard") leavePage = showLeaderboardPage(page);
   else if (path === "/my-games") leavePage = showMyGamesPage(page);
   else if (path === "/ladder") leavePage = showLadderPage(page);
-  else leavePage = showNewGamePage(page, config, navigate);
+  else if (path === "/" || path === "/new") leavePage = showNewGamePage(page, config, navigate);
+  else leavePage = showNotFoundPage(page);
   for (const link of document.querySelectorAll("[data-nav]")) {
     const current =
       link.getAttribute("href") === path ||

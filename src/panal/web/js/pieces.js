@@ -1,9 +1,9 @@
 // SVG drawings of every piece in both looks, drawn in a box about 44 units wide centred on 0,0.
 //
 // Classic: ivory and black tiles with coloured bugs (gold bee, brown spider, purple beetle…),
-// as on the real tiles. Football (rulebook 004): Grana tiles against Blanco tiles, with the
+// as on the real tiles. Football (rulebook 004): Blanco tiles (White) against Grana (Black), with the
 // club's objects: Escudo (crest), Muro (brick wall), Rayo (lightning), Balón, Bota, Escudo
-// Imperial (crowned crest), Acho Pimentón (a pepper), Portero (goalkeeper glove), Extremo
+// Imperial (crest in a laurel; the crown is the Escudo's), Acho Pimentón (a pepper), Portero (goalkeeper glove), Extremo
 // (a winger's run: straight, then cutting in at 60°).
 
 export const HEX_SIZE = 30; // circumradius of a cell, in board units
@@ -35,8 +35,8 @@ export const TILE_COLORS = {
     { fill: "#272421", stroke: "#000000" },
   ],
   football: [
-    { fill: "#7b1e34", stroke: "#4a0f1d" },
     { fill: "#fbfbf8", stroke: "#8c8c8c" },
+    { fill: "#7b1e34", stroke: "#4a0f1d" },
   ],
 };
 
@@ -138,20 +138,26 @@ function classicDrawing(letter, dark) {
 }
 
 function footballDrawing(letter, color) {
-  // Grana tiles carry white and gold drawings; Blanco tiles carry grana ones.
-  const fg = color === 0 ? "#ffffff" : "#7b1e34";
-  const accent = color === 0 ? "#f2c14e" : "#c7972b";
-  const back = color === 0 ? "#7b1e34" : "#fbfbf8";
+  // White plays Blanco, Black plays Grana (panal/hive/names.py says why). Grana tiles carry white
+  // and gold drawings; Blanco tiles carry grana ones.
+  const grana = color === 1;
+  const fg = grana ? "#ffffff" : "#7b1e34";
+  const accent = grana ? "#f2c14e" : "#c7972b";
+  const back = grana ? "#7b1e34" : "#fbfbf8";
   const shield = (extra = "") => `
     <path d="M-13 -14 L13 -14 L13 2 Q13 14 0 20 Q-13 14 -13 2 Z" fill="${fg}" stroke="${accent}" stroke-width="2"/>
     <path d="M-5 -14 L-5 17 M5 -14 L5 17" stroke="${back}" stroke-width="3"/>
     ${extra}`;
   switch (letter) {
-    case "Q": // Escudo: the club crest
-      return shield(`<circle cx="0" cy="-1" r="4.5" fill="${accent}"/>`);
-    case "M": // Escudo Imperial: the crest with a crown
-      return `<g transform="translate(0 4) scale(0.85)">${shield()}</g>
+    // The Escudo, the piece to surround, wears the crown (players took a crowned Escudo Imperial
+    // for the queen); the Escudo Imperial wears a laurel wreath.
+    case "Q": // Escudo: the club crest, crowned
+      return `<g transform="translate(0 4) scale(0.85)">${shield(`<circle cx="0" cy="-1" r="4.5" fill="${accent}"/>`)}</g>
         <path d="M-10 -12 L-10 -21 L-5 -16 L0 -23 L5 -16 L10 -21 L10 -12 Z" fill="${accent}" stroke="${fg}" stroke-width="1"/>`;
+    case "M": // Escudo Imperial: the crest in a laurel wreath
+      return `<g transform="scale(0.75)">${shield()}</g>
+        <g fill="none" stroke="${accent}" stroke-width="2.5" stroke-linecap="round"><path d="M-8 19 Q-21 10 -16 -16"/><path d="M8 19 Q21 10 16 -16"/></g>
+        <g fill="${accent}"><circle cx="-18" cy="-6" r="2.5"/><circle cx="-17" cy="5" r="2.5"/><circle cx="18" cy="-6" r="2.5"/><circle cx="17" cy="5" r="2.5"/></g>`;
     case "B": // Muro: a brick wall
       return `
         <g fill="${fg}" stroke="${back}" stroke-width="1.6">
@@ -203,7 +209,7 @@ export function pieceMarkup(piece, look, { number: withNumber = true } = {}) {
   const tile = TILE_COLORS[look][color];
   const figure = look === "football" ? footballDrawing(letter, color) : classicDrawing(letter, color === 1);
   const number = withNumber && piece.length > 2 ? piece.slice(2) : "";
-  const numberColor = look === "football" ? (color === 0 ? "#f2c14e" : "#7b1e34") : color === 0 ? "#6d6455" : "#c9c2b2";
+  const numberColor = look === "football" ? (color === 1 ? "#f2c14e" : "#7b1e34") : color === 0 ? "#6d6455" : "#c9c2b2";
   return `
     <polygon class="tile" points="${hexPoints()}" fill="${tile.fill}" stroke="${tile.stroke}" stroke-width="2"/>
     <g class="figure" transform="scale(0.92)">${figure}</g>
