@@ -205,7 +205,7 @@ def test_render_modes() -> None:
 
 @pytest.mark.parametrize(("game_type", "rules"), GAMES)
 def test_the_tracker_agrees_with_a_fresh_encoding_move_after_move(game_type, rules) -> None:
-    """ActionTracker keeps destinations' references between positions; it must always give what
+    """MoveKeyTracker keeps destinations' references between positions; it must always give what
     HiveActions.legal computes from scratch (Pillbug throws and Dragonfly carries included)."""
     actions = HiveActions(game_type)
     rng = random.Random(7)
