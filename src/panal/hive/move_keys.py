@@ -30,6 +30,7 @@ Move(wS1, (0, 0))
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive.codes import CARRY_FLAG, OFF_BOARD, PASS_CODE
@@ -66,6 +67,12 @@ class MoveKeys:
         self.reference_weights = list(reference_weights)
         self.carry_weight = carry_weight
         self.pass_key = pass_key
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled by its arguments (OpenSpiel serialises states with pickle; a class that the
+        # compiled build compiles is rebuilt only through its constructor)
+        weights = (self.piece_weights, self.reference_weights, self.carry_weight, self.pass_key)
+        return (MoveKeys, weights)
 
     def legal(self, game: Game) -> dict[int, int]:
         """Every legal move's key → its move code; ``{pass_key: PASS_CODE}`` when a pass is
@@ -138,6 +145,9 @@ class MoveKeyTracker:
         self.game = game
         self._near: dict[int, References] = {}
         self._ply = game.ply
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (MoveKeyTracker, (self.keys, self.game))  # what it remembers is only a cache
 
     def legal(self) -> dict[int, int]:
         """:meth:`MoveKeys.legal` of the game's position."""
