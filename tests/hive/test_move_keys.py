@@ -3,6 +3,7 @@ MoveString panal writes for it, from scratch and through a tracker, in every gam
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -70,3 +71,15 @@ def test_keys_name_the_movestrings_panal_writes(game_type: str, rules: dict[str,
 def test_weights_take_one_int_per_piece_value() -> None:
     with pytest.raises(ValueError, match="one int per piece value"):
         MoveKeys([0] * 31, [0] * 32, 7)
+
+
+def test_keys_and_trackers_pickle() -> None:
+    """OpenSpiel serialises states with pickle; a tracker comes back following a copy of its
+    game, with the same keys."""
+    game = Game("Base+MLP", tournament_opening=True)
+    tracker = KEYS.tracker(game)
+    for _ in range(9):
+        tracker.push(sorted(tracker.legal().values())[0])
+    twin = pickle.loads(pickle.dumps(tracker))
+    assert twin.game is not game and twin.game.hash == game.hash
+    assert twin.legal() == tracker.legal() and twin.keys.pass_key == -5
