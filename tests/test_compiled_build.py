@@ -2,9 +2,9 @@
 source does.
 
 On the compiled build this runs a fingerprint of the rules and the AI (perft counts, every legal
-move along seeded random games, searches bounded by nodes with a seeded noise) in this process
-and again in a subprocess on a pure copy of the same package, and compares the two. On the pure
-build it is skipped: there is nothing to compare.
+move and its move key along seeded random games, searches bounded by nodes with a seeded noise)
+in this process and again in a subprocess on a pure copy of the same package, and compares the
+two. On the pure build it is skipped: there is nothing to compare.
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ import pytest
 import panal
 from panal.ai import Searcher
 from panal.hive import Game
+from panal.hive.move_keys import MoveKeys
 
 PERFTS = (("Base", 4), ("Base+MLP", 3), ("Base+MLPD", 3))
 RANDOM_GAMES = (("Base+MLP", 1), ("Base+MLPD", 2), ("Base", 3))
 SEARCHES = (("Base+MLP", 11, 30), ("Base+MLP", 12, 44), ("Base", 13, 26))
 NODES = 3000
+KEYS = MoveKeys([p * 448 for p in range(32)], [p * 14 for p in range(32)], 7)
 
 
 def fingerprint() -> dict[str, Any]:
@@ -39,12 +41,15 @@ def fingerprint() -> dict[str, Any]:
     for kind, seed in RANDOM_GAMES:
         rng = random.Random(seed)
         game = Game(kind)
+        tracker = KEYS.tracker(game)  # the action keys of panal.env, kept move to move
         moves = []
+        keys = []
         while not game.is_over() and game.ply < 150:
             codes = sorted(game.legal_move_codes())
             moves.append(codes)
-            game.push_code(rng.choice(codes))
-        games.append([moves, game.hash, game.state.value])
+            keys.append([[key, code] for key, code in sorted(tracker.legal().items())])
+            tracker.push(rng.choice(codes))
+        games.append([moves, keys, game.hash, game.state.value])
     searches = []
     for kind, seed, plies in SEARCHES:
         rng = random.Random(seed)
@@ -96,7 +101,8 @@ def test_fingerprint_covers_what_it_compares() -> None:
     assert Game("Base", tournament_opening=True).perft(4) == 21600  # nokamute's perft table
     result = fingerprint()
     assert result["perfts"][0] == 21600
-    assert all(len(moves) > 10 for moves, _, _ in result["games"])
+    assert all(len(moves) > 10 for moves, _, _, _ in result["games"])
+    assert all(len(keys) == len(moves) for moves, keys, _, _ in result["games"])
     assert all(nodes >= NODES for _, _, _, nodes, _ in result["searches"])
 
 

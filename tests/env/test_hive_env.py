@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test
 from panal.env.hive_actions import ON_TOP, HiveActions
 from panal.env.hive_aec import AGENTS, HiveEnv
 from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive import Game, Piece
+from panal.hive import Color, Game, Piece
 from panal.hive.codes import CARRY_FLAG, PASS_CODE
 
 GAMES = [
@@ -179,7 +179,7 @@ def test_observation_planes_show_stacks_and_the_side() -> None:
 def test_every_hive_fits_the_grid() -> None:
     """A line of all 22 Base pieces, recentred, still lies inside the 23 x 23 grid."""
     cells = {(q, 0): "wQ" if q == 0 else None for q in range(22)}
-    names = [p.name for p in Game("Base").in_hand(0)] + [p.name for p in Game("Base").in_hand(1)]
+    names = [p.name for color in Color for p in Game("Base").in_hand(color)]
     names.remove("wQ")
     for q in range(1, 22):
         cells[(q, 0)] = names[q - 1]
@@ -205,7 +205,7 @@ def test_render_modes() -> None:
 
 @pytest.mark.parametrize(("game_type", "rules"), GAMES)
 def test_the_tracker_agrees_with_a_fresh_encoding_move_after_move(game_type, rules) -> None:
-    """ActionTracker keeps destinations' references between positions; it must always give what
+    """MoveKeyTracker keeps destinations' references between positions; it must always give what
     HiveActions.legal computes from scratch (Pillbug throws and Dragonfly carries included)."""
     actions = HiveActions(game_type)
     rng = random.Random(7)

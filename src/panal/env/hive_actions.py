@@ -48,15 +48,13 @@ from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL
 from panal.hive.codes import CARRY_FLAG, OFF_BOARD, PASS_CODE
 from panal.hive.game import Game
 from panal.hive.move import Move
+from panal.hive.move_keys import ON_TOP, MoveKeys, MoveKeyTracker
 from panal.hive.notation import DIRECTION_SYMBOLS
 from panal.hive.pieces import PIECE_BY_VALUE, Bug, Color, GameType, Piece
 
 __all__ = ["ON_TOP", "HiveActions"]
 
-ON_TOP = 6
-"""The relation of a climb onto the reference (and of the first piece of a game)."""
 _RELATIONS = 7  # six directions and on top
-_STEPS = tuple(enumerate(NEIGHBOR_OFFSETS))
 
 
 class HiveActions:
@@ -83,6 +81,7 @@ class HiveActions:
         # piece value -> its part of an action as the moving piece, and as the reference
         self._moving = [max(i, 0) * count * self.relations for i in self._index]
         self._referred = [max(i, 0) * self.relations for i in self._index]
+        self._keys = MoveKeys(self._moving, self._referred, _RELATIONS, self.pass_action)
 
     def __repr__(self) -> str:
         return f"HiveActions({str(self.game_type)!r})"
@@ -92,66 +91,22 @@ class HiveActions:
     def legal(self, game: Game) -> dict[int, int]:
         """Every legal action of ``game``'s position → its move code (``{}`` once it is over).
 
-        The actions are the ones of the MoveStrings ``game.move_string`` writes; this builds
-        them from the position without writing any text (it runs at every step of an
-        environment, so it is written for speed: each destination's references are found once).
-        :class:`ActionTracker` also remembers them from one position to the next.
+        The actions are the ones of the MoveStrings ``game.move_string`` writes; the engine's
+        :class:`~panal.hive.move_keys.MoveKeys` builds them from the move codes without writing
+        any text (it runs at every step of an environment, and the compiled build compiles it).
+        :meth:`tracker` also remembers each destination's references from one position to the
+        next.
         """
-        return self._legal(game, {})
-
-    def _legal(self, game: Game, near: dict[int, tuple[int, int, int]]) -> dict[int, int]:
-        """:meth:`legal`, with ``near`` (destination → its references, as found below) known
-        for some destinations already and filled in for the others."""
-        codes = game.legal_move_codes()
-        if not codes:
-            return {}
-        if codes[0] == PASS_CODE:
-            return {self.pass_action: PASS_CODE}
-        stacks = game.stacks
-        moving = self._moving
-        if not stacks:  # the first piece: (piece, piece, on top)
-            return {moving[c & 31] + self._referred[c & 31] + ON_TOP: c for c in codes}
-        referred = self._referred
-        cells = game.piece_cells
-        get = stacks.get
-        steps = _STEPS
-        # near: destination -> (first referenced cell, its part of the action, the next one's)
-        out: dict[int, int] = {}
-        for code in codes:
-            dest = code >> 6
-            found = near.get(dest)
-            if found is None:
-                stack = get(dest)
-                if stack:  # a climb: the reference is the top piece
-                    found = (-1, referred[stack[-1]] + ON_TOP, -1)
-                else:
-                    first_cell = first = second = -1
-                    for direction, step in steps:
-                        stack = get(dest - step)  # dest lies in `direction` from there
-                        if stack:
-                            if first < 0:
-                                first_cell, first = dest - step, referred[stack[-1]] + direction
-                            else:
-                                second = referred[stack[-1]] + direction
-                                break
-                    found = (first_cell, first, second)
-                near[dest] = found
-            first_cell, part, second = found
-            piece = code & 31
-            if first_cell == cells[piece] and second >= 0:
-                part = second  # not the moving piece's own cell, unless it is the only one
-            if code & CARRY_FLAG:
-                part += _RELATIONS
-            out[moving[piece] + part] = code
-        return out
+        return self._keys.legal(game)
 
     def mask(self, game: Game) -> list[int]:
         """The legal actions of ``game``, sorted (the action mask's set entries)."""
         return sorted(self.legal(game))
 
-    def tracker(self, game: Game) -> ActionTracker:
-        """An :class:`ActionTracker` of ``game``."""
-        return ActionTracker(self, game)
+    def tracker(self, game: Game) -> MoveKeyTracker:
+        """A :class:`~panal.hive.move_keys.MoveKeyTracker` of ``game``: its legal actions
+        (``tracker.legal()``) as it goes forward through ``tracker.push(code)``."""
+        return self._keys.tracker(game)
 
     # --- single moves -----------------------------------------------------------------------
 
@@ -230,53 +185,3 @@ class HiveActions:
         if index < 0:
             raise ValueError(f"{piece!r} is not a piece of {self.game_type}")
         return index
-
-
-class ActionTracker:
-    """The legal actions of one game as it goes forward, move by move through :meth:`push`.
-
-    A destination's references depend only on its own cell and its six neighbours, and a move
-    changes two cells (where the piece, or a Dragonfly's pair, left and where it landed), so the
-    tracker keeps every destination's references from one position to the next and forgets only
-    those around those two cells. Anything else done to the game (a move pushed past the
-    tracker, a move taken back) is noticed by its ply and starts afresh.
-    """
-
-    def __init__(self, actions: HiveActions, game: Game) -> None:
-        self.actions = actions
-        self.game = game
-        self._near: dict[int, tuple[int, int, int]] = {}
-        self._ply = game.ply
-
-    def legal(self) -> dict[int, int]:
-        """:meth:`HiveActions.legal` of the game's position."""
-        if self.game.ply != self._ply:
-            self._near.clear()
-            self._ply = self.game.ply
-        return self.actions._legal(self.game, self._near)
-
-    def copy(self) -> ActionTracker:
-        """A tracker of a copy of the game (``game.copy()``) that keeps what this one knows."""
-        other = ActionTracker(self.actions, self.game.copy())
-        other._near = dict(self._near)  # the values are tuples, never changed
-        other._ply = self._ply
-        return other
-
-    def push(self, code: int) -> None:
-        """Play move ``code`` (known to be legal) in the game."""
-        game = self.game
-        in_step = game.ply == self._ply
-        touched: tuple[int, ...] = ()
-        if code != PASS_CODE:
-            origin = game.piece_cells[code & 31]
-            touched = (code >> 6,) if origin == OFF_BOARD else (code >> 6, origin)
-        game.push_code(code)
-        self._ply = game.ply
-        near = self._near
-        if not in_step:
-            near.clear()
-            return
-        for cell in touched:
-            near.pop(cell, None)
-            for step in NEIGHBOR_OFFSETS:
-                near.pop(cell + step, None)

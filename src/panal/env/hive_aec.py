@@ -178,12 +178,19 @@ class HiveEnv(AECEnv[str, _ObsDict, int]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        code = self._legal.get(int(action)) if _is_action(action) else None
+        # a plain int is looked up at once; numpy's ints too, but not bools or floats
+        code = (
+            self._legal.get(action)
+            if type(action) is int
+            else self._legal.get(int(action))
+            if _is_action(action)
+            else None
+        )
         if code is None:
             raise ValueError(self._illegal(action))
         self._cumulative_rewards[agent] = 0.0
         self._tracker.push(code)
-        self.agent_selection = AGENTS[self.game.turn]
+        self.agent_selection = AGENTS[self.game.ply & 1]  # game.turn, without making a Color
         if self._settle():
             self._accumulate_rewards()  # rewards are 0 until the end
         if self.render_mode == "human":

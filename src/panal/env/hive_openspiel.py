@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from panal.env.hive_actions import ActionTracker, HiveActions
+from panal.env.hive_actions import HiveActions
 from panal.env.hive_observation import HiveObserver, text_view
 from panal.hive.game import Game
+from panal.hive.move_keys import MoveKeyTracker
 from panal.hive.options import OPTION_SPECS
 from panal.hive.outcome import GameState
 
@@ -82,11 +83,12 @@ class _Config:
 
 
 class _Position:
-    """A state's game and its legal actions (through an :class:`ActionTracker`, which keeps
-    the destinations' references from move to move); deep-copied with the game's own fast
-    copy, as OpenSpiel copies a state for every simulation of a search."""
+    """A state's game and its legal actions (through a
+    :class:`~panal.hive.move_keys.MoveKeyTracker`, which keeps the destinations' references
+    from move to move); deep-copied with the game's own fast copy, as OpenSpiel copies a state
+    for every simulation of a search."""
 
-    def __init__(self, tracker: ActionTracker) -> None:
+    def __init__(self, tracker: MoveKeyTracker) -> None:
         self.tracker = tracker
         self.legal = tracker.legal()
 
