@@ -19,6 +19,7 @@ changes two cells. This lives with the engine, not with the environments that us
 that the compiled build compiles it: it runs at every step of an environment.
 
 >>> from panal.hive import Game
+>>> from panal.hive.move_keys import MoveKeys
 >>> game = Game("Base", tournament_opening=True)
 >>> game.push("wS1")
 Move(wS1, (0, 0))
