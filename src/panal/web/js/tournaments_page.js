@@ -48,6 +48,7 @@ export function showTournamentsPage(root, config, navigate) {
       root.innerHTML = `
         <section class="tournaments-page">
           <h1>${t("tour.title")}</h1>
+          <p class="compete-links"><a href="/leaderboard" data-link>${t("community.leaderboard")}</a> · <a href="/ladder" data-link>${t("ladder.title")}</a></p>
           ${
             signedIn
               ? `<form class="tournament-form">
