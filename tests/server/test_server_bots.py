@@ -126,6 +126,8 @@ def test_a_bot_acts_for_itself_only(client: TestClient) -> None:
 def _finish_by_resignation(white: Any, black: Any) -> dict[str, Any]:
     white.send_json({"type": "move", "move": "wS1"})
     receive_state(black, lambda s: s["ply"] == 1)
+    black.send_json({"type": "move", "move": "bS1 wS1-"})  # two plies: a game, rated
+    receive_state(white, lambda s: s["ply"] == 2)
     black.send_json({"type": "resign"})
     return receive_state(white, lambda s: s["result"] is not None)
 

@@ -126,8 +126,8 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
         over_a = receive(white, lambda m: m["type"] == "state" and m["result"], seconds=40)
         over_b = receive(black, lambda m: m["type"] == "state" and m["result"], seconds=10)
     for over in (over_a, over_b):
-        assert over["result"] == "BlackWins" and over["end_reason"] == "time"
-        assert over["clocks"]["white"] == 0 and over["players"]["black"]["change"] > 0
+        assert over["result"] == "WhiteWins" and over["end_reason"] == "time"
+        assert over["clocks"]["black"] == 0 and over["players"]["white"]["change"] > 0
     store = Store(database[0])
     try:
         with store.engine.connect() as conn:
