@@ -12,9 +12,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from panal.hex import Hex
-from panal.hive import Game, GameState, IllegalMoveError, InvalidMoveError, Move, Termination
+from panal.hive import (
+    Game,
+    GameState,
+    GameType,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Termination,
+)
 from panal.hive.pieces import piece_from_name
-from panal.server.hive_games.clock import NO_FIRST_MOVE, ClockState
+from panal.server.hive_games.clock import NO_FIRST_MOVE, ClockState, TimeControl, TimeControlError
 from panal.server.hive_games.game_store import GameWrite, clock_values, insert_game, online_game
 from panal.server.hive_games.live import LiveGame
 from panal.server.hive_games.snapshot import (
@@ -33,6 +41,8 @@ __all__ = [
     "checked_move",
     "flag_change",
     "play",
+    "requested_clock",
+    "requested_game_type",
     "requested_move",
     "timed",
 ]
@@ -95,6 +105,22 @@ def both_writes(
         second(conn)
 
     return run
+
+
+def requested_game_type(text: str) -> GameType:
+    """The game type a request names (``"Base+MLP"``), or ``bad_game_type``."""
+    try:
+        return GameType.parse(text)
+    except ValueError as exc:
+        raise RequestError("bad_game_type", str(exc)) from None
+
+
+def requested_clock(value: dict[str, Any] | None) -> TimeControl | None:
+    """The clock a request names (None: untimed), or ``422 bad_clock``."""
+    try:
+        return TimeControl.from_json(value)
+    except TimeControlError as exc:
+        raise RequestError("bad_clock", str(exc), 422) from None
 
 
 def requested_move(message: dict[str, Any]) -> Move | str:

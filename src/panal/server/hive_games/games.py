@@ -23,7 +23,6 @@ from typing import Any
 
 from panal.hive import (
     Game,
-    GameType,
     Move,
     Options,
 )
@@ -34,6 +33,7 @@ from panal.server.hive_games.actions import (
     abort_change,
     both_writes,
     flag_change,
+    requested_game_type,
     timed,
 )
 from panal.server.hive_games.ai_player import AiPlayer
@@ -299,10 +299,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         invitation is taken online."""
         if mode not in MODES:
             raise RequestError("bad_mode", f"mode must be one of {', '.join(MODES)}")
-        try:
-            parsed_type = GameType.parse(game_type)
-        except ValueError as exc:
-            raise RequestError("bad_game_type", str(exc)) from None
+        parsed_type = requested_game_type(game_type)
         if mode == "ai":
             if not self.levels:
                 raise RequestError("no_ai", "the AI is not available on this server", 409)

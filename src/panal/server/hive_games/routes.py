@@ -38,6 +38,7 @@ from pydantic import Field
 
 from panal.hive import OPTION_SPECS, Options, names
 from panal.hive.pieces import EXPANSIONS, Bug
+from panal.server.hive_games.actions import requested_clock
 from panal.server.hive_games.archive_query import ArchiveQuery, archive_filter
 from panal.server.hive_games.clock import (
     CORRESPONDENCE_DAYS,
@@ -45,8 +46,6 @@ from panal.server.hive_games.clock import (
     MAX_INCREMENT,
     MIN_BASE,
     PRESETS,
-    TimeControl,
-    TimeControlError,
 )
 from panal.server.hive_games.game_store import GameRow
 from panal.server.hive_games.games import GameHub
@@ -112,10 +111,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
     @router.post("/api/games", status_code=201)
     async def new_game(request: NewGameRequest, http: Request) -> dict[str, Any]:
         account = await session_account(http, players)
-        try:
-            control = TimeControl.from_json(request.clock)
-        except TimeControlError as exc:
-            raise RequestError("bad_clock", str(exc), 422) from None
+        control = requested_clock(request.clock)
         _, secrets_out = await hub.create(
             game_type=request.game_type,
             mode=request.mode,

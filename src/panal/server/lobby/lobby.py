@@ -25,9 +25,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 
-from panal.hive import GameType, Options
+from panal.hive import Options
 from panal.server.bots.bot_store import bot_may_accept
-from panal.server.hive_games.clock import TimeControl, TimeControlError
+from panal.server.hive_games.actions import requested_clock, requested_game_type
 from panal.server.hive_games.game_store import GameRow, online_game
 from panal.server.hive_games.games import LOBBY_CHANNEL
 from panal.server.hive_games.live import COLOR_NAMES
@@ -146,14 +146,8 @@ class Lobby:
     async def create(self, body: ChallengeRequest, request: Request) -> dict[str, Any]:
         runtime = self.runtime
         account = await session_account(request, self.players)
-        try:
-            game_type = str(GameType.parse(body.game_type))
-        except ValueError as exc:
-            raise RequestError("bad_game_type", str(exc)) from None
-        try:
-            control = TimeControl.from_json(body.clock)
-        except TimeControlError as exc:
-            raise RequestError("bad_clock", str(exc), 422) from None
+        game_type = str(requested_game_type(body.game_type))
+        control = requested_clock(body.clock)
         try:
             options = Options.from_values(body.options)
         except (TypeError, ValueError) as exc:

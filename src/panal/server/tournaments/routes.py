@@ -16,8 +16,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 
-from panal.hive import GameType
-from panal.server.hive_games.clock import TimeControl, TimeControlError
+from panal.server.hive_games.actions import requested_clock, requested_game_type
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import serve_watcher
@@ -97,14 +96,8 @@ async def create_tournament(body: CreateRequest, request: Request) -> dict[str, 
     name = body.name.strip()
     if not name:
         raise RequestError("bad_name", "a tournament needs a name")
-    try:
-        game_type = str(GameType.parse(body.game_type))
-    except ValueError as exc:
-        raise RequestError("bad_game_type", str(exc)) from None
-    try:
-        control = TimeControl.from_json(body.clock)
-    except TimeControlError as exc:
-        raise RequestError("bad_clock", str(exc), 422) from None
+    game_type = str(requested_game_type(body.game_type))
+    control = requested_clock(body.clock)
     if control is None:
         raise RequestError("bad_clock", "a tournament's games have a clock", 422)
     if body.format == "round_robin" and body.max_players > MAX_ROUND_ROBIN_PLAYERS:
