@@ -34,13 +34,7 @@ class BodyLimit:
                 except ValueError:
                     too_big = True
                 if too_big:
-                    await _refuse(
-                        send,
-                        413,
-                        "too_large",
-                        f"request bodies are limited to {self.limit} bytes",
-                        self.limit,
-                    )
+                    await self._refuse_too_large(send)
                     return
         chunks: list[bytes] = []
         seen = 0
@@ -53,13 +47,7 @@ class BodyLimit:
                     chunk = message.get("body", b"")
                     seen += len(chunk)
                     if seen > self.limit:
-                        await _refuse(
-                            send,
-                            413,
-                            "too_large",
-                            f"request bodies are limited to {self.limit} bytes",
-                            self.limit,
-                        )
+                        await self._refuse_too_large(send)
                         return
                     chunks.append(chunk)
                     if not message.get("more_body", False):
@@ -80,6 +68,11 @@ class BodyLimit:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    async def _refuse_too_large(self, send: Send) -> None:
+        """413, announced by its length or found as the chunks arrive."""
+        detail = f"request bodies are limited to {self.limit} bytes"
+        await _refuse(send, 413, "too_large", detail, self.limit)
 
 
 async def _refuse(send: Send, status: int, code: str, detail: str, limit: int = 0) -> None:
