@@ -62,7 +62,7 @@ def test_set_up_a_position_and_see_the_winning_line(
     page.click("[data-action=edit-done]")
     error = page.wait_for_selector("[data-edit-error]")
     expected = (
-        "Boot 1 (Maroon) is on top of another piece, but only the Wall, the"
+        "Boot 1 (White) is on top of another piece, but only the Wall, the"
         if phone
         else "Soldier Ant 1 (White) is on top of another piece, but only the Beetle, the Mosquito"
     )

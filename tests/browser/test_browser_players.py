@@ -181,8 +181,6 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     type_move(ana, BLACK_WINS[0], 0)  # each side's first move; then White's clock runs
     type_move(bruno, BLACK_WINS[1], 1)
     ana.wait_for_selector(".player[data-color=white] [data-clock].running")
-    type_move(ana, BLACK_WINS[0], 0)
-    type_move(bruno, BLACK_WINS[1], 1)
     ana.wait_for_selector(".player[data-color=white] [data-clock].low", timeout=15_000)
     for page in (ana, bruno):
         page.wait_for_selector(".result-card [data-result=BlackWins]", timeout=30_000)
