@@ -25,9 +25,17 @@ def job(name: str, owner: str, group: str | None = None) -> Job:
     return Job(KIND, f"game:{name}", {"name": name}, id=name, owner=owner, group=group)
 
 
-# A backlog of one client (a, four jobs), then two others that come after it.
-BACKLOG = [job("a1", "a"), job("a2", "a"), job("a3", "a"), job("a4", "a")]
-LATER = [job("b1", "b"), job("c1", "c"), job("b2", "b")]
+# A backlog of one client (a, four jobs), then two others that come after it. Made afresh for
+# each test: a job expires a while after it is made, and the suite may reach a test long after
+# it imported the module.
+def backlog() -> list[Job]:
+    return [job("a1", "a"), job("a2", "a"), job("a3", "a"), job("a4", "a")]
+
+
+def later() -> list[Job]:
+    return [job("b1", "b"), job("c1", "c"), job("b2", "b")]
+
+
 FAIR_ORDER = ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]
 # The same through a queue with one consumer, a1 running when the rest come: a has just been
 # served (its job runs), so b and c, who come in fresh, go before a's second job.
@@ -36,7 +44,7 @@ SERVED_ORDER = FAIR_ORDER
 
 def test_interleaved_clients_are_served_in_turn() -> None:
     shares = FairShares()
-    for queued in BACKLOG + LATER:
+    for queued in backlog() + later():
         shares.push(queued)
     assert len(shares) == 7
     order = [shares.pop() for _ in range(7)]
@@ -71,7 +79,7 @@ def test_a_client_that_comes_in_goes_before_a_backlog_already_served() -> None:
     """a's backlog has been served once when b's one job comes: b's goes next, not a's second
     (a plain round robin put b behind a, who was in the ring first); then a and b take turns."""
     shares = FairShares()
-    for queued in BACKLOG:
+    for queued in backlog():
         shares.push(queued)
     assert (popped := shares.pop()) is not None and popped.id == "a1"
     shares.push(job("b1", "b"))
@@ -81,7 +89,7 @@ def test_a_client_that_comes_in_goes_before_a_backlog_already_served() -> None:
 
 def test_removing_a_cancelled_game_keeps_the_others_in_place() -> None:
     shares = FairShares()
-    for queued in BACKLOG + LATER:
+    for queued in backlog() + later():
         shares.push(queued)
     dropped = shares.remove(lambda j: j.key in ("game:a1", "game:b1", "game:b2"))
     assert sorted(j.id for j in dropped) == ["a1", "b1", "b2"]
@@ -112,9 +120,9 @@ class Recorder:
 async def served_order(queue: JobQueue, gate: asyncio.Event, recorder: Recorder) -> list[str]:
     """Submit the backlog, then the later jobs while the first job runs, and the order served."""
     await queue.start(recorder)
-    await queue.submit(BACKLOG[0])
+    await queue.submit(backlog()[0])
     await asyncio.sleep(0.3)  # the one consumer has taken a1 and waits at the gate
-    for queued in BACKLOG[1:] + LATER:
+    for queued in backlog()[1:] + later():
         await queue.submit(queued)
     gate.set()
     await asyncio.wait_for(recorder.done.wait(), 20)
