@@ -18,6 +18,7 @@ SUBSYSTEMS = (
     "panal.enjambre.commands",
     "panal.server.commands",
     "panal.server.bots.commands",
+    "panal.server.chat.commands",
     "panal.puzzles.commands",
     "panal.ai.commands",
 )

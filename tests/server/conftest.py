@@ -51,6 +51,12 @@ TABLES = (
     "analysis_positions",
     "analysis_engines",
     "game_reviews",
+    "chat_messages",
+    "chat_reports",
+    "chat_mutes",
+    "chat_rates",
+    "moderators",
+    "chat_silences",
 )
 
 

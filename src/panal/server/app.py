@@ -26,10 +26,14 @@ from panal.server.analysis.engine import EngineLimits, Engines
 from panal.server.analysis.reviews import ReviewedGame, Reviews
 from panal.server.analysis.routes import analysis_router
 from panal.server.bots.routes import bot_router
+from panal.server.chat.chat import Chat
+from panal.server.chat.routes import chat_router
+from panal.server.enjambre_tables.chat_place import TableChatPlace
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.routes import table_router
 from panal.server.enjambre_tables.tables import TableHub
 from panal.server.hive_games.ai_pool import ai_levels
+from panal.server.hive_games.chat_place import GameChatPlace
 from panal.server.hive_games.game_store import GameStore
 from panal.server.hive_games.games import GameHub
 from panal.server.hive_games.live import Limits
@@ -131,6 +135,9 @@ def create_app(
     engines, reviews = analysis_hubs(runtime, hub, analysis_limits)
     tournaments = Tournaments(runtime, hub, players)
     engine_ladder = Ladder(runtime, store, players, ladder or LadderSettings())
+    chat = Chat(runtime, clock=clock)
+    chat.plug("game", GameChatPlace(hub))
+    chat.plug("table", TableChatPlace(tables))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -159,6 +166,7 @@ def create_app(
     app.state.engines, app.state.reviews = engines, reviews
     app.state.tournaments = tournaments
     app.state.ladder = engine_ladder
+    app.state.chat = chat
     app.state.password_work = PasswordWork()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
@@ -173,5 +181,6 @@ def create_app(
     app.include_router(bot_router)
     app.include_router(ladder_router)
     app.include_router(community_router)
+    app.include_router(chat_router(chat, players))
     serve_pages(app)
     return app
