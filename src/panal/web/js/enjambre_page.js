@@ -13,6 +13,7 @@
 
 import { account } from "./account.js";
 import { ApiError, api } from "./api.js";
+import { ChatPanel } from "./chat_panel.js";
 import { TableBoard, startDrag } from "./enjambre_board.js";
 import { TableView, colourName, describeTableError } from "./enjambre_view.js";
 import { t } from "./i18n.js";
@@ -67,10 +68,13 @@ class TablePage extends TableView {
   connect() {
     this.renderFrame();
     this.live.open(this.token);
+    this.chat?.stop();
+    this.chat = new ChatPanel(this.root.querySelector("[data-chat]"), { kind: "table", key: this.id, token: this.token });
   }
 
   stop() {
     this.live.stop();
+    this.chat?.stop();
     clearTimeout(this.showTimer);
     this.trayDrag?.abort(); // a drag under way when the page is left: its listeners go
     this.board?.destroy();
@@ -118,6 +122,7 @@ class TablePage extends TableView {
   // --- state from the server -------------------------------------------------------------
 
   receive(state, previous) {
+    if (previous && state.table.status === "over" && previous.table.status !== "over") this.chat?.refresh(); // players now read the spectators too
     const fresh = !previous || state.events_from === 0 || state.table.game !== this.game;
     if (fresh) this.events = [];
     const added = state.events;
@@ -154,6 +159,7 @@ class TablePage extends TableView {
         <section class="enj-players" aria-labelledby="enj-players-title"><h2 id="enj-players-title" class="sr-only"></h2><ol class="enj-seats"></ol></section>
         <div class="enj-board-wrap"><div class="enj-board-area"></div><div class="enj-overlay" hidden></div></div>
         <div class="dock enj-dock" aria-live="polite"></div>
+        <details class="chat" data-chat></details>
         <aside class="side-panel enj-side"></aside>
       </div>
       <div class="enj-handover" hidden></div>`;

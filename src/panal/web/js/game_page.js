@@ -10,6 +10,7 @@
 
 import { api } from "./api.js";
 import { Board } from "./board.js";
+import { ChatPanel } from "./chat_panel.js";
 import { GameView } from "./game_view.js";
 import { colorName, describeError, pieceName, setLook, t } from "./i18n.js";
 import { LivePage, heldToken } from "./live_page.js";
@@ -65,6 +66,8 @@ class GamePage extends GameView {
     // Watching (?watch=1), the page shows what spectators see; a seat token this browser holds
     // still goes with it, so that a player watching their own game is not counted among them.
     this.live.open(watching ? held : token, { watch: watching });
+    // The chat knows a player by their seat token even when they watch (?watch=1).
+    this.chat = new ChatPanel(this.root.querySelector("[data-chat]"), { kind: "game", key: this.gameId, token: token || held });
     // The running clock counts down between states; a tenth of a second is its finest unit.
     this.ticker = setInterval(() => this.tickClocks(), 100);
     this.keyHandler = (event) => this.onKey(event);
@@ -80,6 +83,7 @@ class GamePage extends GameView {
     clearInterval(this.ticker);
     this.board?.destroy();
     this.live?.stop();
+    this.chat?.stop();
     document.removeEventListener("keydown", this.keyHandler);
     document.removeEventListener("panal:preferences", this.preferencesHandler);
   }
@@ -115,6 +119,7 @@ class GamePage extends GameView {
       this.live.notice = null;
     }
     if (previous) this.noticeDeclinedDraw(previous, state);
+    if (previous && state.result && !previous.result) this.chat?.refresh(); // players now read the spectators too
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!state.result) this.resultClosed = false;
     if (!this.legalPieces().has(this.selected)) this.selected = null;
@@ -230,6 +235,7 @@ class GamePage extends GameView {
             <div class="action-bar" hidden></div>
           </div>
         </div>
+        <details class="chat" data-chat></details>
         <aside class="side-panel"></aside>
         <div class="sr-only" aria-live="polite" data-announcer></div>
       </section>`;

@@ -2,7 +2,8 @@
 // run time from the JSON catalogs under web/locales/<language>/<area>.json: one per part of the
 // site (common: the frame and the server's refusals; hive; players: accounts, lobby, clocks,
 // ratings, profiles; enjambre; tournaments; community: the leaderboard, the player search, the
-// archive's filters; everyday: first moves, import errors and limits, the 404 page, reviewing).
+// archive's filters; everyday: first moves, import errors and limits, the 404 page, reviewing;
+// chat: a game's or a table's chat).
 // Brazilian Portuguese layers on the European: its catalogs hold only what
 // Brazilians say differently (você, tela, rodada, the gerund…). A key missing in the reader's
 // language shows the English text, and one missing in English shows the key itself,
@@ -13,7 +14,7 @@
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
-export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday"];
+export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday", "chat"];
 // The language whose texts a language's catalogs change.
 const LAYERED_ON = { "pt-BR": "pt-PT" };
 const FALLBACK = "en";

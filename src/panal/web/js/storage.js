@@ -134,3 +134,7 @@ export function saveGuestLesson(id) {
 }
 export const bestStreak = () => Number(read("panal.bestStreak")) || 0;
 export const saveBestStreak = (n) => write("panal.bestStreak", String(n));
+
+// The chat senders a guest muted (an account's mutes are kept by the server).
+export const guestChatMutes = () => readJson("panal.chatMuted", []);
+export const saveGuestChatMutes = (senders) => write("panal.chatMuted", JSON.stringify(senders));
