@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.browser.helpers import game_id
@@ -105,3 +106,23 @@ def test_two_players_chat_and_a_muted_player_is_silenced(
     assert log_texts(guest) == [markup, "¿Sigues ahí?"]
     guest.click(".chat-unmute")
     guest.wait_for_function("() => document.querySelectorAll('.chat-log li').length === 4")
+
+
+def test_a_table_chat_on_a_phone_leaves_the_board_alone(
+    open_page: Any, server: ServerProcess, artifacts: Path
+) -> None:
+    body = {"players": 2, "seats": [{"kind": "person"}, {"kind": "bot", "bot": "random"}]}
+    table = httpx.post(
+        f"{server.url}/api/enjambre/tables", json=body, headers={"Origin": server.url}
+    ).json()
+    page = open_page(f"/table/{table['id']}#token={table['token']}", locale="pt-BR", phone=True)
+    page.wait_for_selector(".enj-board-area svg")
+    page.wait_for_selector("details.chat summary")
+    assert apart(box(page, "details.chat"), box(page, ".enj-board-wrap"))
+    page.click("details.chat summary")
+    say(page, "Olá, robô")
+    page.wait_for_function("() => document.querySelectorAll('.chat-log li').length === 1")
+    assert page.inner_text(".chat-log .chat-author") == "Assento 1 (convidado)"
+    assert apart(box(page, "details.chat"), box(page, ".enj-board-wrap"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(artifacts / "chat-table-phone.png"), full_page=True)

@@ -9,7 +9,6 @@ import math
 import secrets
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
@@ -28,7 +27,9 @@ def servers(
 ) -> Iterator[list[ServerProcess]]:
     folder = tmp_path_factory.mktemp(f"chat-{request.param}")
     if request.param == "sqlite":
-        started = [ServerProcess(folder / "chat.sqlite3", folder / "serve.log", ("--ai-workers", "1"))]
+        started = [
+            ServerProcess(folder / "chat.sqlite3", folder / "serve.log", ("--ai-workers", "1"))
+        ]
     else:
         postgres, redis = scale_out_services()
         db = fresh_postgres(postgres)

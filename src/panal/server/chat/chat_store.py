@@ -372,9 +372,7 @@ class ChatStore:
     def unmute(self, user_id: int, sender: str) -> None:
         table = chat_mutes_table
         with self.engine.begin() as conn:
-            conn.execute(
-                delete(table).where(table.c.user_id == user_id, table.c.sender == sender)
-            )
+            conn.execute(delete(table).where(table.c.user_id == user_id, table.c.sender == sender))
 
     # --- moderation ------------------------------------------------------------------------
 

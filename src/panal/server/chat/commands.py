@@ -93,7 +93,7 @@ def _moderator(args: argparse.Namespace) -> int:
 
 
 def _reports(args: argparse.Namespace) -> int:
-    chat, players = _stores(args)
+    chat, _ = _stores(args)
     for report in chat.reports(max(1, args.limit)):
         when = dt.datetime.fromtimestamp(report["at"], dt.UTC).strftime("%Y-%m-%d %H:%M")
         who = report["author"] or f"guest {report['sender']} (seat {report['seat']})"

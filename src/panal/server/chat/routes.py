@@ -147,9 +147,12 @@ def chat_router(chat: Chat, players: PlayerStore) -> APIRouter:
             "me": sender.key if sender is not None else None,
             "over": viewer.over,
             "max_chars": chat.limits.max_chars,
-            "muted": await chat.db(chat.store.mutes, account.id) if account else [],
-            "moderator": bool(account) and await chat.db(chat.store.is_moderator, account.id),
+            "muted": [],
+            "moderator": False,
         }
+        if account is not None:
+            welcome["muted"] = await chat.db(chat.store.mutes, account.id)
+            welcome["moderator"] = await chat.db(chat.store.is_moderator, account.id)
         socket = ChatSocket(Outbox(websocket.send_text), allowed.reads)
         name = f"{kind}:{key}"
         await chat.open(name, socket, welcome)

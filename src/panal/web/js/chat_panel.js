@@ -174,7 +174,8 @@ export class ChatPanel {
     this.badge.hidden = this.unread === 0;
     this.badge.textContent = String(this.unread);
     this.badge.setAttribute("aria-label", t("chat.unread", { n: this.unread }));
-    this.input.placeholder = welcome?.writes === "spectators" ? t("chat.placeholderSpectators") : t("chat.placeholder");
+    const placeholder = welcome?.writes === "spectators" ? "chat.placeholderSpectators" : this.kind === "table" ? "chat.placeholderTable" : "chat.placeholder";
+    this.input.placeholder = t(placeholder);
     this.input.maxLength = welcome?.max_chars || 300;
     this.input.setAttribute("aria-label", t("chat.title"));
     this.send.textContent = t("chat.send");
