@@ -104,3 +104,15 @@ class Relay:
 
         ws.on_message(page_sent)
         upstream.on_message(server_sent)
+
+
+def host_online_game(open_page: Any, locale: str = "en-US") -> tuple[Any, str, str]:
+    """A browser that starts an online game as White: its page, the game's id and the
+    invitation link it shows."""
+    host = open_page("/new", locale=locale)
+    host.check("input[name=mode][value=online]")
+    host.select_option("select[name=color]", "white")
+    host.click("button[data-action=start]")
+    game = game_id(host)
+    host.wait_for_selector("[data-link-kind=invite] input")
+    return host, game, host.input_value("[data-link-kind=invite] input")

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_id
+from tests.browser.helpers import game_id, host_online_game
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -45,13 +45,7 @@ def log_texts(page: Any) -> list[str]:
 def test_two_players_chat_and_a_muted_player_is_silenced(
     open_page: Any, server: ServerProcess, artifacts: Path
 ) -> None:
-    host = open_page("/new", locale="en-GB")
-    host.check("input[name=mode][value=online]")
-    host.select_option("select[name=color]", "white")
-    host.click("button[data-action=start]")
-    game = game_id(host)
-    host.wait_for_selector("[data-link-kind=invite] input")
-    invite = host.input_value("[data-link-kind=invite] input")
+    host, game, invite = host_online_game(open_page, locale="en-GB")
     guest = open_page(invite.replace(server.url, ""), locale="es-ES", phone=True)
     guest.wait_for_selector(".board-area .board, .board-holder svg")
     assert game_id(guest) == game

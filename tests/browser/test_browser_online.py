@@ -7,7 +7,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import click_move, game_id, game_state, seat_token, wait_for_ply
+from tests.browser.helpers import (
+    click_move,
+    game_id,
+    game_state,
+    host_online_game,
+    seat_token,
+    wait_for_ply,
+)
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -16,14 +23,8 @@ pytestmark = pytest.mark.browser
 def test_online_game_with_a_spectator(
     open_page: Any, server: ServerProcess, artifacts: Path
 ) -> None:
-    host = open_page("/new", locale="en-GB")
-    host.check("input[name=mode][value=online]")
-    host.select_option("select[name=color]", "white")
-    host.click("button[data-action=start]")
-    game = game_id(host)
-    host.wait_for_selector("[data-link-kind=invite] input")
+    host, game, invite = host_online_game(open_page, locale="en-GB")
     assert "Waiting for your friend" in host.inner_text(".status")
-    invite = host.input_value("[data-link-kind=invite] input")
     watch = host.input_value("[data-link-kind=watch] input")
 
     guest = open_page(invite.replace(server.url, ""), locale="es-ES")

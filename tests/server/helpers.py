@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import socket
 import subprocess
 import sys
@@ -190,3 +191,27 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait(10)
+
+
+@contextlib.contextmanager
+def backend_servers(
+    backend: str, folder: Path, args: tuple[str, ...] = ()
+) -> Iterator[list[ServerProcess]]:
+    """Real ``panal serve`` processes on one back-end, started and stopped: one on SQLite
+    (``backend`` "sqlite"), or two sharing a fresh PostgreSQL and a Redis ("postgres")."""
+    from tests.server.conftest import fresh_postgres, scale_out_services
+
+    if backend == "sqlite":
+        started = [ServerProcess(folder / "games.sqlite3", folder / "serve.log", args)]
+    else:
+        postgres, redis = scale_out_services()
+        shared = (*args, "--redis", redis, "--redis-prefix", f"test-{secrets.token_hex(4)}")
+        db = fresh_postgres(postgres)
+        started = [ServerProcess(db, folder / f"serve-{n}.log", shared) for n in "ab"]
+    try:
+        for server in started:
+            server.start()
+        yield started
+    finally:
+        for server in started:
+            server.stop()

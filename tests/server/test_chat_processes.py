@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import math
-import secrets
 import time
 from collections.abc import Iterator
 
@@ -14,8 +13,7 @@ import httpx
 import pytest
 
 from panal.server.chat.chat_store import ChatLimits
-from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess, hello, open_websocket
+from tests.server.helpers import ServerProcess, backend_servers, hello, open_websocket
 
 LIMITS = ChatLimits()
 SENT = 24
@@ -26,23 +24,8 @@ def servers(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[ServerProcess]]:
     folder = tmp_path_factory.mktemp(f"chat-{request.param}")
-    if request.param == "sqlite":
-        started = [
-            ServerProcess(folder / "chat.sqlite3", folder / "serve.log", ("--ai-workers", "1"))
-        ]
-    else:
-        postgres, redis = scale_out_services()
-        db = fresh_postgres(postgres)
-        args = ("--redis", redis, "--redis-prefix", f"test-{secrets.token_hex(4)}")
-        args += ("--ai-workers", "1")
-        started = [ServerProcess(db, folder / f"serve-{n}.log", args) for n in "ab"]
-    try:
-        for server in started:
-            server.start()
+    with backend_servers(request.param, folder, ("--ai-workers", "1")) as started:
         yield started
-    finally:
-        for server in started:
-            server.stop()
 
 
 def test_parallel_messages_pass_the_rate_once_and_reach_every_process(

@@ -27,8 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess, connect_game, open_websocket
+from tests.server.helpers import ServerProcess, backend_servers, connect_game, open_websocket
 from tests.server.translations import LANGUAGES, MERGED
 
 pytest.importorskip("panal.ai")
@@ -50,20 +49,8 @@ def servers(
     to the last."""
     folder: Path = tmp_path_factory.mktemp(f"fairness-{request.param}")
     common = ("--ai-workers", "1", "--ai-idle-seconds", str(IDLE_SECONDS))
-    if request.param == "sqlite":
-        started = [ServerProcess(folder / "games.sqlite3", folder / "serve.log", common)]
-    else:
-        postgres, redis = scale_out_services()
-        db = fresh_postgres(postgres)
-        args = (*common, "--redis", redis, "--redis-prefix", f"test-{secrets.token_hex(4)}")
-        started = [ServerProcess(db, folder / f"serve-{n}.log", args) for n in "ab"]
-    try:
-        for server in started:
-            server.start()
+    with backend_servers(request.param, folder, common) as started:
         yield started
-    finally:
-        for server in started:
-            server.stop()
 
 
 def guest() -> dict[str, str]:

@@ -189,6 +189,17 @@ _COLUMNS = (
 )
 
 
+def _insert(conn: Connection, table: sa.Table, **values: Any) -> Any:
+    """An ``INSERT`` of ``values`` that can say what to do on a conflict (SQLite or PostgreSQL)."""
+    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+    return dialect.insert(table).values(**values)
+
+
+def _insert_once(conn: Connection, table: sa.Table, **values: Any) -> bool:
+    """Insert a row unless its key is there already; whether it was inserted."""
+    return bool(conn.execute(_insert(conn, table, **values).on_conflict_do_nothing()).rowcount)
+
+
 def _take_token(conn: Connection, sender: str, now: float, limits: ChatLimits) -> float:
     """Take one message from ``sender``'s bucket in one statement; 0 when granted, else the
     seconds until the next one may go."""
@@ -197,10 +208,8 @@ def _take_token(conn: Connection, sender: str, now: float, limits: ChatLimits) -
     elapsed = case((table.c.at < now, now - table.c.at), else_=0.0)
     grown = table.c.tokens + elapsed * rate
     refilled = case((grown > limits.burst, float(limits.burst)), else_=grown)
-    dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
     statement = (
-        dialect.insert(table)
-        .values(sender=sender, tokens=limits.burst - 1.0, at=now, granted=1)
+        _insert(conn, table, sender=sender, tokens=limits.burst - 1.0, at=now, granted=1)
         .on_conflict_do_update(
             index_elements=[table.c.sender],
             set_={
@@ -311,14 +320,8 @@ class ChatStore:
 
     def report(self, message_id: int, reporter: str, now: float) -> None:
         """Report a message (once per reporter; again changes nothing)."""
-        table = chat_reports_table
         with self.engine.begin() as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            conn.execute(
-                dialect.insert(table)
-                .values(message_id=message_id, reporter=reporter, at=now)
-                .on_conflict_do_nothing()
-            )
+            _insert_once(conn, chat_reports_table, message_id=message_id, reporter=reporter, at=now)
 
     def reports(self, limit: int = 50) -> list[dict[str, Any]]:
         """The reported messages, the most recently reported first, with how many reported."""
@@ -360,14 +363,8 @@ class ChatStore:
             return list(rows)
 
     def mute(self, user_id: int, sender: str, now: float) -> None:
-        table = chat_mutes_table
         with self.engine.begin() as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            conn.execute(
-                dialect.insert(table)
-                .values(user_id=user_id, sender=sender, at=now)
-                .on_conflict_do_nothing()
-            )
+            _insert_once(conn, chat_mutes_table, user_id=user_id, sender=sender, at=now)
 
     def unmute(self, user_id: int, sender: str) -> None:
         table = chat_mutes_table
@@ -389,11 +386,7 @@ class ChatStore:
         with self.engine.begin() as conn:
             if not moderator:
                 return conn.execute(delete(table).where(table.c.user_id == user_id)).rowcount == 1
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
-            done = conn.execute(
-                dialect.insert(table).values(user_id=user_id, added_at=now).on_conflict_do_nothing()
-            )
-            return done.rowcount == 1
+            return _insert_once(conn, table, user_id=user_id, added_at=now)
 
     def moderators(self) -> list[int]:
         with self.engine.connect() as conn:
@@ -404,11 +397,8 @@ class ChatStore:
         """Silence an account until ``until`` (a time in the past lifts it)."""
         table = chat_silences_table
         with self.engine.begin() as conn:
-            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             conn.execute(
-                dialect.insert(table)
-                .values(user_id=user_id, until=until, at=now)
-                .on_conflict_do_update(
+                _insert(conn, table, user_id=user_id, until=until, at=now).on_conflict_do_update(
                     index_elements=[table.c.user_id], set_={"until": until, "at": now}
                 )
             )

@@ -192,7 +192,9 @@ export class ChatPanel {
     const welcome = this.welcome;
     const both = (welcome?.reads || []).length > 1;
     const items = [];
-    for (const message of this.messages.values()) {
+    // In the order the server stored them (two processes' messages may cross on the way).
+    const ordered = [...this.messages.values()].sort((a, b) => a.id - b.id);
+    for (const message of ordered) {
       if (this.muted.has(message.sender)) continue;
       const item = document.createElement("li");
       item.dataset.id = String(message.id);
