@@ -1,5 +1,6 @@
-"""The chat's rate limit under real parallel requests, and its live delivery across processes:
-real ``panal serve`` processes, one on SQLite, two on one PostgreSQL and one Redis."""
+"""The chat's rate limit under real parallel requests, and its live delivery across processes (a
+message, a moderator's deletion): real ``panal serve`` processes, one on SQLite, two on one
+PostgreSQL and one Redis."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from panal.cli import main
 from panal.server.chat.chat_store import ChatLimits
+from panal.server.players.auth import SESSION_COOKIE
 from tests.server.helpers import ServerProcess, backend_servers, hello, open_websocket
 
 LIMITS = ChatLimits()
@@ -85,3 +88,17 @@ def test_parallel_messages_pass_the_rate_once_and_reach_every_process(
             message = json.loads(listener.recv(timeout=10))
             assert message["type"] == "said", message
             heard.add(message["message"]["id"])
+
+        # A moderator deletes one on the first process: it goes from the socket on the last.
+        with httpx.Client(base_url=first.url, headers=origin) as moderator:
+            signed = moderator.post(
+                "/api/account/signup", json={"name": "keeper", "password": "correct horse"}
+            )
+            assert signed.status_code == 201, signed.text
+            assert main(["admin", "moderator", "add", "keeper", "--db", str(first.db_path)]) == 0
+            gone = min(sent)
+            # The session cookie is Secure on loopback: sent by hand over plain HTTP.
+            session = {"Cookie": f"{SESSION_COOKIE}={signed.cookies[SESSION_COOKIE]}"}
+            deleted = moderator.delete(f"/api/chat/game/{game}/messages/{gone}", headers=session)
+            assert deleted.status_code == 204, deleted.text
+        assert json.loads(listener.recv(timeout=10)) == {"type": "deleted", "id": gone}
