@@ -120,3 +120,20 @@ def test_a_table_chat_on_a_phone_leaves_the_board_alone(
     assert apart(box(page, "details.chat"), box(page, ".enj-board-wrap"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(artifacts / "chat-table-phone.png"), full_page=True)
+
+
+def test_against_the_ai_the_player_has_no_chat_and_a_spectator_has_theirs(
+    open_page: Any, server: ServerProcess
+) -> None:
+    player = open_page("/new")
+    player.check("input[name=mode][value=ai]")
+    player.select_option("select[name=color]", "white")
+    player.click("button[data-action=start]")
+    game = game_id(player)
+    player.wait_for_selector(".hand button[data-piece=wQ]:not([disabled])")
+    assert player.locator("details.chat").is_hidden()
+    spectator = open_page(f"/game/{game}?watch=1")
+    spectator.wait_for_selector("details.chat summary")
+    spectator.click("details.chat summary")
+    assert spectator.is_visible(".chat-note")  # a guest who watches reads, and is told to sign in
+    assert spectator.locator(".chat-form").is_hidden()

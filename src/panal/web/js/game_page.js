@@ -120,6 +120,8 @@ class GamePage extends GameView {
     }
     if (previous) this.noticeDeclinedDraw(previous, state);
     if (previous && state.result && !previous.result) this.chat?.refresh(); // players now read the spectators too
+    // Against the AI or on one screen a player has nobody to talk to: the chat is the spectators'.
+    if (this.chat) this.chat.element.hidden = this.seats().size > 0 && ["ai", "hotseat"].includes(state.mode);
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!state.result) this.resultClosed = false;
     if (!this.legalPieces().has(this.selected)) this.selected = null;
