@@ -146,8 +146,14 @@ def test_the_hive_modules_import_at_the_top() -> None:
 SERVER = "panal.server"
 #: The kinds of live rooms: each a folder that knows no other.
 ROOM_KINDS = ("panal.server.hive_games", "panal.server.enjambre_tables", "panal.server.analysis")
-#: What the live-room core and the process's runtime are built on, and must know no kind of.
-CORE = ("panal.server.room", "panal.server.runtime", "panal.server.database")
+#: What the live-room core and the process's runtime are built on, and must know no kind of; and
+#: the notifications, which every kind publishes to and which know none.
+CORE = (
+    "panal.server.room",
+    "panal.server.runtime",
+    "panal.server.database",
+    "panal.server.notifications",
+)
 
 
 def _in(module: str, packages: tuple[str, ...]) -> str | None:

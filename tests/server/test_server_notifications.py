@@ -1,0 +1,311 @@
+"""Notifications (issue 25): a correspondence move, a draw offer and an accepted challenge reach
+the other player's pages live and stay unread for a page opened later; Web Push messages reach a
+push service the test runs on loopback, encrypted as RFC 8291 says (aes128gcm, decrypted here with
+the subscription's own private key and auth secret) and signed with the server's VAPID key; a
+subscription the push service answers 410 is deleted; each player's switches are respected. On
+SQLite and on PostgreSQL + Redis, where a notice also crosses from one process to another."""
+
+from __future__ import annotations
+
+import base64
+import json
+import secrets
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
+from fastapi.testclient import TestClient
+
+from panal.server.app import create_app
+from tests.server.conftest import Backend, first_legal_move
+from tests.server.players_helpers import Person
+
+POST = {"kind": "correspondence", "days": 3}
+
+
+# --- a push service on loopback ------------------------------------------------------------------
+
+
+@dataclass
+class Received:
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class PushService:
+    """Answers 201 at /ok/…, 410 at /gone/…; keeps what it was sent."""
+
+    url: str
+    received: list[Received] = field(default_factory=list)
+
+    def wait(self, count: int, seconds: float = 10.0) -> list[Received]:
+        deadline = time.monotonic() + seconds
+        while len(self.received) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert len(self.received) >= count, f"{len(self.received)} pushes, expected {count}"
+        return self.received
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    service = PushService("")
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            self.send_response(410 if self.path.startswith("/gone/") else 201)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    service.url = f"http://127.0.0.1:{server.server_address[1]}"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield service
+    server.shutdown()
+    server.server_close()
+
+
+@dataclass
+class BrowserKeys:
+    """A browser's push subscription keys: its P-256 key pair and auth secret."""
+
+    private: ec.EllipticCurvePrivateKey = field(
+        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
+    )
+    auth: bytes = field(default_factory=lambda: secrets.token_bytes(16))
+
+    def subscription(self, endpoint: str) -> dict[str, Any]:
+        point = self.private.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        keys = {"p256dh": _b64(point), "auth": _b64(self.auth)}
+        return {"endpoint": endpoint, "keys": keys, "expirationTime": None}
+
+    def decrypt(self, body: bytes) -> dict[str, Any]:
+        plain = http_ece.decrypt(
+            body, private_key=self.private, auth_secret=self.auth, version="aes128gcm"
+        )
+        message: dict[str, Any] = json.loads(plain)
+        return message
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _check_vapid(headers: dict[str, str], server_key: str, audience: str) -> None:
+    """The push's ``Authorization: vapid t=<JWT>, k=<key>`` (RFC 8292): the server's key, and a
+    JWT for this push service signed by it (ES256)."""
+    scheme, _, fields = headers["authorization"].partition(" ")
+    assert scheme == "vapid"
+    parts = dict(part.strip().split("=", 1) for part in fields.split(","))
+    assert parts["k"] == server_key
+    header, claims, signature = parts["t"].split(".")
+    assert json.loads(_unb64(claims))["aud"] == audience
+    raw = _unb64(signature)
+    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), _unb64(server_key))
+    public.verify(der, f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises
+
+
+# --- the players ---------------------------------------------------------------------------------
+
+
+def app_for(backend: Backend) -> Any:
+    app = create_app(
+        backend.db_url,
+        ai_runner=first_legal_move,
+        levels=("beginner",),
+        ai_workers=1,
+        **backend.app_options(),
+    )
+    app.state.notifications.allow_loopback_push = True
+    return app
+
+
+@pytest.fixture
+def client(backend: Backend) -> Iterator[TestClient]:
+    with TestClient(app_for(backend)) as test_client:
+        yield test_client
+
+
+def correspondence_game(creator: Person, acceptor: Person) -> tuple[str, str, str]:
+    """A correspondence game between two accounts, ``creator`` White; (game, White's token,
+    Black's token)."""
+    challenge = creator.post("/api/challenges", {"clock": POST, "color": "white"}).json()
+    accepted = acceptor.post(f"/api/challenges/{challenge['id']}/accept").json()
+    return accepted["id"], challenge["token"], accepted["token"]
+
+
+def receive_notice(ws: Any, kind: str) -> dict[str, Any]:
+    for _ in range(20):
+        message = ws.receive_json()
+        if message["type"] == "notice" and message["notice"]["kind"] == kind:
+            notice: dict[str, Any] = message
+            return notice
+    raise AssertionError(f"no {kind} notice")
+
+
+def wait_for(condition: Any, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+# --- the tests -----------------------------------------------------------------------------------
+
+
+def test_a_correspondence_move_and_a_draw_offer_reach_the_opponents_pages(
+    client: TestClient,
+) -> None:
+    ana, bruno = Person(client), Person(client)
+    ana.sign_up("ana")
+    bruno.sign_up("bruno")
+    game, white, _black = correspondence_game(ana, bruno)
+    with client.websocket_connect("/ws/notifications", headers=bruno.headers()) as page:
+        first = page.receive_json()
+        assert first["type"] == "notifications" and first["count"] == 0
+        with ana.websocket(game, white) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "wS1"})
+            notice = receive_notice(page, "your_turn")
+            assert notice["notice"]["data"] == {"url": f"/game/{game}", "by": "ana"}
+            assert notice["sound"] is True
+            ws.send_json({"type": "offer_draw"})
+            offer = receive_notice(page, "draw_offer")
+            assert offer["notice"]["data"]["by"] == "ana"
+    # A page opened later shows them, unread, newest first; read, they are gone everywhere.
+    later = bruno.get("/api/notifications").json()
+    assert [n["kind"] for n in later["unread"]] == ["draw_offer", "your_turn"]
+    assert later["count"] == 2
+    # Ana was told that Bruno accepted her challenge.
+    told = ana.get("/api/notifications").json()["unread"]
+    assert [(n["kind"], n["data"].get("event"), n["data"].get("by")) for n in told] == [
+        ("challenge", "accepted", "bruno")
+    ]
+    assert bruno.post("/api/notifications/read", {"ids": None}).json() == {"count": 2}
+    assert bruno.get("/api/notifications").json()["count"] == 0
+    assert client.get("/api/notifications").status_code == 401  # a guest has none
+
+
+def test_web_push_reaches_a_push_service_encrypted_and_a_gone_subscription_is_dropped(
+    client: TestClient, push_service: PushService
+) -> None:
+    ana, bruno = Person(client), Person(client)
+    ana.sign_up("ana")
+    bruno.sign_up("bruno")
+    phone, old_laptop = BrowserKeys(), BrowserKeys()
+    endpoints = (f"{push_service.url}/ok/phone", f"{push_service.url}/gone/laptop")
+    for keys, endpoint in zip((phone, old_laptop), endpoints, strict=True):
+        response = ana.post("/api/notifications/push", keys.subscription(endpoint))
+        assert response.status_code == 204, response.text
+    server_key = client.get("/api/notifications/push-key").json()["key"]
+    assert len(_unb64(server_key)) == 65
+    notifications = client.app.state.notifications  # type: ignore[attr-defined]
+    players = client.app.state.players  # type: ignore[attr-defined]
+    ana_id = players.account_by_key("ana")[0].id
+
+    game, _white, _black = correspondence_game(ana, bruno)  # Ana: "challenge accepted"
+    received = push_service.wait(2)
+    by_path = {r.path: r for r in received}
+    pushed = by_path["/ok/phone"]
+    assert pushed.headers["content-encoding"] == "aes128gcm"
+    assert int(pushed.headers["ttl"]) > 0
+    _check_vapid(pushed.headers, server_key, push_service.url)
+    message = phone.decrypt(pushed.body)
+    assert message["kind"] == "challenge"
+    assert message["data"] == {"url": f"/game/{game}", "by": "bruno", "event": "accepted"}
+    with pytest.raises(Exception):  # noqa: B017 (any failure: it was not encrypted for it)
+        old_laptop.decrypt(pushed.body)
+    # The push service said 410 for the old laptop: its subscription is gone, the phone's kept.
+    store = notifications.store
+    wait_for(lambda: len(store.subscriptions(ana_id)) == 1)
+    kept = store.subscriptions(ana_id)
+    assert [s.endpoint for s in kept] == [endpoints[0]]
+
+
+def test_each_players_switches_are_respected(client: TestClient, push_service: PushService) -> None:
+    ana, bruno = Person(client), Person(client)
+    ana.sign_up("ana")
+    bruno.sign_up("bruno")
+    keys = BrowserKeys()
+    ana.post("/api/notifications/push", keys.subscription(f"{push_service.url}/ok/ana"))
+    defaults = ana.get("/api/notifications").json()["switches"]
+    assert defaults["challenge"] == {"page": True, "sound": True, "push": True}
+    assert defaults["draw_offer"]["push"] is False  # a live game's offer: on the board already
+    off = {"challenge": {"page": False, "push": False}, "your_turn": {"sound": False}}
+    response = ana.request("PUT", "/api/notifications/switches", json={"switches": off})
+    assert response.json()["switches"]["challenge"] == {"page": False, "sound": True, "push": False}
+    bad = ana.request("PUT", "/api/notifications/switches", json={"switches": {"mail": {}}})
+    assert bad.status_code == 422 and bad.json()["error"] == "bad_switch"
+
+    game, _white, black = correspondence_game(ana, bruno)  # nothing for Ana: both off
+    with client.websocket_connect("/ws/notifications", headers=ana.headers()) as page:
+        assert page.receive_json()["count"] == 0
+        with bruno.websocket(game, black) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "offer_draw"})
+            assert receive_notice(page, "draw_offer")["sound"] is True
+    told = [n["kind"] for n in ana.get("/api/notifications").json()["unread"]]
+    assert told == ["draw_offer"]
+    # Pushed: the draw offer's push is off by default and the challenge's was turned off.
+    time.sleep(0.3)
+    assert push_service.received == []
+
+
+def test_a_subscription_must_be_a_real_push_subscription(client: TestClient) -> None:
+    ana = Person(client)
+    ana.sign_up("ana")
+    good = BrowserKeys().subscription("https://push.example/abc")
+    assert ana.post("/api/notifications/push", good).status_code == 204
+    for endpoint in ("http://push.example/abc", "ftp://x/y", "https:///nohost"):
+        refused = ana.post("/api/notifications/push", {**good, "endpoint": endpoint})
+        assert refused.status_code == 422, endpoint
+    short_key = {**good, "keys": {**good["keys"], "p256dh": "A" * 86}}
+    assert ana.post("/api/notifications/push", short_key).json()["error"] == "bad_subscription"
+    assert Person(client).post("/api/notifications/push", good).status_code == 401
+
+
+def test_a_notice_crosses_processes(backend: Backend) -> None:
+    """Two processes on one PostgreSQL and one Redis: Ana's page on one hears of the challenge
+    Bruno accepts on the other."""
+    if backend.name != "postgres":
+        pytest.skip("one process on SQLite")
+    with TestClient(app_for(backend)) as first, TestClient(app_for(backend)) as second:
+        ana, bruno = Person(first), Person(second)
+        ana.sign_up("ana")
+        bruno.sign_up("bruno")
+        challenge = ana.post("/api/challenges", {"clock": POST}).json()
+        with first.websocket_connect("/ws/notifications", headers=ana.headers()) as page:
+            assert page.receive_json()["count"] == 0
+            bruno.post(f"/api/challenges/{challenge['id']}/accept")
+            notice = receive_notice(page, "challenge")
+            assert notice["notice"]["data"]["by"] == "bruno"
+
+
+def test_the_vapid_key_is_made_once_and_kept(backend: Backend) -> None:
+    keys = []
+    for _ in range(2):  # a restart keeps the key the browsers subscribed with
+        with TestClient(app_for(backend)) as client:
+            keys.append(client.get("/api/notifications/push-key").json()["key"])
+    assert keys[0] == keys[1] and len(keys[0]) == 87
