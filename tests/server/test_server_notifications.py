@@ -61,9 +61,11 @@ def push_service() -> Iterator[PushService]:
     service = PushService("")
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            service.received.append(Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+            service.received.append(
+                Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            )
             self.send_response(410 if self.path.startswith("/gone/") else 201)
             self.send_header("Content-Length", "0")
             self.end_headers()
