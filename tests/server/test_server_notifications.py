@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 
 from panal.server.app import create_app
 from tests.server.conftest import Backend, first_legal_move
+from tests.server.helpers import receive_state
 from tests.server.players_helpers import Person
 
 POST = {"kind": "correspondence", "days": 3}
@@ -183,7 +184,7 @@ def test_a_correspondence_move_and_a_draw_offer_reach_the_opponents_pages(
     ana, bruno = Person(client), Person(client)
     ana.sign_up("ana")
     bruno.sign_up("bruno")
-    game, white, _black = correspondence_game(ana, bruno)
+    game, white, black = correspondence_game(ana, bruno)
     with client.websocket_connect("/ws/notifications", headers=bruno.headers()) as page:
         first = page.receive_json()
         assert first["type"] == "notifications" and first["count"] == 0
@@ -196,6 +197,14 @@ def test_a_correspondence_move_and_a_draw_offer_reach_the_opponents_pages(
             ws.send_json({"type": "offer_draw"})
             offer = receive_notice(page, "draw_offer")
             assert offer["notice"]["data"]["by"] == "ana"
+            # Offered again after a refusal: still one notice of it (a new one, the old gone).
+            with bruno.websocket(game, black) as bruno_ws:
+                bruno_ws.receive_json()
+                bruno_ws.send_json({"type": "decline_draw"})
+                receive_state(ws, lambda state: state["draw_offer"] is None)
+                ws.send_json({"type": "offer_draw"})
+                again = receive_notice(page, "draw_offer")
+            assert again["notice"]["id"] > offer["notice"]["id"]
     # A page opened later shows them, unread, newest first; read, they are gone everywhere.
     later = bruno.get("/api/notifications").json()
     assert [n["kind"] for n in later["unread"]] == ["draw_offer", "your_turn"]
@@ -261,18 +270,25 @@ def test_each_players_switches_are_respected(client: TestClient, push_service: P
     bad = ana.request("PUT", "/api/notifications/switches", json={"switches": {"mail": {}}})
     assert bad.status_code == 422 and bad.json()["error"] == "bad_switch"
 
-    game, _white, black = correspondence_game(ana, bruno)  # nothing for Ana: both off
+    game, white, black = correspondence_game(ana, bruno)  # nothing for Ana: both off
     with client.websocket_connect("/ws/notifications", headers=ana.headers()) as page:
         assert page.receive_json()["count"] == 0
-        with bruno.websocket(game, black) as ws:
+        with bruno.websocket(game, black) as ws, ana.websocket(game, white) as ana_ws:
             ws.receive_json()
+            ana_ws.receive_json()
             ws.send_json({"type": "offer_draw"})
             assert receive_notice(page, "draw_offer")["sound"] is True
+            ana_ws.send_json({"type": "move", "move": "wS1"})  # declines the offer
+            receive_state(ws, lambda state: state["ply"] == 1)
+            ws.send_json({"type": "move", "move": "bS1 -wS1"})
+            assert receive_notice(page, "your_turn")["sound"] is False  # turned off
     told = [n["kind"] for n in ana.get("/api/notifications").json()["unread"]]
-    assert told == ["draw_offer"]
-    # Pushed: the draw offer's push is off by default and the challenge's was turned off.
-    time.sleep(0.3)
-    assert push_service.received == []
+    assert told == ["your_turn", "draw_offer"]
+    # Pushed: only the move (the draw offer's push is off by default, the challenge's turned off).
+    (pushed,) = push_service.wait(1)
+    assert keys.decrypt(pushed.body)["kind"] == "your_turn"
+    time.sleep(0.2)
+    assert len(push_service.received) == 1
 
 
 def test_a_subscription_must_be_a_real_push_subscription(client: TestClient) -> None:

@@ -14,6 +14,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from panal.server.bots.bot_table import bot_users
 from panal.server.database.store import metadata
 from panal.server.players.player_store import users_table
 
@@ -58,6 +59,7 @@ notifications_table = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("read_at", sa.Float),  # NULL: unread
     sa.Index("notifications_by_user", "user_id", "id"),
+    sqlite_autoincrement=True,  # an id is never given twice: a page marks read what it saw
 )
 
 notification_switches_table = sa.Table(
@@ -136,9 +138,20 @@ class NotificationStore:
     # --- notices -----------------------------------------------------------------------------
 
     def add(self, user_id: int, kind: str, data: dict[str, Any], now: float) -> Notice:
-        """A new unread notice; the player's oldest beyond :data:`KEPT_PER_PLAYER` go."""
+        """A new unread notice; an unread one of the same kind and page goes (an offer made
+        again is one notice, not a pile), and the player's oldest beyond
+        :data:`KEPT_PER_PLAYER`."""
         text = json.dumps(data, separators=(",", ":"))
+        t = notifications_table
         with self.engine.begin() as conn:
+            same = conn.execute(
+                select(t.c.id, t.c.data).where(
+                    t.c.user_id == user_id, t.c.kind == kind, t.c.read_at.is_(None)
+                )
+            ).all()
+            repeated = [r.id for r in same if json.loads(r.data).get("url") == data.get("url")]
+            if repeated:
+                conn.execute(delete(t).where(t.c.id.in_(repeated)))
             row = {"user_id": user_id, "kind": kind, "data": text, "created_at": now}
             notice_id = conn.execute(
                 insert(notifications_table).values(**row).returning(notifications_table.c.id)
@@ -165,12 +178,14 @@ class NotificationStore:
         with self.engine.begin() as conn:
             return int(conn.execute(update(t).where(where).values(read_at=now)).rowcount)
 
-    def who(self, user_id: int, by: int | None) -> tuple[str | None, str | None]:
-        """The player's language (their push messages are said in it) and the name of the
-        account ``by`` that caused the notice."""
+    def who(self, user_id: int, by: int | None) -> tuple[bool, str | None, str | None]:
+        """Whether the player is a bot (told nothing: it reads no page), their language (their
+        push messages are said in it) and the name of the account ``by`` that caused it."""
         u = users_table
         wanted = [user_id] if by is None else [user_id, by]
         with self.engine.connect() as conn:
+            if bot_users(conn, [user_id]):
+                return True, None, None
             rows = {
                 r.id: r
                 for r in conn.execute(
@@ -179,7 +194,7 @@ class NotificationStore:
             }
         language = rows[user_id].language if user_id in rows else None
         name = rows[by].name if by is not None and by in rows else None
-        return language, name
+        return False, language, name
 
     # --- switches ----------------------------------------------------------------------------
 

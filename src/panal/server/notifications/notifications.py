@@ -110,7 +110,9 @@ class Notifications:
         page, sound, push = (switches.on(kind, channel) for channel in CHANNELS)
         if not (page or push):
             return None
-        language, by_name = await self.runtime.db(self.store.who, user_id, by)
+        bot, language, by_name = await self.runtime.db(self.store.who, user_id, by)
+        if bot:
+            return None
         data: dict[str, Any] = {"url": url, **details}
         if by_name is not None:
             data["by"] = by_name

@@ -25,6 +25,7 @@ def upgrade() -> None:
         sa.Column("data", sa.Text, nullable=False),
         sa.Column("created_at", sa.Float, nullable=False),
         sa.Column("read_at", sa.Float),
+        sqlite_autoincrement=True,  # an id is never given twice: a page marks read what it saw
     )
     op.create_index("notifications_by_user", "notifications", ["user_id", "id"])
     op.create_table(
