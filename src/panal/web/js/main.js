@@ -15,7 +15,7 @@ import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
 import { watchMyChallenges } from "./lobby_feed.js";
 import { showMyGamesPage } from "./my_games.js";
-import { bellHtml, startNotifications } from "./notifications.js";
+import { bellHtml, noticesSeenAt, startNotifications } from "./notifications.js";
 import { showNotificationsPage } from "./notifications_page.js";
 import { showLobbyPage } from "./lobby_page.js";
 import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
@@ -100,6 +100,7 @@ async function route() {
   page.className = "page";
   main.replaceChildren(page);
   const path = location.pathname;
+  noticesSeenAt(path);
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
   const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
   const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);

@@ -46,6 +46,16 @@ function setState(next) {
   state = { unread: next.unread || [], count: next.count || 0, switches: next.switches || null };
   showCount();
   listeners.forEach((listener) => listener(state));
+  noticesSeenAt(location.pathname);
+}
+
+/** The player is on ``path``: what leads there is read (a challenge's game the page went to). */
+export function noticesSeenAt(path) {
+  for (const banner of document.querySelectorAll("[data-banners] .notice-banner")) {
+    if (banner.dataset.url === path) banner.remove();
+  }
+  const seen = state.unread.filter((notice) => notice.data?.url === path).map((notice) => notice.id);
+  if (seen.length) markRead(seen);
 }
 
 function showCount() {
@@ -88,6 +98,7 @@ function showBanner(notice) {
   const banner = document.createElement("div");
   banner.className = "notice-banner";
   banner.dataset.notice = notice.kind;
+  banner.dataset.url = url;
   banner.innerHTML = `<a href="${escapeHtml(url)}" data-notice-open>${escapeHtml(text)}</a>
     <button type="button" data-notice-close aria-label="${escapeHtml(t("notify.close"))}">×</button>`;
   banner.querySelector("[data-notice-open]").addEventListener("click", (event) => {
@@ -135,7 +146,8 @@ function connect() {
     onMessage: (message) => {
       if (message.type === "notifications") setState(message);
       else if (message.type === "notice") {
-        showBanner(message.notice);
+        if (message.notice.data?.url === location.pathname) markRead([message.notice.id]);
+        else showBanner(message.notice);
         if (message.sound) chime();
       }
     },
