@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from panal.server.app import create_app
 from tests.server.conftest import Backend, first_legal_move
@@ -217,6 +218,14 @@ def test_a_correspondence_move_and_a_draw_offer_reach_the_opponents_pages(
     assert bruno.post("/api/notifications/read", {"ids": None}).json() == {"count": 2}
     assert bruno.get("/api/notifications").json()["count"] == 0
     assert client.get("/api/notifications").status_code == 401  # a guest has none
+    # Another site's page cannot read them with Bruno's cookie.
+    foreign = {**bruno.headers(), "Origin": "https://evil.example"}
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect("/ws/notifications", headers=foreign) as ws,
+    ):
+        ws.receive_json()
+    assert closed.value.code == 4403
 
 
 def test_web_push_reaches_a_push_service_encrypted_and_a_gone_subscription_is_dropped(

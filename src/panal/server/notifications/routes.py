@@ -26,7 +26,7 @@ from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.notifications.notification_store import CHANNELS, KINDS
 from panal.server.notifications.notifications import Notifications
-from panal.server.players.auth import session_account
+from panal.server.players.auth import session_account, socket_account
 from panal.server.players.player_store import Account
 
 __all__ = ["notification_router"]
@@ -154,7 +154,8 @@ async def unsubscribe(body: RemoveRequest, request: Request) -> None:
 
 @notification_router.websocket("/ws/notifications")
 async def notification_socket(websocket: WebSocket) -> None:
-    account = await session_account(websocket, websocket.app.state.players)
+    # Only this site's pages (another site's page must not read them with the player's cookie).
+    account = await socket_account(websocket, websocket.app.state.players)
     if account is None:
         await websocket.close(code=4403)  # nothing to watch: the page does not retry
         return
