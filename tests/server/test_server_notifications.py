@@ -8,6 +8,7 @@ SQLite and on PostgreSQL + Redis, where a notice also crosses from one process t
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import secrets
 import threading
@@ -211,6 +212,7 @@ def test_a_correspondence_move_and_a_draw_offer_reach_the_opponents_pages(
     assert [n["kind"] for n in later["unread"]] == ["draw_offer", "your_turn"]
     assert later["count"] == 2
     # Ana was told that Bruno accepted her challenge.
+    wait_for(lambda: ana.get("/api/notifications").json()["count"] == 1)
     told = ana.get("/api/notifications").json()["unread"]
     assert [(n["kind"], n["data"].get("event"), n["data"].get("by")) for n in told] == [
         ("challenge", "accepted", "bruno")
@@ -336,3 +338,36 @@ def test_the_vapid_key_is_made_once_and_kept(backend: Backend) -> None:
         with TestClient(app_for(backend)) as client:
             keys.append(client.get("/api/notifications/push-key").json()["key"])
     assert keys[0] == keys[1] and len(keys[0]) == 87
+
+
+def test_a_tournament_round_that_begins_tells_both_players(client: TestClient) -> None:
+    ana, bea = Person(client), Person(client)
+    ana.sign_up("ana")
+    bea.sign_up("bea")
+    clock = {"kind": "realtime", "base": 600, "increment": 0}
+    body = {"name": "Spring cup", "format": "round_robin", "clock": clock, "max_players": 2}
+    cup = ana.post("/api/tournaments", {**body, "start_when_full": True}).json()
+    with client.websocket_connect("/ws/notifications", headers=bea.headers()) as page:
+        assert page.receive_json()["count"] == 0
+        for person in (ana, bea):
+            assert person.post(f"/api/tournaments/{cup['id']}/join").status_code == 200
+        notice = receive_notice(page, "tournament_round")["notice"]
+    game = client.get(f"/api/tournaments/{cup['id']}").json()["pairings"][0]["boards"][0]["game"]
+    assert notice["data"] == {
+        "url": f"/game/{game}",
+        "by": "ana",
+        "round": 1,
+        "tournament": "Spring cup",
+    }
+    wait_for(lambda: ana.get("/api/notifications").json()["count"] == 1)  # published apart
+    told = ana.get("/api/notifications").json()["unread"]
+    assert [(n["kind"], n["data"]["by"]) for n in told] == [("tournament_round", "bea")]
+
+
+def test_a_kind_or_detail_that_is_not_one_is_a_bug_in_the_caller(client: TestClient) -> None:
+    notifications = client.app.state.notifications  # type: ignore[attr-defined]
+    for kind, details in (("mail", {}), ("challenge", {"event": "x" * 500})):
+        with pytest.raises(ValueError):
+            client.portal.call(
+                functools.partial(notifications.publish, 1, kind, url="/", **details)
+            )
