@@ -7,22 +7,12 @@ SQLite and on PostgreSQL + Redis, where a notice also crosses from one process t
 
 from __future__ import annotations
 
-import base64
 import functools
-import json
-import secrets
-import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import http_ece
 import pytest
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -30,106 +20,21 @@ from panal.server.app import create_app
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.helpers import receive_state
 from tests.server.players_helpers import Person
+from tests.server.push_helpers import (
+    BrowserKeys,
+    PushService,
+    check_vapid,
+    running_push_service,
+    unb64,
+)
 
 POST = {"kind": "correspondence", "days": 3}
 
 
-# --- a push service on loopback ------------------------------------------------------------------
-
-
-@dataclass
-class Received:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-@dataclass
-class PushService:
-    """Answers 201 at /ok/…, 410 at /gone/…; keeps what it was sent."""
-
-    url: str
-    received: list[Received] = field(default_factory=list)
-
-    def wait(self, count: int, seconds: float = 10.0) -> list[Received]:
-        deadline = time.monotonic() + seconds
-        while len(self.received) < count and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert len(self.received) >= count, f"{len(self.received)} pushes, expected {count}"
-        return self.received
-
-
 @pytest.fixture
 def push_service() -> Iterator[PushService]:
-    service = PushService("")
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            service.received.append(
-                Received(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
-            )
-            self.send_response(410 if self.path.startswith("/gone/") else 201)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service.url = f"http://127.0.0.1:{server.server_address[1]}"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield service
-    server.shutdown()
-    server.server_close()
-
-
-@dataclass
-class BrowserKeys:
-    """A browser's push subscription keys: its P-256 key pair and auth secret."""
-
-    private: ec.EllipticCurvePrivateKey = field(
-        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
-    )
-    auth: bytes = field(default_factory=lambda: secrets.token_bytes(16))
-
-    def subscription(self, endpoint: str) -> dict[str, Any]:
-        point = self.private.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-        )
-        keys = {"p256dh": _b64(point), "auth": _b64(self.auth)}
-        return {"endpoint": endpoint, "keys": keys, "expirationTime": None}
-
-    def decrypt(self, body: bytes) -> dict[str, Any]:
-        plain = http_ece.decrypt(
-            body, private_key=self.private, auth_secret=self.auth, version="aes128gcm"
-        )
-        message: dict[str, Any] = json.loads(plain)
-        return message
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def _check_vapid(headers: dict[str, str], server_key: str, audience: str) -> None:
-    """The push's ``Authorization: vapid t=<JWT>, k=<key>`` (RFC 8292): the server's key, and a
-    JWT for this push service signed by it (ES256)."""
-    scheme, _, fields = headers["authorization"].partition(" ")
-    assert scheme == "vapid"
-    parts = dict(part.strip().split("=", 1) for part in fields.split(","))
-    assert parts["k"] == server_key
-    header, claims, signature = parts["t"].split(".")
-    assert json.loads(_unb64(claims))["aud"] == audience
-    raw = _unb64(signature)
-    der = encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), _unb64(server_key))
-    public.verify(der, f"{header}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))  # raises
+    with running_push_service() as service:
+        yield service
 
 
 # --- the players ---------------------------------------------------------------------------------
@@ -242,7 +147,7 @@ def test_web_push_reaches_a_push_service_encrypted_and_a_gone_subscription_is_dr
         response = ana.post("/api/notifications/push", keys.subscription(endpoint))
         assert response.status_code == 204, response.text
     server_key = client.get("/api/notifications/push-key").json()["key"]
-    assert len(_unb64(server_key)) == 65
+    assert len(unb64(server_key)) == 65
     notifications = client.app.state.notifications  # type: ignore[attr-defined]
     players = client.app.state.players  # type: ignore[attr-defined]
     ana_id = players.account_by_key("ana")[0].id
@@ -253,7 +158,7 @@ def test_web_push_reaches_a_push_service_encrypted_and_a_gone_subscription_is_dr
     pushed = by_path["/ok/phone"]
     assert pushed.headers["content-encoding"] == "aes128gcm"
     assert int(pushed.headers["ttl"]) > 0
-    _check_vapid(pushed.headers, server_key, push_service.url)
+    check_vapid(pushed.headers, server_key, push_service.url)
     message = phone.decrypt(pushed.body)
     assert message["kind"] == "challenge"
     assert message["data"] == {"url": f"/game/{game}", "by": "bruno", "event": "accepted"}
