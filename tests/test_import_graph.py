@@ -146,9 +146,15 @@ def test_the_hive_modules_import_at_the_top() -> None:
 SERVER = "panal.server"
 #: The kinds of live rooms: each a folder that knows no other.
 ROOM_KINDS = ("panal.server.hive_games", "panal.server.enjambre_tables", "panal.server.analysis")
-#: What the live-room core and the process's runtime are built on, and must know no kind of;
-#: with the concerns that the kinds plug into (the chat).
-CORE = ("panal.server.room", "panal.server.runtime", "panal.server.database", "panal.server.chat")
+#: What the live-room core and the process's runtime are built on, and must know no kind of; with
+#: the concerns that every kind plugs into or publishes to (the chat, the notifications).
+CORE = (
+    "panal.server.room",
+    "panal.server.runtime",
+    "panal.server.database",
+    "panal.server.chat",
+    "panal.server.notifications",
+)
 
 
 def _in(module: str, packages: tuple[str, ...]) -> str | None:

@@ -26,6 +26,9 @@ from panal.server.app import create_app
 BACKENDS = ("sqlite", "postgres")
 #: Every table, emptied between tests on PostgreSQL.
 TABLES = (
+    "notifications",
+    "notification_switches",
+    "push_subscriptions",
     "tournament_pairings",
     "tournament_players",
     "tournaments",

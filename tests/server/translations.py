@@ -22,6 +22,7 @@ AREAS = (
     "community",
     "everyday",
     "chat",
+    "notifications",
 )
 # A language whose catalogs hold only what differs from another's.
 LAYERED_ON = {"pt-BR": "pt-PT"}

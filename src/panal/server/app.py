@@ -44,6 +44,8 @@ from panal.server.http.pages import serve_pages
 from panal.server.ladder.ladder import Ladder, LadderSettings
 from panal.server.ladder.routes import ladder_router
 from panal.server.lobby.lobby import Lobby, lobby_router
+from panal.server.notifications.notifications import Notifications
+from panal.server.notifications.routes import notification_router
 from panal.server.players.attempts import PasswordWork
 from panal.server.players.auth import OriginCheck
 from panal.server.players.community import community_router
@@ -128,6 +130,7 @@ def create_app(
         clock=clock,
     )
     players = PlayerStore(store.engine)
+    notifications = Notifications(runtime)  # first: every concern below may publish
     levels = ai_levels() if levels is None else levels
     hub = GameHub(runtime, store, players, levels, limits=limits)
     tables = TableHub(runtime, limits=table_limits)
@@ -168,6 +171,7 @@ def create_app(
     app.state.ladder = engine_ladder
     app.state.chat = chat
     app.state.password_work = PasswordWork()
+    app.state.notifications = notifications
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
     answer_errors(app)
@@ -182,5 +186,6 @@ def create_app(
     app.include_router(ladder_router)
     app.include_router(community_router)
     app.include_router(chat_router(chat, players))
+    app.include_router(notification_router)
     serve_pages(app)
     return app

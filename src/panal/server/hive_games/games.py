@@ -47,6 +47,7 @@ from panal.server.hive_games.game_store import (
     rule_headers,
 )
 from panal.server.hive_games.live import COLOR_NAMES, AiError, Limits, LiveGame
+from panal.server.hive_games.notices import notify_players
 from panal.server.hive_games.records_io import replay_with_history
 from panal.server.hive_games.snapshot import (
     board_fields,
@@ -490,6 +491,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
             ratings = functools.partial(settle_ratings, game_id=live.id)
             change = dataclasses.replace(change, also=both_writes(change.also, ratings))
         await self.rooms.commit(live, change)
+        notify_players(self.runtime, live, change)
         if live.row.mode == "online" and (finishes or "rematch_game" in change.values):
             self.lobby_changed()  # a game being played now ended or began
         await self.ai.after_change(live, was_ai_turn)

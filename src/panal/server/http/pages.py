@@ -26,6 +26,7 @@ APP_PAGES = (
     "/archive",
     "/leaderboard",
     "/my-games",
+    "/notifications",
     "/import",
     "/game/{game_id}",
     "/table/{table_id}",

@@ -41,6 +41,7 @@ from panal.server.lobby.challenge_store import (
     ChallengeStore,
     TooManyChallenges,
 )
+from panal.server.notifications.notifications import notify
 from panal.server.players.attempts import address_key
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
@@ -260,6 +261,9 @@ class Lobby:
         if not won:
             raise RequestError("challenge_taken", "someone else accepted this challenge", 409)
         self.announce(challenge_id, row.id)
+        acceptor = account.id if account else None
+        url = f"/game/{row.id}"
+        notify(runtime, challenge.creator_id, "challenge", url=url, by=acceptor, event="accepted")
         seat = COLOR_NAMES[1 - creator_color]
         return {"id": row.id, "seat": seat, "token": token}
 

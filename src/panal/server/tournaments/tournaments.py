@@ -31,6 +31,7 @@ from panal.server.hive_games.actions import GameChange
 from panal.server.hive_games.game_store import GameRow, clock_values, online_game
 from panal.server.hive_games.games import GameHub
 from panal.server.http.request_error import RequestError
+from panal.server.notifications.notifications import notify
 from panal.server.players.player_store import PlayerStore
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token, new_token
@@ -286,6 +287,18 @@ class Tournaments:
         written = await self._write(snapshot, step, rows, games)
         if written and games:
             self.hub.lobby_changed()  # games being played now
+            for game in games:
+                seated = game.users()
+                for color in (0, 1):
+                    notify(
+                        self.runtime,
+                        seated[color],
+                        "tournament_round",
+                        url=f"/game/{game.id}",
+                        by=seated[1 - color],
+                        round=number,
+                        tournament=row.name,
+                    )
         return written
 
     def _game(self, row: TournamentRow, white: int, black: int, now: float) -> GameRow:

@@ -15,6 +15,8 @@ import { escapeHtml } from "./dom.js";
 import { LANGUAGES, configure, getLanguage, getLook, onChange, pickLanguage, setLanguage, setLook, t } from "./i18n.js";
 import { watchMyChallenges } from "./lobby_feed.js";
 import { showMyGamesPage } from "./my_games.js";
+import { bellHtml, noticesSeenAt, startNotifications } from "./notifications.js";
+import { showNotificationsPage } from "./notifications_page.js";
 import { showLobbyPage } from "./lobby_page.js";
 import { confirmMoves, saveConfirmMoves, saveLanguage, saveLook, savedLanguage, savedLook } from "./storage.js";
 import { showProfilePage } from "./profile_page.js";
@@ -35,7 +37,7 @@ function renderAccount() {
   const area = document.querySelector("[data-account]");
   const { name } = account();
   area.innerHTML = name
-    ? `<a href="/@/${encodeURIComponent(name)}" data-link data-account-name aria-label="${escapeHtml(t("acct.signedIn", { name }))}">${escapeHtml(name)}</a>
+    ? `${bellHtml()}<a href="/@/${encodeURIComponent(name)}" data-link data-account-name aria-label="${escapeHtml(t("acct.signedIn", { name }))}">${escapeHtml(name)}</a>
        <button type="button" data-action="sign-out">${t("nav.signOut")}</button>`
     : `<a href="/signin" data-link data-account-link="signin">${t("nav.signIn")}</a>
        <a href="/signup" data-link data-account-link="signup">${t("nav.signUp")}</a>`;
@@ -98,6 +100,7 @@ async function route() {
   page.className = "page";
   main.replaceChildren(page);
   const path = location.pathname;
+  noticesSeenAt(path);
   const gameMatch = path.match(/^\/game\/([A-Za-z0-9_-]{1,16})$/);
   const tableMatch = path.match(/^\/table\/([A-Za-z0-9_-]{1,16})$/);
   const profileMatch = path.match(/^\/@\/([A-Za-z0-9_-]{1,20})$/);
@@ -137,6 +140,7 @@ async function route() {
   else if (path === "/leaderboard") leavePage = showLeaderboardPage(page);
   else if (path === "/my-games") leavePage = showMyGamesPage(page);
   else if (path === "/ladder") leavePage = showLadderPage(page);
+  else if (path === "/notifications") leavePage = showNotificationsPage(page);
   else if (path === "/" || path === "/new") leavePage = showNewGamePage(page, config, navigate);
   else leavePage = showNotFoundPage(page);
   for (const link of document.querySelectorAll("[data-nav]")) {
@@ -227,6 +231,7 @@ async function start() {
   });
   bindPreferences();
   watchMyChallenges(navigate);
+  startNotifications(navigate);
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[data-link], a[data-nav]");
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) return;

@@ -1,0 +1,34 @@
+"""What a committed change of an online game tells its players (:mod:`panal.server.notifications`):
+a correspondence move, the other side's turn; a draw or a rematch offered, the other side. A
+game's live players see it on the board already; the notice reaches their other pages and,
+where they want it, their phones."""
+
+from __future__ import annotations
+
+from panal.server.hive_games.actions import GameChange
+from panal.server.hive_games.live import LiveGame
+from panal.server.notifications.notifications import notify
+from panal.server.runtime.runtime import Runtime
+
+__all__ = ["notify_players"]
+
+#: A game's columns holding an offer's colour, and the kind of notice an offer is.
+OFFERS = {"draw_offer": "draw_offer", "rematch_offer": "rematch_offer"}
+
+
+def notify_players(runtime: Runtime, live: LiveGame, change: GameChange) -> None:
+    """After ``change`` was committed (and applied to ``live``)."""
+    row = live.row
+    users = row.users()
+    if row.mode != "online" or None in users:
+        return
+    url = f"/game/{row.id}"
+    for column, kind in OFFERS.items():
+        offerer = change.values.get(column)
+        if isinstance(offerer, int) and offerer in (0, 1):
+            notify(runtime, users[1 - offerer], kind, url=url, by=users[offerer])
+    control = row.control
+    correspondence = control is not None and control.kind == "correspondence"
+    if change.add_moves and correspondence and not live.is_finished:
+        mover = 1 - live.turn
+        notify(runtime, users[live.turn], "your_turn", url=url, by=users[mover])
