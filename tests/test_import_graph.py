@@ -147,7 +147,12 @@ SERVER = "panal.server"
 #: The kinds of live rooms: each a folder that knows no other.
 ROOM_KINDS = ("panal.server.hive_games", "panal.server.enjambre_tables", "panal.server.analysis")
 #: What the live-room core and the process's runtime are built on, and must know no kind of.
-CORE = ("panal.server.room", "panal.server.runtime", "panal.server.database")
+CORE = (
+    "panal.server.room",
+    "panal.server.runtime",
+    "panal.server.database",
+    "panal.server.mail",
+)
 
 
 def _in(module: str, packages: tuple[str, ...]) -> str | None:

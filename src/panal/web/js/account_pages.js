@@ -36,6 +36,7 @@ export function showAccountPage(root, kind, navigate) {
           <div class="form-actions"><button type="submit" class="primary">${t(signingUp ? "acct.signUp" : "acct.signIn")}</button></div>
           ${signingUp ? `<p class="hint">${t("acct.claimNote")}</p>` : ""}
           <p><a href="${signingUp ? "/signin" : "/signup"}" data-link>${t(signingUp ? "acct.toSignIn" : "acct.toSignUp")}</a></p>
+          ${signingUp ? "" : `<p><a href="/reset" data-link data-forgot>${t("account.forgot")}</a></p>`}
         </form>
       </section>`;
   }
