@@ -16,7 +16,7 @@ _LAYERED_ON = {"pt-BR": "pt-PT"}
 
 @functools.cache
 def _catalog(language: str) -> dict[str, str]:
-    path = files("panal.web").joinpath("locales", language, "account.json")
+    path = files("panal.web").joinpath("locales").joinpath(language).joinpath("account.json")
     own: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     below = _catalog(_LAYERED_ON[language]) if language in _LAYERED_ON else {}
     return {**below, **own}
