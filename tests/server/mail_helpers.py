@@ -21,7 +21,7 @@ class Inbox:
     def __init__(self) -> None:
         self.messages: list[EmailMessage] = []
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         message = email.message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(message, EmailMessage)
         self.messages.append(message)
