@@ -154,6 +154,12 @@ function fill(text, params) {
 
 // A refused request from the server, in the reader's language. Rule errors carry the rule's key
 // and its details (piece names in UHP notation), which are put into words here.
+/** A player's name as shown: a deleted account's label (the server's "deleted player") in the
+ * page's language. */
+export function playerName(name) {
+  return name === "deleted player" ? t("account.deletedPlayer") : name;
+}
+
 export function describeError(error) {
   if (error.code === "illegal_move" && error.rule) return t("rule.prefix", { reason: ruleReason(error) });
   if (error.code === "invalid_move") return t("error.invalid_move", { reason: parseReason(error) });
