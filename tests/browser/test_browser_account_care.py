@@ -38,6 +38,7 @@ def test_a_reset_e_mail_link_sets_a_new_password(
                 assert (
                     api.post("/api/account/email/verify", json={"token": verify}).status_code == 200
                 )
+                _played_with_a_deleted_account(process.url, api)
             context = browser.new_context(locale="es-ES", **PHONE)
             page = context.new_page()
             errors: list[str] = []
@@ -56,7 +57,10 @@ def test_a_reset_e_mail_link_sets_a_new_password(
             page.fill("input[name=password]", "new horse 22")
             page.click("button[type=submit]")
             page.wait_for_url("**/@/olvido")
-            page.goto(process.url + "/account")
+            # The opponent deleted their account: the profile names them in the page's language.
+            page.wait_for_selector("text=jugador borrado")
+            page.click(".settings-toggle")  # on a phone the player's links are in this panel
+            page.click("[data-account-settings]")
             page.wait_for_selector("[data-email-now]")
             assert "olvido@example.org" in page.inner_text("[data-email-now]")
             assert page.is_checked("input[name=reminders]")
@@ -74,3 +78,15 @@ def test_a_reset_e_mail_link_sets_a_new_password(
             assert (old.status_code, new.status_code) == (401, 200)
         finally:
             process.stop()
+
+
+def _played_with_a_deleted_account(url: str, api: httpx.Client) -> None:
+    """A game between the account of ``api`` and one that is then deleted."""
+    with httpx.Client(base_url=url, headers={"Origin": url}) as rival:
+        made = rival.post("/api/account/signup", json={"name": "rival", "password": "rival horse"})
+        rival.headers["Cookie"] = f"panal_session={made.cookies['panal_session']}"
+        clock = {"kind": "correspondence", "days": 3}
+        challenge = rival.post("/api/challenges", json={"clock": clock}).json()["id"]
+        assert api.post(f"/api/challenges/{challenge}/accept").status_code == 200
+        gone = rival.post("/api/account/delete", json={"password": "rival horse"})
+        assert gone.status_code == 204

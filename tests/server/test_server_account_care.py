@@ -155,6 +155,10 @@ def test_a_deleted_accounts_games_stay_with_its_name_gone(client: TestClient) ->
         "/api/challenges", {"clock": {"kind": "realtime", "base": 180, "increment": 2}}
     )
     game = bruno.post(f"/api/challenges/{posted.json()['id']}/accept").json()
+    bot_token = ana.post("/api/bots", {"name": "exitbot"}).json()["token"]
+    as_bot = {"Authorization": f"Bearer {bot_token}"}
+    assert client.get("/api/account", headers=as_bot).json()["name"] == "exitbot"
+    open_challenge = ana.post("/api/challenges", {}).json()["id"]
     wrong = ana.post("/api/account/delete", {"password": "not my password"})
     assert wrong.status_code == 401
     assert client.get("/api/users/leaving").status_code == 200  # nothing changed
@@ -167,6 +171,8 @@ def test_a_deleted_accounts_games_stay_with_its_name_gone(client: TestClient) ->
     playing = client.get("/api/users/staying").json()["playing"]
     assert [g["opponent"] for g in playing] == [{"name": DELETED_NAME}]
     assert client.get("/api/players", params={"q": "leav"}).json()["players"] == []
+    assert client.get("/api/account", headers=as_bot).json()["name"] is None  # token revoked
+    assert client.get(f"/api/challenges/{open_challenge}").json()["status"] == "cancelled"
     gone = Person(client).post("/api/account/signin", {"name": "leaving", "password": PASSWORD})
     assert gone.status_code == 401
     Person(client).sign_up("leaving", "another horse")  # the name is free again

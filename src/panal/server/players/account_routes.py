@@ -254,6 +254,7 @@ async def delete_account(body: PasswordRequest, request: Request, response: Resp
     account = await _signed_in(request)
     await _check_current_password(request, account, body.password)
     await care.runtime.db(care.store.delete_account, account.id)
+    request.app.state.lobby.announce("")  # its open challenges were cancelled
     clear_session_cookie(response, request)
     response.status_code = 204
     return response

@@ -8,8 +8,8 @@ links' tokens, deleting an account, and the correspondence reminders due.
 * **Deleting an account** keeps its games, ratings history and tournament places (other players'
   records), and removes the person: the name becomes :data:`DELETED_NAME` (a label no name can
   be: it has a space), the name's keys are cleared so the name is free again, and the password
-  hash, e-mail, preferences, sessions, tokens, current ratings (the leaderboards) and open
-  challenges go. The ``users`` row stays, so every game's reference to it stays valid.
+  hash, e-mail, preferences, sessions, links, its bots' API tokens, current ratings (the
+  leaderboards) and open challenges go. The ``users`` row stays, so every game's reference to it stays valid.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
+from panal.server.bots.bot_table import bots_table
 from panal.server.database.store import metadata
 from panal.server.enjambre_tables.table_store import seats_table
 from panal.server.hive_games.game_store import games_table
@@ -284,6 +285,10 @@ class AccountStore:
                 delete(account_tokens_table).where(account_tokens_table.c.user_id == user_id)
             )
             conn.execute(delete(ratings_table).where(ratings_table.c.user_id == user_id))
+            # Its bots stay (their games are records) but can no longer connect.
+            conn.execute(
+                update(bots_table).where(bots_table.c.owner_id == user_id).values(token_hash=None)
+            )
             conn.execute(
                 update(challenges_table)
                 .where(challenges_table.c.creator_id == user_id, challenges_table.c.status == OPEN)
