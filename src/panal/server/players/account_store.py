@@ -9,7 +9,8 @@ links' tokens, deleting an account, and the correspondence reminders due.
   records), and removes the person: the name becomes :data:`DELETED_NAME` (a label no name can
   be: it has a space), the name's keys are cleared so the name is free again, and the password
   hash, e-mail, preferences, sessions, links, its bots' API tokens, current ratings (the
-  leaderboards) and open challenges go. The ``users`` row stays, so every game's reference to it stays valid.
+  leaderboards) and open challenges go. The ``users`` row stays, so every game's reference to
+  it stays valid.
 """
 
 from __future__ import annotations
