@@ -90,3 +90,13 @@ def _played_with_a_deleted_account(url: str, api: httpx.Client) -> None:
         assert api.post(f"/api/challenges/{challenge}/accept").status_code == 200
         gone = rival.post("/api/account/delete", json={"password": "rival horse"})
         assert gone.status_code == 204
+
+
+def test_without_smtp_no_reset_is_offered_and_the_page_says_so(open_page: Any) -> None:
+    page = open_page("/signin", locale="pt-BR", phone=True)
+    note = page.wait_for_selector("[data-mail-off]")
+    assert "e-mails" in note.inner_text() and "senha" in note.inner_text()
+    assert page.query_selector("[data-forgot]") is None
+    page.goto(page.url.replace("/signin", "/reset"))
+    assert "senha" in page.wait_for_selector("[data-mail-off]").inner_text()
+    assert page.query_selector("input[name=email]") is None
