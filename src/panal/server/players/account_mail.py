@@ -7,8 +7,8 @@ correspondence reminders, each in the player's language (:mod:`panal.server.mail
 * A **reminder** goes once per move awaited, to a player with a verified address and reminders
   on, when :data:`REMIND_BEFORE` seconds are left on a correspondence move, or half the move's
   time for a move of less than twice that (a 1-day game: 12 hours before the deadline). Every
-  process looks each :data:`REMINDER_SWEEP` seconds; one conditional write per game and
-  version decides which process sends it.
+  process looks each :data:`REMINDER_SWEEP` seconds; one conditional write per game and move
+  decides which process sends it.
 """
 
 from __future__ import annotations
@@ -106,9 +106,7 @@ class AccountMail:
         due = await self.runtime.db(self.store.reminders_due, time.time(), REMIND_BEFORE)
         sent = 0
         for reminder in due:
-            if not await self.runtime.db(
-                self.store.claim_reminder, reminder.game_id, reminder.version
-            ):
+            if not await self.runtime.db(self.store.claim_reminder, reminder.game_id, reminder.ply):
                 continue
             player = reminder.player
             assert player.email is not None

@@ -62,7 +62,7 @@ mail_reminders_table = sa.Table(
     "mail_reminders",
     metadata,
     sa.Column("game_id", sa.String(16), primary_key=True),
-    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("ply", sa.Integer, nullable=False),  # the move awaited (the game's plies)
     sa.Column("sent_at", sa.Float, nullable=False),
 )
 
@@ -87,7 +87,7 @@ class ReminderDue:
     """A correspondence game waiting on an account with reminders on."""
 
     game_id: str
-    version: int
+    ply: int
     player: MailAccount
     opponent: int | None
     deadline: float
@@ -319,7 +319,7 @@ class AccountStore:
             rows = conn.execute(
                 select(
                     games.c.id,
-                    games.c.version,
+                    games.c.plies,
                     games.c.deadline,
                     other.label("opponent"),
                     users_table,
@@ -336,17 +336,17 @@ class AccountStore:
                     users_table.c.reminders.is_(True),
                     users_table.c.email.is_not(None),
                     _LIVE_USERS,
-                    sa.or_(sent.c.version.is_(None), sent.c.version < games.c.version),
+                    sa.or_(sent.c.ply.is_(None), sent.c.ply < games.c.plies),
                 )
                 .limit(limit)
             ).all()
         return [
-            ReminderDue(row.id, row.version, _mail_account(row), row.opponent, row.deadline)
+            ReminderDue(row.id, row.plies, _mail_account(row), row.opponent, row.deadline)
             for row in rows
         ]
 
-    def claim_reminder(self, game_id: str, version: int) -> bool:
-        """Whether this process sends the reminder for the game at this version: one
+    def claim_reminder(self, game_id: str, ply: int) -> bool:
+        """Whether this process sends the reminder for the game's move ``ply``: one
         ``INSERT … ON CONFLICT DO UPDATE … WHERE`` statement, so one process of many does."""
         sent = mail_reminders_table
         now = time.time()
@@ -354,11 +354,11 @@ class AccountStore:
             dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
             claimed = conn.execute(
                 dialect.insert(sent)
-                .values(game_id=game_id, version=version, sent_at=now)
+                .values(game_id=game_id, ply=ply, sent_at=now)
                 .on_conflict_do_update(
                     index_elements=[sent.c.game_id],
-                    set_={"version": version, "sent_at": now},
-                    where=sent.c.version < version,
+                    set_={"ply": ply, "sent_at": now},
+                    where=sent.c.ply < ply,
                 )
                 .returning(sent.c.game_id)
             ).first()

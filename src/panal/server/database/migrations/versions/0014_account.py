@@ -6,8 +6,8 @@ account, correspondence reminders.
   ``users.deleted_at``: when the account was deleted (its name is gone, its games stay).
 * ``account_tokens``: the secrets of e-mailed links (a password reset, an address to verify),
   by their SHA-256 only, each single-use (``used_at``) and expiring.
-* ``mail_reminders``: the correspondence reminders sent, one per game and version (the move
-  awaited), so that a reminder goes once whichever process finds it first.
+* ``mail_reminders``: the correspondence reminders sent, one per game and move awaited (``ply``,
+  the game's plies then), so that a reminder goes once whichever process finds it first.
 
 Revision ID: 0014_account
 """
@@ -44,7 +44,7 @@ def upgrade() -> None:
     op.create_table(
         "mail_reminders",
         sa.Column("game_id", sa.String(16), primary_key=True),
-        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("ply", sa.Integer, nullable=False),
         sa.Column("sent_at", sa.Float, nullable=False),
     )
 
