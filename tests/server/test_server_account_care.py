@@ -18,6 +18,7 @@ from panal.server.players.account_store import DELETED_NAME
 from panal.server.players.accounts import session_key
 from panal.server.players.attempts import MAILS_PER_TARGET
 from tests.server.conftest import Backend, first_legal_move
+from tests.server.helpers import receive_state
 from tests.server.mail_helpers import Inbox, body, link_token, smtp_server
 from tests.server.players_helpers import Person
 
@@ -190,20 +191,36 @@ def test_a_correspondence_reminder_is_mailed_once(mailing: tuple[TestClient, Inb
     game = bruno.post(f"/api/challenges/{posted.json()['id']}/accept").json()
     care = client.app.state.account_mail  # type: ignore[attr-defined]
     portal = client.portal  # type: ignore[attr-defined]
+
+    def most_of_the_day_gone() -> None:
+        now = time.time()
+        with care.store.engine.begin() as conn:  # 13 hours of the move's day gone
+            conn.execute(
+                update(games_table)
+                .where(games_table.c.id == game["id"])
+                .values(clock_since=now - 13 * 3600, deadline=now + 11 * 3600)
+            )
+
     assert portal.call(care.remind) == 0  # a fresh day: not yet
-    now = time.time()
-    with care.store.engine.begin() as conn:  # 13 hours of the day gone, White to move
-        conn.execute(
-            update(games_table)
-            .where(games_table.c.id == game["id"])
-            .values(clock_since=now - 13 * 3600, deadline=now + 11 * 3600)
-        )
-    assert portal.call(care.remind) == 1
+    most_of_the_day_gone()
+    assert portal.call(care.remind) == 1  # White (ana) to move
     assert portal.call(care.remind) == 0  # once per move
     message = inbox.wait(2)[1]
     assert message["To"] == "slow@example.org" and "quickbruno" in message["Subject"]
+    assert message["Subject"] == "Te toca jugar contra quickbruno en panal"  # ana's language
     assert f"http://testserver/game/{game['id']}" in body(message)
-    assert (
-        ana.request("PATCH", "/api/account/settings", json={"reminders": False}).json()["reminders"]
-        is False
-    )
+    assert "http://testserver/account" in body(message)
+    with ana.websocket(game["id"]) as white, bruno.websocket(game["id"]) as black:
+        white.send_json({"type": "move", "move": "wS1"})
+        receive_state(black, lambda s: s["ply"] == 1)
+        most_of_the_day_gone()
+        assert portal.call(care.remind) == 0  # Black has no address
+        black.send_json({"type": "move", "move": "bS1 wS1-"})
+        receive_state(white, lambda s: s["ply"] == 2)
+    most_of_the_day_gone()
+    off = ana.request("PATCH", "/api/account/settings", json={"reminders": False})
+    assert off.json()["reminders"] is False
+    assert portal.call(care.remind) == 0  # switched off
+    ana.request("PATCH", "/api/account/settings", json={"reminders": True})
+    assert portal.call(care.remind) == 1  # a new move awaited: a new reminder
+    assert len(inbox.wait(3)) == 3
