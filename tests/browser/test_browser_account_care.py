@@ -66,6 +66,23 @@ def test_a_reset_e_mail_link_sets_a_new_password(
             assert page.is_checked("input[name=reminders]")
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             page.screenshot(path=str(artifacts / "account-phone.png"), full_page=True)
+            # Bad input: its own words in the page's language, and nothing changes.
+            password_form = page.locator('[data-form="password"]')
+            password_form.locator("input[name=current]").fill("not my password")
+            password_form.locator("input[name=password]").fill("another horse 3")
+            password_form.locator("button[type=submit]").click()
+            said = page.locator('[data-status="password"]')
+            said.filter(has_text="Esa no es tu contraseña actual.").wait_for()
+            password_form.locator("input[name=current]").fill("new horse 22")
+            password_form.locator("input[name=password]").fill("corta")
+            password_form.locator("button[type=submit]").click()
+            said.filter(has_text="Una contraseña tiene al menos 8 caracteres.").wait_for()
+            email_form = page.locator('[data-form="email"]')
+            email_form.locator("input[name=email]").fill("no es una dirección")
+            email_form.locator("button[type=submit]").click()
+            page.locator('[data-status="email"]').filter(
+                has_text="Eso no es una dirección de correo."
+            ).wait_for()
             assert not errors, errors
             context.close()
             with httpx.Client(base_url=process.url, headers={"Origin": process.url}) as api:
