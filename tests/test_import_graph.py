@@ -154,6 +154,7 @@ CORE = (
     "panal.server.database",
     "panal.server.chat",
     "panal.server.notifications",
+    "panal.server.mail",
 )
 
 

@@ -45,6 +45,8 @@ TABLES = (
     "lesson_progress",
     "bots",
     "ladder_entries",
+    "account_tokens",
+    "mail_reminders",
     "users",
     "heartbeats",
     "enjambre_actions",

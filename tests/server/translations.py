@@ -23,6 +23,7 @@ AREAS = (
     "everyday",
     "chat",
     "notifications",
+    "account",
 )
 # A language whose catalogs hold only what differs from another's.
 LAYERED_ON = {"pt-BR": "pt-PT"}

@@ -46,6 +46,11 @@ from panal.server.ladder.routes import ladder_router
 from panal.server.lobby.lobby import Lobby, lobby_router
 from panal.server.notifications.notifications import Notifications
 from panal.server.notifications.routes import notification_router
+from panal.server.mail.sender import Mailer
+from panal.server.mail.settings import MailSettings
+from panal.server.players.account_mail import AccountMail
+from panal.server.players.account_routes import account_care_router
+from panal.server.players.account_store import AccountStore
 from panal.server.players.attempts import PasswordWork
 from panal.server.players.auth import OriginCheck
 from panal.server.players.community import community_router
@@ -98,12 +103,14 @@ def create_app(
     body_timeout: float = 10.0,
     clock: Callable[[], float] = time.time,
     ladder: LadderSettings | None = None,
+    mail: MailSettings | None = None,
 ) -> FastAPI:
     """The web platform on a database; with ``redis_url``, one of many processes (scale-out).
 
     ``ai_workers``: processes computing AI moves here (0: leave them to ``panal ai-worker``;
     only with Redis). ``ai_runner`` replaces the AI by a function of the job's payload (tests).
     ``clock`` is the server's time for game clocks (tests give a clock they move by hand).
+    ``mail``: the SMTP server for account e-mail (none: no e-mail, no reset by e-mail).
     """
     store = GameStore(db_url, migrate=migrate)
     workers = max(1, (os.cpu_count() or 2) - 1) if ai_workers is None else ai_workers
@@ -141,6 +148,7 @@ def create_app(
     chat = Chat(runtime, clock=clock)
     chat.plug("game", GameChatPlace(hub))
     chat.plug("table", TableChatPlace(tables))
+    account_mail = AccountMail(runtime, AccountStore(store.engine), players, Mailer(mail))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -154,6 +162,7 @@ def create_app(
         await runtime.start()
         runtime.spawn(hub.ai.resume_ai_games())
         engine_ladder.start()
+        account_mail.start()
         try:
             yield
         finally:
@@ -172,10 +181,12 @@ def create_app(
     app.state.chat = chat
     app.state.password_work = PasswordWork()
     app.state.notifications = notifications
+    app.state.account_mail = account_mail
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES, timeout=body_timeout)
     app.add_middleware(OriginCheck)  # outermost: a forged request is refused before all else
     answer_errors(app)
     app.include_router(account_router)
+    app.include_router(account_care_router)
     app.include_router(lobby_router)
     app.include_router(game_router(hub, players, runtime))
     app.include_router(table_router(tables, players))

@@ -152,6 +152,24 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         help="the engine ladder's clock, seconds each and increment (60+1)",
     )
     serve.add_argument(
+        "--smtp-url",
+        default=None,
+        metavar="URL",
+        help="e-mail (password resets, reminders) through this SMTP server: "
+        "smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465 (TLS); "
+        "or PANAL_SMTP_URL (keeps the password out of the process list)",
+    )
+    serve.add_argument(
+        "--mail-from", default=None, metavar="ADDRESS", help="the e-mails' sender (PANAL_MAIL_FROM)"
+    )
+    serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the address players reach this server at, for e-mailed links "
+        "(https://panal.example; PANAL_PUBLIC_URL); required with --smtp-url",
+    )
+    serve.add_argument(
         "--log-level", default="warning", help="uvicorn log level (warning, info, debug)"
     )
     serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
@@ -191,8 +209,14 @@ def serve_command(args: argparse.Namespace) -> int:
         from panal.server.enjambre_tables.live import TableLimits
         from panal.server.http.guard import GuardedH11Protocol
         from panal.server.ladder.ladder import LadderSettings, parse_ladder_clock
+        from panal.server.mail.settings import mail_settings
     except ModuleNotFoundError as exc:
         return _missing_web_extra(exc, "serve")
+    try:
+        mail = mail_settings(args.smtp_url, args.mail_from, args.public_url)
+    except ValueError as exc:
+        print(f"panal serve: --smtp-url: {exc}", file=sys.stderr)
+        return 2
     try:
         ladder = LadderSettings(control=parse_ladder_clock(args.ladder_clock))
     except ValueError as exc:
@@ -239,6 +263,7 @@ def serve_command(args: argparse.Namespace) -> int:
             if args.bot_pause is None
             else TableLimits(bot_pause=max(0.0, args.bot_pause)),
             ladder=ladder,
+            mail=mail,
         )
     except DatabaseError as exc:
         print(f"panal serve: {exc}", file=sys.stderr)
@@ -316,7 +341,7 @@ def _supervise(args: argparse.Namespace, description: str) -> int:
     signal.signal(signal.SIGINT, stop)
 
     def start() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(command, pass_fds=(listener.fileno(),))
+        return subprocess.Popen(command, pass_fds=(listener.fileno(),), env=_child_env(args))
 
     children = [start() for _ in range(args.workers)]
     while not stopping:
@@ -367,7 +392,19 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--ai-idle-seconds", str(args.ai_idle_seconds)]
     argv += ["--ladder-clock", args.ladder_clock]
     argv += ["--log-level", args.log_level]
+    for option, value in (("--mail-from", args.mail_from), ("--public-url", args.public_url)):
+        if value is not None:
+            argv += [option, value]
     return argv
+
+
+def _child_env(args: argparse.Namespace) -> dict[str, str]:
+    """The web processes' environment: the SMTP URL (with its password) goes there, not into
+    their command lines, which every user of the machine can read."""
+    env = dict(os.environ)
+    if args.smtp_url:
+        env["PANAL_SMTP_URL"] = args.smtp_url
+    return env
 
 
 def worker_command(args: argparse.Namespace) -> int:

@@ -55,6 +55,8 @@ from panal.server.database.store import metadata
 from panal.server.room.tokens import hash_token
 
 __all__ = [
+    "MAILS_PER_ADDRESS",
+    "MAILS_PER_TARGET",
     "PASSWORD_WORK_AT_ONCE",
     "PER_ADDRESS",
     "PER_NAME",
@@ -66,6 +68,7 @@ __all__ = [
     "address_key",
     "count_attempt",
     "hold",
+    "mail_gate",
     "sign_in_gate",
     "sign_up_gate",
     "signed_in",
@@ -76,6 +79,10 @@ PER_NAME_AND_ADDRESS = 5
 PER_ADDRESS = 30
 PER_NAME = 20
 SIGN_UPS_PER_ADDRESS = 10
+#: E-mails asked for (a password reset, an address to verify), per window: from one client
+#: address, and to one e-mail address or one account.
+MAILS_PER_ADDRESS = 10
+MAILS_PER_TARGET = 3
 #: Argon2 costs 64 MiB and tens of milliseconds a hash: a few at a time per process.
 PASSWORD_WORK_AT_ONCE = 2
 
@@ -176,6 +183,20 @@ def sign_up_gate(conn: Connection, address: str, now: float) -> Gate:
     """Count a sign-up from ``address`` before its password is hashed."""
     count, start = count_attempt(conn, _key("signup", address), now)
     return Gate(True) if count <= SIGN_UPS_PER_ADDRESS else _closed(start, now)
+
+
+def mail_gate(conn: Connection, address: str, targets: list[str], now: float) -> Gate:
+    """Count a request for an e-mail from ``address`` to each of ``targets`` (an e-mail
+    address, an account: ``"email:…"``, ``"account:…"``) before anything is looked up or sent;
+    counted whether or not an account has that address, so the answer tells nothing."""
+    count, start = count_attempt(conn, _key("mail", address), now)
+    if count > MAILS_PER_ADDRESS:
+        return _closed(start, now)
+    for target in targets:
+        count, start = count_attempt(conn, _key("mail-to", target), now)
+        if count > MAILS_PER_TARGET:
+            return _closed(start, now)
+    return Gate(True)
 
 
 class PasswordWork:

@@ -58,6 +58,12 @@ users_table = sa.Table(
     sa.Column("look", sa.String(12)),
     sa.Index("users_by_name_key", "name_key", unique=True),
     sa.Index("users_by_name_skeleton", "name_skeleton", unique=True),
+    # Account care (revision 0016_account, players/account_store.py): the verified e-mail
+    # address (lower case), correspondence reminders by e-mail, and when it was deleted.
+    sa.Column("email", sa.String(254)),
+    sa.Column("reminders", sa.Boolean, nullable=False, server_default=sa.true()),
+    sa.Column("deleted_at", sa.Float),
+    sa.Index("users_by_email", "email", unique=True),
 )
 
 sessions_table = sa.Table(

@@ -58,7 +58,16 @@ from panal.server.players.auth import (
 from panal.server.players.player_store import Account, NameTaken, PlayerStore
 from panal.server.runtime.runtime import Runtime
 
-__all__ = ["Language", "Look", "account_router", "client_key", "require_account"]
+__all__ = [
+    "Language",
+    "Look",
+    "account_router",
+    "client_key",
+    "pass_gate",
+    "password_work",
+    "require_account",
+    "start_session",
+]
 
 MAX_CLAIMS = 200
 
@@ -103,7 +112,7 @@ def client_key(request: Request) -> str:
     return address_key(request.client.host if request.client else None)
 
 
-async def _password_work(request: Request, function: Any, *args: Any) -> Any:
+async def password_work(request: Request, function: Any, *args: Any) -> Any:
     work: PasswordWork = request.app.state.password_work
     return await work.run(client_key(request), function, *args)
 
@@ -128,7 +137,7 @@ def _test_password(found: tuple[Account, str] | None, password: str) -> Password
     return verify_password(found[1] if found is not None else dummy_hash(), password)
 
 
-def _pass(gate: Gate) -> None:
+def pass_gate(gate: Gate) -> None:
     """Refuse (429) an attempt its counters did not let through."""
     if not gate.open:
         raise RequestError(
@@ -140,7 +149,7 @@ def _pass(gate: Gate) -> None:
         )
 
 
-async def _start_session(request: Request, response: Response, account: Account) -> None:
+async def start_session(request: Request, response: Response, account: Account) -> None:
     runtime, players = _accounts(request)
     token = new_session_token()
     await runtime.db(players.create_session, session_key(token), account.id)
@@ -155,8 +164,10 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
         password = check_password(body.password, name)
     except AccountError as exc:
         raise RequestError(exc.code, str(exc), 422, reason=exc.reason) from None
-    _pass(await runtime.db(players.in_transaction, sign_up_gate, client_key(request), time.time()))
-    password_hash = await _password_work(request, hash_password, password)
+    pass_gate(
+        await runtime.db(players.in_transaction, sign_up_gate, client_key(request), time.time())
+    )
+    password_hash = await password_work(request, hash_password, password)
     try:
         account = await runtime.db(
             players.create_account,
@@ -180,7 +191,7 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
         ) from None
     games: GameHub = request.app.state.hub
     claimed = await games.claim_seats(account.id, [(seat.game, seat.token) for seat in body.claim])
-    await _start_session(request, response, account)
+    await start_session(request, response, account)
     return {**_account_json(account), "claimed": sorted(claimed)}
 
 
@@ -188,16 +199,16 @@ async def sign_up(body: SignUpRequest, request: Request, response: Response) -> 
 async def sign_in(body: SignInRequest, request: Request, response: Response) -> dict[str, Any]:
     runtime, players = _accounts(request)
     key, address = name_key(body.name), client_key(request)
-    _pass(await runtime.db(players.in_transaction, sign_in_gate, key, address, time.time()))
+    pass_gate(await runtime.db(players.in_transaction, sign_in_gate, key, address, time.time()))
     found = await runtime.db(players.account_by_key, key)
-    check = await _password_work(request, _test_password, found, body.password)
+    check = await password_work(request, _test_password, found, body.password)
     if found is None or not check.ok:
         raise RequestError("bad_credentials", "wrong name or password", 401)
     account = found[0]
     if check.rehashed is not None:
         await runtime.db(players.set_password_hash, account.id, check.rehashed)
     await runtime.db(players.in_transaction, signed_in, key, address, time.time())
-    await _start_session(request, response, account)
+    await start_session(request, response, account)
     return _account_json(account)
 
 

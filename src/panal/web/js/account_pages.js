@@ -1,6 +1,7 @@
 // Signing in and creating an account.
 
 import { signIn, signUp } from "./account.js";
+import { api } from "./api.js";
 import { escapeHtml } from "./dom.js";
 import { describeError, getLanguage, getLook, onChange, t } from "./i18n.js";
 
@@ -12,8 +13,16 @@ function accountError(failure) {
   return describeError({ code: failure.code, message: failure.detail, details: failure.details });
 }
 
+/** A forgotten password: a reset link where this server sends e-mail, else who can help. */
+function forgotten(mail) {
+  if (mail === null) return "";
+  if (!mail) return `<p class="hint" data-mail-off>${t("account.mailOff")}</p>`;
+  return `<p><a href="/reset" data-link data-forgot>${t("account.forgot")}</a></p>`;
+}
+
 export function showAccountPage(root, kind, navigate) {
   const signingUp = kind === "signup";
+  let mail = null; // whether this server sends e-mail, once asked
   let error = "";
   let values = { name: "", password: "" };
   let busy = false;
@@ -36,6 +45,7 @@ export function showAccountPage(root, kind, navigate) {
           <div class="form-actions"><button type="submit" class="primary">${t(signingUp ? "acct.signUp" : "acct.signIn")}</button></div>
           ${signingUp ? `<p class="hint">${t("acct.claimNote")}</p>` : ""}
           <p><a href="${signingUp ? "/signin" : "/signup"}" data-link>${t(signingUp ? "acct.toSignIn" : "acct.toSignUp")}</a></p>
+          ${signingUp ? "" : `<div data-forgot-area>${forgotten(mail)}</div>`}
         </form>
       </section>`;
   }
@@ -64,6 +74,15 @@ export function showAccountPage(root, kind, navigate) {
     }
   });
   render();
+  if (!signingUp) {
+    api("/api/account/settings")
+      .then((settings) => {
+        mail = settings.mail;
+        const area = root.querySelector("[data-forgot-area]");
+        if (area) area.innerHTML = forgotten(mail);
+      })
+      .catch(() => {});
+  }
   const unsubscribe = onChange(() => {
     values = { ...values, name: root.querySelector("input[name=name]")?.value ?? values.name };
     render();

@@ -1,7 +1,7 @@
 // The archive: finished games (and imported records), newest first, each replayable.
 
 import { api } from "./api.js";
-import { describeError, getLanguage, onChange, t } from "./i18n.js";
+import { describeError, getLanguage, onChange, playerName, t } from "./i18n.js";
 import { escapeHtml } from "./dom.js";
 import { ruleTexts } from "./rules.js";
 import { filterForm, filtersOf, readFilters } from "./archive_filters.js";
@@ -40,7 +40,7 @@ export function showArchivePage(root) {
     const level = game.ai_level ? t(`level.${game.ai_level}`) : "";
     let text = `${game.game_type} · ${t(`mode.${game.mode}`, { level })}`;
     if (game.white || game.black) {
-      text += ` · <span data-players>${escapeHtml(game.white || "?")} – ${escapeHtml(game.black || "?")}</span>`;
+      text += ` · <span data-players>${escapeHtml(playerName(game.white) || "?")} – ${escapeHtml(playerName(game.black) || "?")}</span>`;
     }
     // Games between people: the clock and whether it was rated, as on the profile page.
     if (game.mode === "online") {

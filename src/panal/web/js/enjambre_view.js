@@ -6,7 +6,7 @@
 
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { colourFill } from "./enjambre_board.js";
-import { describeError, hasKey, t } from "./i18n.js";
+import { describeError, hasKey, playerName, t } from "./i18n.js";
 import { cellKey, parseKey, toPixel } from "./position.js";
 import { tableInvites } from "./storage.js";
 
@@ -66,7 +66,7 @@ export class TableView {
   seatName(seat) {
     const row = this.table.seats[seat];
     const colour = colourName(this.view.colours[seat]);
-    if (row.name) return `${escapeHtml(row.name)} (${colour})`;
+    if (row.name) return `${escapeHtml(playerName(row.name))} (${colour})`;
     return colour;
   }
 
@@ -374,7 +374,7 @@ export class TableView {
   seatNameOf(seat) {
     const row = this.table.seats[seat];
     const colour = colourName(this.view.colours[seat]);
-    return row?.name ? `${row.name} (${colour})` : colour;
+    return row?.name ? `${playerName(row.name)} (${colour})` : colour;
   }
 
   colourOfTile(tile) {

@@ -5,7 +5,7 @@
 
 import { controlWithSpeed, formatClock, timeLeft } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, colorName, getLook, hasKey, pieceName, t } from "./i18n.js";
+import { bugName, colorName, getLook, hasKey, pieceName, playerName, t } from "./i18n.js";
 import { pieceSvg } from "./pieces.js";
 import { cellKey, handsAt, stacksAt, surroundedQueens } from "./position.js";
 import { changedRules, ruleTexts } from "./rules.js";
@@ -135,7 +135,7 @@ export class GameView {
     const state = this.state;
     if (state.ai && state.ai.color === color) return t("player.ai", { level: t(`level.${state.ai.level}`) });
     const player = state.players?.[COLORS[color]];
-    if (player?.name) return player.name;
+    if (player?.name) return playerName(player.name);
     const header = state.headers?.[color === 0 ? "White" : "Black"];
     if (header) return header;
     if (state.mode === "hotseat" || state.mode === "review") return "";

@@ -14,7 +14,7 @@
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
-export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday", "chat", "notifications"];
+export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday", "chat", "notifications", "account"];
 // The language whose texts a language's catalogs change.
 const LAYERED_ON = { "pt-BR": "pt-PT" };
 const FALLBACK = "en";
@@ -155,6 +155,12 @@ function fill(text, params) {
 
 // A refused request from the server, in the reader's language. Rule errors carry the rule's key
 // and its details (piece names in UHP notation), which are put into words here.
+/** A player's name as shown: a deleted account's label (the server's "deleted player") in the
+ * page's language. */
+export function playerName(name) {
+  return name === "deleted player" ? t("account.deletedPlayer") : name;
+}
+
 export function describeError(error) {
   if (error.code === "illegal_move" && error.rule) return t("rule.prefix", { reason: ruleReason(error) });
   if (error.code === "invalid_move") return t("error.invalid_move", { reason: parseReason(error) });

@@ -2,6 +2,7 @@
 
 import { account, loadAccount, onAccountChange, rememberForAccount, signOut } from "./account.js";
 import { showAccountPage } from "./account_pages.js";
+import { showAccountSettings, showResetPage, showVerifyPage } from "./account_care.js";
 import { showAnalysisPage } from "./analysis_page.js";
 import { api } from "./api.js";
 import { showArchivePage } from "./archive_page.js";
@@ -38,6 +39,7 @@ function renderAccount() {
   const { name } = account();
   area.innerHTML = name
     ? `${bellHtml()}<a href="/@/${encodeURIComponent(name)}" data-link data-account-name aria-label="${escapeHtml(t("acct.signedIn", { name }))}">${escapeHtml(name)}</a>
+       <a href="/account" data-link data-account-settings>${t("account.menu")}</a>
        <button type="button" data-action="sign-out">${t("nav.signOut")}</button>`
     : `<a href="/signin" data-link data-account-link="signin">${t("nav.signIn")}</a>
        <a href="/signup" data-link data-account-link="signup">${t("nav.signUp")}</a>`;
@@ -135,6 +137,9 @@ async function route() {
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);
   else if (path === "/signin" || path === "/signup") leavePage = showAccountPage(page, path.slice(1), navigate);
+  else if (path === "/account") leavePage = showAccountSettings(page, navigate);
+  else if (path === "/reset") leavePage = showResetPage(page, navigate);
+  else if (path === "/verify") leavePage = showVerifyPage(page);
   else if (path === "/import") leavePage = showImportPage(page, config, navigate);
   else if (path === "/archive") leavePage = showArchivePage(page);
   else if (path === "/leaderboard") leavePage = showLeaderboardPage(page);

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { controlWithSpeed } from "./clock.js";
 import { escapeHtml } from "./dom.js";
-import { describeError, getLanguage, hasKey, onChange, t } from "./i18n.js";
+import { describeError, getLanguage, hasKey, onChange, playerName, t } from "./i18n.js";
 
 export const SPEED_ORDER = ["bullet", "blitz", "rapid", "classic", "correspondence"];
 const LINE_COLORS = ["#c98a00", "#1a73e8", "#2e9d4f", "#b3261e", "#7b1e34", "#6f6456"];
@@ -73,7 +73,7 @@ export function ratingChart(history) {
 function gameLine(game) {
   let opponent;
   if (game.opponent.ai) opponent = t("profile.vsAI", { level: t(`level.${game.opponent.ai}`) });
-  else if (game.opponent.name) opponent = t("profile.vs", { name: `<a href="/@/${encodeURIComponent(game.opponent.name)}" data-link>${escapeHtml(game.opponent.name)}</a>` });
+  else if (game.opponent.name) opponent = t("profile.vs", { name: `<a href="/@/${encodeURIComponent(game.opponent.name)}" data-link>${escapeHtml(playerName(game.opponent.name))}</a>` });
   else opponent = t("profile.vsGuest");
   const outcome = game.score === null ? "" : t(game.score === 1 ? "profile.won" : game.score === 0 ? "profile.lost" : "profile.drawn");
   const reason = game.end_reason ? ` — ${t(`reason.${game.end_reason}`)}` : "";

@@ -6,7 +6,7 @@ import { account } from "./account.js";
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, controlWithSpeed, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { describeError, onChange, t } from "./i18n.js";
+import { describeError, onChange, playerName, t } from "./i18n.js";
 import { ReconnectingSocket } from "./socket.js";
 
 const FORMATS = ["swiss", "round_robin", "arena"];
@@ -164,7 +164,7 @@ export function showTournamentPage(root, tournamentId, navigate) {
     const breaks = state.tie_breaks.map((name) => `<th>${t(`tour.tb.${name}`)}</th>`).join("");
     const rows = state.standings
       .map(
-        (s) => `<tr data-standing="${escapeHtml(s.name)}"><td>${s.rank}</td><td>${escapeHtml(s.name)}${s.withdrawn ? ` <span class="hint">(${t("tour.withdrawn")})</span>` : ""}</td>
+        (s) => `<tr data-standing="${escapeHtml(s.name)}"><td>${s.rank}</td><td>${escapeHtml(playerName(s.name))}${s.withdrawn ? ` <span class="hint">(${t("tour.withdrawn")})</span>` : ""}</td>
           <td class="score">${points(s.score)}</td>${state.tie_breaks.map((name) => `<td>${points(s[name])}</td>`).join("")}</tr>`,
       )
       .join("");
