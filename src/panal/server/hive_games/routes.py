@@ -22,7 +22,7 @@ token: a spectator), so the seat token never appears in a URL. The server then s
 change (what changed since the state before); ``error`` for a refused request, ``pong``.
 The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
 "to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
-``sync``, ``ping``.
+``offer_takeback``, ``accept_takeback``, ``decline_takeback``, ``sync``, ``ping``.
 """
 
 from __future__ import annotations
