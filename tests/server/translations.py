@@ -21,6 +21,7 @@ AREAS = (
     "ladder",
     "community",
     "everyday",
+    "challenges",
 )
 # A language whose catalogs hold only what differs from another's.
 LAYERED_ON = {"pt-BR": "pt-PT"}

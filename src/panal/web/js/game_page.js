@@ -114,20 +114,24 @@ class GamePage extends GameView {
       if (state.ply > previous.ply) this.announceMove(state.history[state.ply - 1]);
       this.live.notice = null;
     }
-    if (previous) this.noticeDeclinedDraw(previous, state);
+    if (previous) {
+      this.noticeDeclined("draw", previous.draw_offer, state.draw_offer, state);
+      // a takeback accepted moves the game back; declined, it stays where it was
+      if (state.ply >= previous.ply) this.noticeDeclined("takeback", previous.takeback_offer, state.takeback_offer, state);
+    }
     if (this.viewPly !== null && this.viewPly > state.ply) this.viewPly = null;
     if (!state.result) this.resultClosed = false;
     if (!this.legalPieces().has(this.selected)) this.selected = null;
     this.renderAll();
   }
 
-  /** The offerer learns that the offer is gone: declined, or answered by a move. */
-  noticeDeclinedDraw(previous, state) {
-    const offerer = previous.draw_offer;
-    if (offerer === null || offerer === undefined || state.draw_offer !== null || state.result) return;
+  /** The offerer learns that an offer (a draw, a takeback) is gone: declined, or answered by
+   *  a move. */
+  noticeDeclined(kind, offerer, now, state) {
+    if (offerer === null || offerer === undefined || (now ?? null) !== null || state.result) return;
     if (!this.seats().has(offerer)) return;
-    const text = t("game.drawDeclined", { color: colorName(1 - offerer) });
-    this.live.notify(text, "info", "drawDeclined");
+    const text = t(`game.${kind}Declined`, { color: colorName(1 - offerer) });
+    this.live.notify(text, "info", `${kind}Declined`);
     this.announce(text);
   }
 
@@ -334,13 +338,12 @@ class GamePage extends GameView {
         this.send({ type: "undo" });
         break;
       case "offer-draw":
-        this.send({ type: "offer_draw" });
-        break;
       case "accept-draw":
-        this.send({ type: "accept_draw" });
-        break;
       case "decline-draw":
-        this.send({ type: "decline_draw" });
+      case "offer-takeback":
+      case "accept-takeback":
+      case "decline-takeback":
+        this.send({ type: action.replace("-", "_") }); // an offer made or answered
         break;
       case "resign":
         this.confirmResign = true;

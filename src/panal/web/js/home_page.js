@@ -106,7 +106,8 @@ export function showNewGamePage(root, config, navigate) {
         <h1>${t("new.title")}</h1>
         <div class="my-games-box" data-my-games></div>
         <p class="other-game"><a href="/enjambre" data-link>${t("new.enjambre")}</a>
-          · <a href="/my-games" data-link data-my-games-link>${t("nav.mygames")}</a></p>
+          · <a href="/my-games" data-link data-my-games-link>${t("nav.mygames")}</a>
+          · <a href="/lobby" data-link data-challenge-by-name>${t("new.challengeByName")}</a></p>
         <form class="new-game">
           <fieldset><legend>${t("new.opponent")}</legend>${modes}
             ${config.ai_levels.length ? "" : `<p class="hint">${t("new.noai")}</p>`}</fieldset>
