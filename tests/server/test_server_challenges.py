@@ -194,6 +194,23 @@ def test_a_takeback_in_a_game_without_the_option_is_refused(client: TestClient) 
         assert receive_error(ws)["code"] == "no_takebacks"
 
 
+def test_invitations_and_rematches_carry_takebacks(client: TestClient) -> None:
+    online = client.post("/api/games", json={"mode": "online", "takebacks": True}).json()
+    assert client.get(f"/api/games/{online['id']}").json()["takebacks"]
+    hotseat = client.post("/api/games", json={"mode": "hotseat", "takebacks": True}).json()
+    assert not client.get(f"/api/games/{hotseat['id']}").json()["takebacks"]  # online only
+    white, black, game_id = _named_game(client, ("ana_m", "bruno_m"), takebacks=True)
+    with white.websocket(game_id) as ws_white, black.websocket(game_id) as ws_black:
+        receive_state(ws_white)
+        ws_white.send_json({"type": "resign"})
+        receive_state(ws_black, lambda s: s["result"] is not None)
+        ws_black.send_json({"type": "offer_rematch"})
+        receive_state(ws_white, lambda s: s["rematch_offer"] == 1)
+        ws_white.send_json({"type": "accept_rematch"})
+        rematch = receive_state(ws_black, lambda s: s["rematch_game"] is not None)["rematch_game"]
+    assert client.get(f"/api/games/{rematch}").json()["takebacks"]
+
+
 def test_the_database_decides_a_takeback_racing_a_move(
     client: TestClient, second: TestClient, db_url: str
 ) -> None:

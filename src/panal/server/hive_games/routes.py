@@ -78,6 +78,7 @@ class NewGameRequest(StrictModel):
     look: Look = "classic"
     color: ColorChoice = "white"
     ai_level: str | None = Field(None, max_length=32)
+    takebacks: bool = False  # online: whether a player may propose to take back a move
 
 
 class JoinRequest(StrictModel):
@@ -122,6 +123,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
             client=client_of(http, account.id if account else None),
             user=account.id if account else None,
             control=control,
+            takebacks=request.takebacks,
         )
         return secrets_out
 

@@ -1,6 +1,6 @@
 """The lobby: open challenges and the games being played now, live on every screen.
 
-* ``GET /api/lobby`` → ``{"challenges": [...], "games": [...]}``.
+* ``GET /api/lobby`` → ``{"challenges": [...], "games": [...], "named": [...]}``.
 * ``POST /api/challenges`` ``{"game_type", "options", "look", "clock", "rated", "color",
   "takebacks", "to"?}`` → 201 ``{"id", "token"}``: the token is the seat the creator will play
   with (a guest's browser keeps it). A rated challenge needs an account and a clock; a named
@@ -10,7 +10,8 @@
   one acceptor wins (the database decides); the others get 409 ``challenge_taken``.
 * ``POST /api/challenges/{id}/cancel`` ``{"token"?}``: by its creator (account or token).
 * ``POST /api/challenges/{id}/decline``: a named challenge, by its addressee.
-* Websocket ``/ws/lobby``: ``{"type": "lobby", "challenges", "games"}`` on connect and whenever
+* Websocket ``/ws/lobby``: ``{"type": "lobby", "challenges", "games", "named"}`` (``named``: the
+  signed-in account's own named challenges, sent and received) on connect and whenever
   the lists change (any process: the bus's ``lobby`` channel), ``{"type": "accepted",
   "challenge", "game"}`` when a challenge becomes a game (its creator's page goes there).
 
