@@ -40,6 +40,7 @@ def test_a_named_challenge_accepted_then_a_takeback(
     ana.click("[data-action=post]")
     ana.wait_for_selector("[data-named=sent] [data-action=cancel]")
     assert ana.locator(".lobby-challenges [data-challenge-row]").count() == 0
+    ana.screenshot(path=str(artifacts / "challenges-sent-desktop.png"))
 
     # It reaches Bruno's open lobby page by itself, in his language, and only his.
     bruno.wait_for_selector("[data-named=incoming] [data-action=accept]")
@@ -59,8 +60,10 @@ def test_a_named_challenge_accepted_then_a_takeback(
     # Ana takes back her queen; Bruno is asked and accepts.
     ana.click("[data-action=offer-takeback]")
     ana.wait_for_selector("[data-banner=takeback]")
+    assert "Takeback proposed" in ana.inner_text("[data-banner=takeback]")
     bruno.wait_for_selector("[data-banner=takeback] [data-action=accept-takeback]")
     bruno.screenshot(path=str(artifacts / "challenges-takeback-phone.png"))
+    assert "Blancas pide deshacer" in bruno.inner_text("[data-banner=takeback]")
     assert bruno.evaluate(SMALL_TAP_TARGETS) == []
     bruno.tap("[data-banner=takeback] [data-action=accept-takeback]")
     for page in (ana, bruno):
