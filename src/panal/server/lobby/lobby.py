@@ -128,8 +128,11 @@ class Lobby:
                 )
             except Exception:
                 return
+            concerned = {c.creator_id for c in named} | {c.addressee_id for c in named}
+            shared = _lists_text(lists, [], None)  # encoded once for all without named ones
             for connection, user in connections.items():
-                connection.post_state(_lists_text(lists, named, user))
+                mine = user is not None and user in concerned
+                connection.post_state(_lists_text(lists, named, user) if mine else shared)
 
         self.runtime.spawn(refresh())
 
