@@ -121,6 +121,43 @@ def test_accepted_withdrawn_expired_and_capped(client: TestClient, db_url: str) 
     assert ana.post("/api/challenges", body).status_code == 201
 
 
+def test_accept_and_withdraw_at_once_one_wins(client: TestClient, db_url: str) -> None:
+    """The addressee accepts while the sender withdraws: the database's conditional ``UPDATE``
+    lets exactly one through, and a game exists only if the acceptance won."""
+    ana, bruno = _people(client, "ana_w", "bruno_w")
+    for _round in range(3):
+        cid = ana.post("/api/challenges", {"to": "bruno_w"}).json()["id"]
+        answers: dict[str, int] = {}
+        barrier = threading.Barrier(2)
+
+        def act(
+            person: Person,
+            verb: str,
+            cid: str = cid,
+            barrier: Any = barrier,
+            answers: dict[str, int] = answers,
+        ) -> None:
+            barrier.wait()
+            response = client.post(
+                f"/api/challenges/{cid}/{verb}", json={}, headers=person.headers()
+            )
+            answers[verb] = response.status_code
+
+        threads = [
+            threading.Thread(target=act, args=(bruno, "accept")),
+            threading.Thread(target=act, args=(ana, "cancel")),
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        client.cookies.clear()
+        assert answers in ({"accept": 200, "cancel": 409}, {"accept": 409, "cancel": 204})
+        status = ana.get(f"/api/challenges/{cid}").json()
+        assert status["status"] == ("accepted" if answers["accept"] == 200 else "cancelled")
+        assert (status["game"] is not None) == (answers["accept"] == 200)
+
+
 def _named_game(client: TestClient, names: tuple[str, str], **extra: Any) -> Any:
     white, black = _people(client, *names)
     body = {"to": names[1], "color": "white", **extra}
