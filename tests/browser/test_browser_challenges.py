@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser.helpers import game_id
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
-from tests.browser.test_browser_players import sign_up, type_move
+from tests.browser.test_browser_players import two_people, type_move
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -22,11 +22,7 @@ OPENING = ("wS1", "bS1 wS1-", "wQ -wS1")
 def test_a_named_challenge_accepted_then_a_takeback(
     open_page: Any, server: ServerProcess, artifacts: Path
 ) -> None:
-    ana = open_page("/new", locale="en-GB")
-    bruno = open_page("/new", locale="es-ES", phone=True)
-    sign_up(ana, "ana_c")
-    bruno.tap(".settings-toggle")
-    sign_up(bruno, "bruno_c")
+    ana, bruno = two_people(open_page, "ana_c", "bruno_c")
     bruno.goto(f"{server.url}/lobby")
     bruno.wait_for_selector("form.challenge-form")
 
