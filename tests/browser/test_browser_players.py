@@ -52,6 +52,16 @@ def sign_up(page: Any, name: str) -> None:
     page.wait_for_selector(".profile-name")
 
 
+def two_people(open_page: Any, first: str, second: str) -> tuple[Any, Any]:
+    """Two people signed up: ``first`` on an English desktop, ``second`` on a Spanish phone."""
+    ana = open_page("/new", locale="en-GB")
+    bruno = open_page("/new", locale="es-ES", phone=True)
+    sign_up(ana, first)
+    bruno.tap(".settings-toggle")
+    sign_up(bruno, second)
+    return ana, bruno
+
+
 def open_lobby(page: Any) -> None:
     page.click("a[data-nav=lobby]")
     page.wait_for_selector("form.challenge-form")
@@ -75,11 +85,7 @@ def profile(server: ServerProcess, name: str) -> dict[str, Any]:
 def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
     open_page: Any, server: ServerProcess, artifacts: Path
 ) -> None:
-    ana = open_page("/new", locale="en-GB")
-    bruno = open_page("/new", locale="es-ES", phone=True)
-    sign_up(ana, "ana")
-    bruno.tap(".settings-toggle")
-    sign_up(bruno, "Bruno")
+    ana, bruno = two_people(open_page, "ana", "Bruno")
     assert ana.inner_text("[data-account-name]") == "ana"
 
     # Ana posts a rated bullet challenge (1 minute, 2 s a move); she plays White.

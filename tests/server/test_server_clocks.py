@@ -152,6 +152,37 @@ def test_each_move_is_timed_by_the_server_with_its_increment(timed: Timed) -> No
         assert receive_error(ws)["code"] in ("timed_no_undo", "game_over")
 
 
+def test_a_takeback_gives_no_time_back_and_restarts_the_proposers_clock(timed: Timed) -> None:
+    """Issue 25, as lichess: the running side is charged up to the acceptance, no increment is
+    given or taken back, and the proposer, to move again, is on the clock from then."""
+    game = timed.new_game(BLITZ, mode="online", takebacks=True)
+    joined = timed.client.post(f"/api/games/{game['id']}/join", json={"invite": game["invite"]})
+    with (
+        game_socket(timed.client, game["id"], game["token"]) as white,
+        game_socket(timed.client, game["id"], joined.json()["token"]) as black,
+    ):
+        receive_state(white)
+        for ply, (ws, move) in enumerate(zip((white, black), OPENING, strict=True), start=1):
+            ws.send_json({"type": "move", "move": move})
+            receive_state(white, lambda s, ply=ply: s["ply"] == ply)
+        timed.clock.advance(10)
+        white.send_json({"type": "move", "move": "wQ -wS1"})  # 60 - 10 + 5
+        assert receive_state(black, lambda s: s["ply"] == 3)["clocks"]["white"] == 55
+        timed.clock.advance(4)
+        white.send_json({"type": "offer_takeback"})
+        receive_state(black, lambda s: s["takeback_offer"] == 0)
+        timed.clock.advance(6)
+        black.send_json({"type": "accept_takeback"})
+        state = receive_state(white, lambda s: s["ply"] == 2)
+    assert state["clocks"] == {
+        "white": 55,  # the increment earned by the move taken back stays
+        "black": 50,  # the ten seconds Black's clock ran are spent
+        "running": 0,
+        "since": timed.clock.now,
+        "first_move_deadline": None,
+    }
+
+
 def test_the_flag_falls_when_nobody_moves(timed: Timed) -> None:
     game = timed.new_game({"kind": "realtime", "base": 15, "increment": 0}, mode="hotseat")
     with game_socket(timed.client, game["id"], game["token"]) as ws:

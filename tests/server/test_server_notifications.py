@@ -276,3 +276,23 @@ def test_a_kind_or_detail_that_is_not_one_is_a_bug_in_the_caller(client: TestCli
             client.portal.call(
                 functools.partial(notifications.publish, 1, kind, url="/", **details)
             )
+
+
+def test_a_named_challenge_and_a_takeback_offer_tell_the_other_player(client: TestClient) -> None:
+    ana, bruno = Person(client), Person(client)
+    ana.sign_up("ana_named")
+    bruno.sign_up("bruno_named")
+    with client.websocket_connect("/ws/notifications", headers=bruno.headers()) as page:
+        assert page.receive_json()["count"] == 0
+        body = {"to": "bruno_named", "clock": POST, "color": "white", "takebacks": True}
+        challenge = ana.post("/api/challenges", body).json()
+        named = receive_notice(page, "challenge")["notice"]["data"]
+        assert named == {"url": "/lobby", "by": "ana_named", "event": "received"}
+        game = bruno.post(f"/api/challenges/{challenge['id']}/accept").json()
+        with ana.websocket(game["id"], challenge["token"]) as ws:
+            ws.receive_json()
+            ws.send_json({"type": "move", "move": "wS1"})
+            receive_notice(page, "your_turn")
+            ws.send_json({"type": "offer_takeback"})
+            offer = receive_notice(page, "takeback_offer")["notice"]["data"]
+            assert offer == {"url": f"/game/{game['id']}", "by": "ana_named"}

@@ -374,7 +374,12 @@ def test_the_lobby_socket_follows_challenges(client: TestClient) -> None:
     ana.sign_up("watcher")
     bruno.sign_up("joiner")
     with client.websocket_connect("/ws/lobby") as lobby:
-        assert lobby.receive_json() == {"type": "lobby", "challenges": [], "games": []}
+        assert lobby.receive_json() == {
+            "type": "lobby",
+            "challenges": [],
+            "games": [],
+            "named": [],
+        }
         posted = ana.post("/api/challenges", {"clock": BLITZ, "rated": True}).json()
         seen = _lobby_until(lobby, lambda m: m["type"] == "lobby" and m["challenges"])
         assert seen["challenges"][0]["id"] == posted["id"]

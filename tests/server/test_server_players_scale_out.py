@@ -143,6 +143,41 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
         assert "Traceback" not in log, log
 
 
+def test_a_named_challenge_and_a_takeback_cross_processes(servers: list[ServerProcess]) -> None:
+    """Issue 25: a challenge addressed to Bruno reaches his lobby page on the other process (and
+    nobody else's); in its game, Ana's takeback proposal reaches Bruno there, and his acceptance
+    takes the move back on Ana's screen."""
+    a, b = servers
+    ana, bruno, carla = Browser(a), Browser(b), Browser(b)
+    for person, name in ((ana, "ana_far"), (bruno, "bruno_far"), (carla, "carla_far")):
+        assert person.post("/api/account/signup", {"name": name, "password": "correct horse"})
+    with bruno.websocket("/ws/lobby") as lobby_b, carla.websocket("/ws/lobby") as lobby_c:
+        receive(lobby_b, lambda m: m["type"] == "lobby")
+        receive(lobby_c, lambda m: m["type"] == "lobby")
+        body = {"to": "bruno_far", "color": "white", "takebacks": True}
+        posted = ana.post("/api/challenges", body)
+        assert posted.status_code == 201, posted.text
+        seen = receive(lobby_b, lambda m: m["type"] == "lobby" and m["named"])
+        assert seen["named"][0]["creator"] == "ana_far" and seen["challenges"] == []
+        # Carla's socket got the same refresh, without it.
+        assert receive(lobby_c, lambda m: m["type"] == "lobby")["named"] == []
+    accepted = bruno.post(f"/api/challenges/{posted.json()['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    game = accepted.json()["id"]
+    with ana.game_socket(game) as white, bruno.game_socket(game) as black:
+        for ws in (white, black):
+            receive(ws, lambda m: m["type"] == "state")
+        for ply, move in enumerate(("wS1", "bS1 wS1-", "wQ -wS1"), start=1):
+            (white if ply % 2 else black).send(json.dumps({"type": "move", "move": move}))
+            for ws in (white, black):
+                receive(ws, lambda m, ply=ply: m["type"] == "state" and m["ply"] == ply)
+        white.send(json.dumps({"type": "offer_takeback"}))
+        receive(black, lambda m: m["type"] == "state" and m["takeback_offer"] == 0)
+        black.send(json.dumps({"type": "accept_takeback"}))
+        back = receive(white, lambda m: m["type"] == "state" and m["ply"] == 2)
+    assert back["takeback_offer"] is None and len(back["history"]) == 2
+
+
 def test_a_game_claimed_on_one_process_is_reloaded_on_the_other(
     servers: list[ServerProcess],
 ) -> None:

@@ -24,6 +24,7 @@ AREAS = (
     "chat",
     "notifications",
     "account",
+    "challenges",
 )
 # A language whose catalogs hold only what differs from another's.
 LAYERED_ON = {"pt-BR": "pt-PT"}

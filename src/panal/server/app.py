@@ -44,10 +44,10 @@ from panal.server.http.pages import serve_pages
 from panal.server.ladder.ladder import Ladder, LadderSettings
 from panal.server.ladder.routes import ladder_router
 from panal.server.lobby.lobby import Lobby, lobby_router
-from panal.server.notifications.notifications import Notifications
-from panal.server.notifications.routes import notification_router
 from panal.server.mail.sender import Mailer
 from panal.server.mail.settings import MailSettings
+from panal.server.notifications.notifications import Notifications
+from panal.server.notifications.routes import notification_router
 from panal.server.players.account_mail import AccountMail
 from panal.server.players.account_routes import account_care_router
 from panal.server.players.account_store import AccountStore

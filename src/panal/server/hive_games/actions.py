@@ -205,6 +205,8 @@ def play(live: LiveGame, requested: Move | str) -> GameChange:
     values: dict[str, Any] = {"plies": game.ply + 1}
     if live.row.draw_offer is not None and live.row.draw_offer != mover:
         values["draw_offer"] = None  # moving on declines the opponent's offer
+    if live.row.takeback_offer is not None:
+        values["takeback_offer"] = None  # a move answers a takeback offer: the position moved on
     try:
         if checked:
             game.push_code(move.code)
@@ -261,8 +263,50 @@ def resign(
             "result": result.value,
             "end_reason": Termination.RESIGNATION.value,
             "draw_offer": None,
+            "takeback_offer": None,
         }
     )
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A proposal one player makes and the other accepts or declines (a draw, a rematch, a
+    takeback): ``column`` holds the proposing colour; its refusals are ``<what>_offered`` and
+    ``no_<what>_offer``."""
+
+    column: str
+    what: str
+
+    def made(self, live: LiveGame, seats: Seats) -> GameChange:
+        """The acting player's offer (once)."""
+        color = live.acting_color(seats)
+        if getattr(live.row, self.column) == color:
+            raise RequestError(
+                f"{self.what}_offered", f"you have already offered a {self.what}", 409
+            )
+        return GameChange({self.column: color})
+
+    def answered(self, live: LiveGame, seats: Seats) -> int:
+        """The colour whose offer the acting player answers, or ``no_<what>_offer``."""
+        offer = getattr(live.row, self.column)
+        if offer is None or (1 - offer) not in seats:
+            raise RequestError(
+                f"no_{self.what}_offer", f"there is no {self.what} offer for you to accept", 409
+            )
+        return int(offer)
+
+    def declined(self, live: LiveGame) -> GameChange:
+        """Declined by the other player, or withdrawn by the one who made it."""
+        if getattr(live.row, self.column) is None:
+            raise RequestError(
+                f"no_{self.what}_offer", f"there is no {self.what} offer to decline", 409
+            )
+        return GameChange({self.column: None})
+
+
+DRAW = Offer("draw_offer", "draw")
+REMATCH = Offer("rematch_offer", "rematch")
+TAKEBACK = Offer("takeback_offer", "takeback")
 
 
 def offer_draw(
@@ -271,21 +315,21 @@ def offer_draw(
     check_open(live)
     if live.row.mode == "ai":
         raise RequestError("no_draw", "the AI does not agree to draws", 409)
-    color = live.acting_color(seats)
-    if live.row.draw_offer == color:
-        raise RequestError("draw_offered", "you have already offered a draw", 409)
-    return GameChange({"draw_offer": color})
+    return DRAW.made(live, seats)
 
 
 def accept_draw(
     live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
 ) -> GameChange:
     check_open(live)
-    offer = live.row.draw_offer
-    if offer is None or (1 - offer) not in seats:
-        raise RequestError("no_draw_offer", "there is no draw offer for you to accept", 409)
+    DRAW.answered(live, seats)
     return GameChange(
-        {"result": GameState.DRAW.value, "end_reason": "agreement", "draw_offer": None}
+        {
+            "result": GameState.DRAW.value,
+            "end_reason": "agreement",
+            "draw_offer": None,
+            "takeback_offer": None,
+        }
     )
 
 
@@ -293,7 +337,7 @@ def decline_draw(
     live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
 ) -> GameChange:
     check_open(live)
-    return withdraw_offer(live.row.draw_offer, "draw_offer", "no_draw_offer", "draw")
+    return DRAW.declined(live)
 
 
 def offer_rematch(
@@ -301,12 +345,9 @@ def offer_rematch(
 ) -> GameChange:
     row = live.row
     check_rematch(live)
-    color = live.acting_color(seats)
-    if row.rematch_offer == color:
-        raise RequestError("rematch_offered", "you have already offered a rematch", 409)
-    if row.rematch_offer is not None:  # both want it: that is an agreement
-        return accept_rematch(live, seats, message, now)
-    return GameChange({"rematch_offer": color})
+    if row.rematch_offer is not None and row.rematch_offer != live.acting_color(seats):
+        return accept_rematch(live, seats, message, now)  # both want it: that is an agreement
+    return REMATCH.made(live, seats)
 
 
 def accept_rematch(
@@ -316,9 +357,7 @@ def accept_rematch(
     tokens and accounts, created in the transaction that records the agreement."""
     row = live.row
     check_rematch(live)
-    offer = row.rematch_offer
-    if offer is None or (1 - offer) not in seats:
-        raise RequestError("no_rematch_offer", "there is no rematch offer to accept", 409)
+    REMATCH.answered(live, seats)
     rematch = online_game(
         row.game_type,
         row.rules,
@@ -328,6 +367,7 @@ def accept_rematch(
         rated=row.rated,
         control=row.control,
         now=now,
+        takebacks=row.takebacks,
     )
     return GameChange(
         {"rematch_offer": None, "rematch_game": rematch.id},
@@ -339,14 +379,61 @@ def decline_rematch(
     live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
 ) -> GameChange:
     check_rematch(live)
-    return withdraw_offer(live.row.rematch_offer, "rematch_offer", "no_rematch_offer", "rematch")
+    return REMATCH.declined(live)
 
 
-def withdraw_offer(offer: int | None, column: str, code: str, what: str) -> GameChange:
-    """An offer (a draw, a rematch) declined: ``column``, where it stands, is cleared."""
-    if offer is None:
-        raise RequestError(code, f"there is no {what} offer to decline", 409)
-    return GameChange({column: None})
+def offer_takeback(
+    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
+) -> GameChange:
+    """Propose to take back one's last move (see :func:`takeback_plies`)."""
+    check_takebacks(live)
+    takeback_plies(live, live.acting_color(seats))
+    return TAKEBACK.made(live, seats)
+
+
+def accept_takeback(
+    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
+) -> GameChange:
+    """The opponent's last move taken back: the moves after it are deleted in the game's
+    compare-and-set write, as an undo's are, and the clocks rewound
+    (:meth:`ClockState.taken_back`)."""
+    check_takebacks(live)
+    keep = takeback_plies(live, TAKEBACK.answered(live, seats))
+    values: dict[str, Any] = {"plies": keep, "takeback_offer": None, "draw_offer": None}
+    row = live.row
+    control, clock = row.control, row.clock
+    if control is not None and clock is not None and clock.running is not None:
+        values.update(clock_values(clock.taken_back(control, now, keep)))
+    return GameChange(values, keep_plies=keep)
+
+
+def decline_takeback(
+    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
+) -> GameChange:
+    check_takebacks(live)
+    return TAKEBACK.declined(live)
+
+
+def takeback_plies(live: LiveGame, proposer: int) -> int:
+    """How many plies stay when ``proposer``'s last move is taken back, as lichess does: one
+    ply when it is the opponent's turn (the move just played), two when it is the proposer's
+    own (the opponent's reply goes too). The proposer is then to move again."""
+    ply = live.board["ply"]
+    keep = ply - 1 if live.turn != proposer else ply - 2
+    if keep < 0:
+        raise RequestError("nothing_to_take_back", "you have no move to take back", 409)
+    return keep
+
+
+def check_takebacks(live: LiveGame) -> None:
+    check_open(live)
+    row = live.row
+    if row.mode != "online":
+        raise RequestError(
+            "no_takebacks", "takebacks are for online games; against the AI, use undo", 409
+        )
+    if not row.takebacks:
+        raise RequestError("no_takebacks", "this game was created without takebacks", 409)
 
 
 def check_rematch(live: LiveGame) -> None:
@@ -403,4 +490,7 @@ ACTIONS: dict[str, Action] = {
     "offer_rematch": offer_rematch,
     "accept_rematch": accept_rematch,
     "decline_rematch": decline_rematch,
+    "offer_takeback": offer_takeback,
+    "accept_takeback": accept_takeback,
+    "decline_takeback": decline_takeback,
 }

@@ -265,6 +265,24 @@ class ClockState:
         left[self.running] = self.time_left(self.running, now)
         return replace(self, left=(left[0], left[1]), since=None, running=None)
 
+    def taken_back(self, control: TimeControl, now: float, plies: int) -> ClockState:
+        """A takeback accepted at ``now`` leaves ``plies`` played: the running side is charged
+        its time until ``now`` (as lichess does, no time or increment is given back), and the
+        side to move after it runs from ``now``: on a correspondence clock with a fresh
+        allowance, before both first moves with a fresh first move's window."""
+        stopped = self.stopped(now)
+        side = plies % 2
+        left = list(stopped.left)
+        if control.kind == "correspondence":
+            left[side] = control.initial
+        return replace(
+            stopped,
+            left=(left[0], left[1]),
+            since=now,
+            running=side,
+            first_moves=max(0, 2 - plies),
+        )
+
     def credited(self, seconds: float) -> ClockState:
         """``seconds`` during which no server ran are given back to the running side."""
         if self.since is None:

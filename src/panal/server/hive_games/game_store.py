@@ -103,6 +103,9 @@ games_table = sa.Table(
     # The clock's speed (revision 0013_social), for the archive's filter; NULL: untimed.
     sa.Column("speed", sa.String(16)),
     sa.Index("games_finished_by_speed", "speed", "updated_at"),
+    # Takebacks (revision 0017_challenge): allowed by the challenge; the colour proposing one.
+    sa.Column("takebacks", sa.Boolean, nullable=False, default=False),
+    sa.Column("takeback_offer", sa.Integer),
 )
 
 #: One row per clock-keeping heartbeat: the last moment a server process was known to run.
@@ -138,6 +141,7 @@ MUTABLE_FIELDS = frozenset(
         "deadline",
         "rematch_offer",
         "rematch_game",
+        "takeback_offer",
         "white_user",  # a guest's seat claimed by the account it signed up
         "black_user",
     }
@@ -180,6 +184,8 @@ class GameRow:
     rematch_offer: int | None = None
     rematch_game: str | None = None
     client: str | None = None
+    takebacks: bool = False
+    takeback_offer: int | None = None
 
     @property
     def rules(self) -> Options:
@@ -255,9 +261,11 @@ def online_game(
     rated: bool,
     control: TimeControl | None,
     now: float,
+    takebacks: bool = False,
 ) -> GameRow:
     """A new online game between two players (a challenge accepted, a rematch agreed): their
-    seats' token hashes and accounts, white's first; its clock, if any, runs from ``now``."""
+    seats' token hashes and accounts, white's first; its clock, if any, runs from ``now``;
+    ``takebacks``: whether a player may propose to take back a move."""
     row = GameRow(
         id=new_id(),
         game_type=game_type,
@@ -269,6 +277,7 @@ def online_game(
         white_user=users[0],
         black_user=users[1],
         rated=rated,
+        takebacks=takebacks,
     )
     if control is not None:
         row.set_clock(control, ClockState.new(control).started(now))

@@ -290,6 +290,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         headers: dict[str, str] | None = None,
         user: int | None = None,
         control: TimeControl | None = None,
+        takebacks: bool = False,
     ) -> tuple[LiveGame, dict[str, Any]]:
         """A new game, or one from a record (``imported``: what ``records_io.import_job`` or
         ``rebuild_job`` returned); returns it and the secrets to give its creator.
@@ -297,7 +298,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         ``client``: who asks (the caps on AI games; whose AI moves these are in the job
         queue's fair shares). ``user``: the creator's account (it takes the creator's seat).
         ``control``: the clock; White's starts at once against the AI and hot-seat, when the
-        invitation is taken online."""
+        invitation is taken online. ``takebacks``: an online game's players may propose them."""
         if mode not in MODES:
             raise RequestError("bad_mode", f"mode must be one of {', '.join(MODES)}")
         parsed_type = requested_game_type(game_type)
@@ -340,6 +341,7 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
             headers=rule_headers(options, dict(headers or {})),
             owner=client.address if mode == "ai" and client else None,
             client=client.key if mode == "ai" and client else None,
+            takebacks=takebacks and mode == "online",
         )
         if user is not None and mode in ("ai", "online"):
             setattr(row, f"{color}_user", user)

@@ -289,5 +289,7 @@ def public_fields(live: LiveGame) -> dict[str, Any]:
         "rated": row.rated,
         "rematch_offer": row.rematch_offer,
         "rematch_game": row.rematch_game,
+        "takebacks": row.takebacks,
+        "takeback_offer": row.takeback_offer,
         **clock_fields(row),
     }

@@ -13,7 +13,11 @@ from panal.server.runtime.runtime import Runtime
 __all__ = ["notify_players"]
 
 #: A game's columns holding an offer's colour, and the kind of notice an offer is.
-OFFERS = {"draw_offer": "draw_offer", "rematch_offer": "rematch_offer"}
+OFFERS = {
+    "draw_offer": "draw_offer",
+    "rematch_offer": "rematch_offer",
+    "takeback_offer": "takeback_offer",
+}
 
 
 def notify_players(runtime: Runtime, live: LiveGame, change: GameChange) -> None:

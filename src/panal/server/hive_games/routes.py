@@ -22,7 +22,7 @@ token: a spectator), so the seat token never appears in a URL. The server then s
 change (what changed since the state before); ``error`` for a refused request, ``pong``.
 The browser sends ``{"type": "move", "move": "wA1 bQ-"}`` or ``{"type": "move", "piece": "wA1",
 "to": [q, r]}``, ``undo``, ``resign``, ``offer_draw``, ``accept_draw``, ``decline_draw``,
-``sync``, ``ping``.
+``offer_takeback``, ``accept_takeback``, ``decline_takeback``, ``sync``, ``ping``.
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ class NewGameRequest(StrictModel):
     look: Look = "classic"
     color: ColorChoice = "white"
     ai_level: str | None = Field(None, max_length=32)
+    takebacks: bool = False  # online: whether a player may propose to take back a move
 
 
 class JoinRequest(StrictModel):
@@ -122,6 +123,7 @@ def game_router(hub: GameHub, players: PlayerStore, runtime: Runtime) -> APIRout
             client=client_of(http, account.id if account else None),
             user=account.id if account else None,
             control=control,
+            takebacks=request.takebacks,
         )
         return secrets_out
 

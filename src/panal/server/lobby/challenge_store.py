@@ -1,17 +1,20 @@
-"""The lobby's open challenges in the database: posted by a player (an account or a guest's
-seat token), listed until they expire, and accepted by one player only (a conditional
-``UPDATE`` in the transaction that creates the game). An account or a client address has at
-most so many open at once: counted and posted in one transaction holding both keys
-(:func:`panal.server.players.attempts.hold`), so that parallel posts cannot pass the cap."""
+"""The lobby's challenges in the database: posted by a player (an account or a guest's seat
+token), listed until they expire, and accepted by one player only (a conditional ``UPDATE`` in
+the transaction that creates the game). A *named* challenge is addressed to one account
+(``addressee_id``): only its creator and its addressee see it, only the addressee accepts or
+declines it, and it counts towards the same caps as the open ones. An account or a client
+address has at most so many open at once: counted and posted in one transaction holding both
+keys (:func:`panal.server.players.attempts.hold`), so that parallel posts cannot pass the cap."""
 
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import and_, func, insert, select, update
+from sqlalchemy import and_, func, insert, or_, select, update
 
 from panal.server.database.store import metadata, row_fields
 from panal.server.hive_games.clock import TimeControl
@@ -47,11 +50,16 @@ challenges_table = sa.Table(
     sa.Column("game_id", sa.String(16)),
     sa.Index("challenges_by_status", "status", "expires_at"),
     sa.Index("challenges_by_creator_address", "creator_address", "status"),
+    # Named challenges and takebacks (revision 0017_challenge).
+    sa.Column("addressee_id", sa.Integer),  # the one account it is addressed to; NULL: open
+    sa.Column("takebacks", sa.Boolean, nullable=False, default=False),
+    sa.Index("challenges_by_addressee", "addressee_id", "status"),
 )
 
 CHALLENGE_SECONDS = 30 * 60  # an open real-time challenge stays in the lobby this long
 CORRESPONDENCE_CHALLENGE_SECONDS = 7 * 86_400
-OPEN, ACCEPTED, CANCELLED = "open", "accepted", "cancelled"
+OPEN, ACCEPTED, CANCELLED, DECLINED = "open", "accepted", "cancelled", "declined"
+EXPIRED = "expired"  # shown for an open challenge past its time; never stored
 
 
 class TooManyChallenges(Exception):
@@ -67,7 +75,8 @@ class TooManyChallenges(Exception):
 
 @dataclass(frozen=True)
 class Challenge:
-    """An open challenge in the lobby: the game it will start, and who posted it."""
+    """A challenge: the game it will start, who posted it, and for a named challenge, whom
+    it is addressed to."""
 
     id: str
     created_at: float
@@ -82,11 +91,17 @@ class Challenge:
     color: str  # the creator's colour: white, black or random
     status: str = OPEN
     game_id: str | None = None
+    addressee_id: int | None = None
+    takebacks: bool = False  # whether its game allows takebacks
     creator_name: str | None = None
     creator_rating: str | None = None
+    addressee_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """What the lobby shows (never the creator's token)."""
+        status = self.status
+        if status == OPEN and self.expires_at <= time.time():
+            status = EXPIRED
         return {
             "id": self.id,
             "created_at": self.created_at,
@@ -99,7 +114,9 @@ class Challenge:
             "clock": self.time_control.shown() if self.time_control else None,
             "rated": self.rated,
             "color": self.color,
-            "status": self.status,
+            "takebacks": self.takebacks,
+            "to": self.addressee_name,
+            "status": status,
             "game": self.game_id,
         }
 
@@ -111,12 +128,14 @@ class Challenge:
             options=json.loads(data["options"]),
             time_control=TimeControl.from_json(json.loads(control)) if control else None,
             rated=bool(data["rated"]),
+            takebacks=bool(data["takebacks"]),
         )
         return cls(**data)
 
     def to_columns(self) -> dict[str, Any]:
         values = asdict(self)
-        del values["creator_name"], values["creator_rating"]  # read from the creator's account
+        # names and rating are read from the accounts
+        del values["creator_name"], values["creator_rating"], values["addressee_name"]
         control = self.time_control
         values.update(
             options=json.dumps(self.options, sort_keys=True),
@@ -156,23 +175,39 @@ class ChallengeStore:
             conn.execute(insert(table).values(values))
 
     def challenge(self, challenge_id: str) -> Challenge | None:
+        """The challenge, with its creator's and addressee's names."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(challenges_table).where(challenges_table.c.id == challenge_id)
-            ).first()
-        return None if row is None else Challenge.from_columns(row._mapping)
+            row = conn.execute(_with_names().where(challenges_table.c.id == challenge_id)).first()
+        return None if row is None else _named(row)
 
     def open_challenges(self, now: float, limit: int = 100) -> list[Challenge]:
+        """The lobby's open challenges (never a named one), newest first."""
+        table = challenges_table
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(challenges_table, users_table.c.name)
-                .outerjoin(users_table, users_table.c.id == challenges_table.c.creator_id)
-                .where(challenges_table.c.status == OPEN, challenges_table.c.expires_at > now)
-                .order_by(challenges_table.c.created_at.desc())
+                _with_names()
+                .where(table.c.status == OPEN, table.c.expires_at > now)
+                .where(table.c.addressee_id.is_(None))
+                .order_by(table.c.created_at.desc())
                 .limit(limit)
             ).all()
-        challenges = [Challenge.from_columns(r._mapping, creator_name=r.name) for r in rows]
-        return [self._with_rating(c) for c in challenges]
+        return [self._with_rating(_named(r)) for r in rows]
+
+    def named_challenges(self, user_ids: set[int], now: float) -> list[Challenge]:
+        """The open named challenges addressed to or sent by these accounts, newest first: what
+        each of them sees beside the lobby's list."""
+        if not user_ids:
+            return []
+        table = challenges_table
+        mine = or_(table.c.addressee_id.in_(user_ids), table.c.creator_id.in_(user_ids))
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                _with_names()
+                .where(table.c.status == OPEN, table.c.expires_at > now)
+                .where(table.c.addressee_id.is_not(None), mine)
+                .order_by(table.c.created_at.desc())
+            ).all()
+        return [self._with_rating(_named(r)) for r in rows]
 
     def with_creator(self, challenge: Challenge, name: str) -> Challenge:
         """The challenge with its creator's name and rating, as the lobby lists it."""
@@ -187,11 +222,21 @@ class ChallengeStore:
         return replace(challenge, creator_rating=shown)
 
     def cancel_challenge(self, challenge_id: str) -> bool:
+        """Withdrawn by its creator, if still open."""
+        return self._close(challenge_id, CANCELLED)
+
+    def decline_challenge(self, challenge_id: str, addressee_id: int) -> bool:
+        """Declined by its addressee, if still open (a conditional ``UPDATE``: an acceptance
+        or a withdrawal that came first wins)."""
+        return self._close(challenge_id, DECLINED, challenges_table.c.addressee_id == addressee_id)
+
+    def _close(self, challenge_id: str, status: str, *where: Any) -> bool:
+        table = challenges_table
         with self.engine.begin() as conn:
             updated = conn.execute(
-                update(challenges_table)
-                .where(challenges_table.c.id == challenge_id, challenges_table.c.status == OPEN)
-                .values(status=CANCELLED)
+                update(table)
+                .where(table.c.id == challenge_id, table.c.status == OPEN, *where)
+                .values(status=status)
             )
             return updated.rowcount == 1
 
@@ -212,3 +257,22 @@ class ChallengeStore:
                 return False
             insert_game(conn, game)
         return True
+
+
+_addressees = users_table.alias("addressees")
+
+
+def _with_names() -> Any:
+    """The challenges joined with their creator's and addressee's names."""
+    table = challenges_table
+    return (
+        select(table, users_table.c.name, _addressees.c.name.label("addressee_name"))
+        .outerjoin(users_table, users_table.c.id == table.c.creator_id)
+        .outerjoin(_addressees, _addressees.c.id == table.c.addressee_id)
+    )
+
+
+def _named(row: Any) -> Challenge:
+    return Challenge.from_columns(
+        row._mapping, creator_name=row.name, addressee_name=row.addressee_name
+    )

@@ -1,13 +1,17 @@
 """The lobby: open challenges and the games being played now, live on every screen.
 
-* ``GET /api/lobby`` → ``{"challenges": [...], "games": [...]}``.
-* ``POST /api/challenges`` ``{"game_type", "options", "look", "clock", "rated", "color"}`` →
-  201 ``{"id", "token"}``: the token is the seat the creator will play with (a guest's browser
-  keeps it). A rated challenge needs an account and a clock.
+* ``GET /api/lobby`` → ``{"challenges": [...], "games": [...], "named": [...]}``.
+* ``POST /api/challenges`` ``{"game_type", "options", "look", "clock", "rated", "color",
+  "takebacks", "to"?}`` → 201 ``{"id", "token"}``: the token is the seat the creator will play
+  with (a guest's browser keeps it). A rated challenge needs an account and a clock; a named
+  challenge (``to``: an account's name) needs an account, and only its creator and addressee
+  see it (the lobby's ``named`` list).
 * ``POST /api/challenges/{id}/accept`` → ``{"id", "seat", "token"}``: the new game. Exactly
   one acceptor wins (the database decides); the others get 409 ``challenge_taken``.
 * ``POST /api/challenges/{id}/cancel`` ``{"token"?}``: by its creator (account or token).
-* Websocket ``/ws/lobby``: ``{"type": "lobby", "challenges", "games"}`` on connect and whenever
+* ``POST /api/challenges/{id}/decline``: a named challenge, by its addressee.
+* Websocket ``/ws/lobby``: ``{"type": "lobby", "challenges", "games", "named"}`` (``named``: the
+  signed-in account's own named challenges, sent and received) on connect and whenever
   the lists change (any process: the bus's ``lobby`` channel), ``{"type": "accepted",
   "challenge", "game"}`` when a challenge becomes a game (its creator's page goes there).
 
@@ -42,9 +46,10 @@ from panal.server.lobby.challenge_store import (
     TooManyChallenges,
 )
 from panal.server.notifications.notifications import notify
+from panal.server.players.accounts import name_key
 from panal.server.players.attempts import address_key
-from panal.server.players.auth import session_account
-from panal.server.players.player_store import PlayerStore
+from panal.server.players.auth import session_account, socket_account
+from panal.server.players.player_store import Account, PlayerStore
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token, new_token
 from panal.server.runtime.runtime import Runtime
@@ -68,6 +73,8 @@ class ChallengeRequest(StrictModel):
     clock: dict[str, Any] | None = None
     rated: bool = False
     color: Literal["white", "black", "random"] = "random"
+    takebacks: bool = False  # whether a player may propose to take back a move
+    to: str | None = Field(None, min_length=1, max_length=40)  # a named challenge's addressee
 
 
 class CancelRequest(StrictModel):
@@ -81,7 +88,8 @@ class Lobby:
         self.runtime = runtime
         self.players = players
         self.challenges = ChallengeStore(players)
-        self.connections: set[Connection] = set()
+        # Each lobby socket, and the account it is signed in as (its named challenges).
+        self.connections: dict[Connection, int | None] = {}
         self._pending = False
         runtime.listen(LOBBY_CHANNEL, self, channel=True)
 
@@ -111,16 +119,26 @@ class Lobby:
         async def refresh() -> None:
             await asyncio.sleep(REFRESH_DELAY)
             self._pending = False
+            connections = dict(self.connections)
             try:
-                text = json.dumps(await self.lists(), separators=(",", ":"))
+                lists = await self.lists()
+                named = await self.runtime.db(
+                    self.challenges.named_challenges,
+                    {user for user in connections.values() if user is not None},
+                    time.time(),
+                )
             except Exception:
                 return
-            for connection in list(self.connections):
-                connection.post_state(text)
+            concerned = {c.creator_id for c in named} | {c.addressee_id for c in named}
+            shared = _lists_text(lists, [], None)  # encoded once for all without named ones
+            for connection, user in connections.items():
+                mine = user is not None and user in concerned
+                connection.post_state(_lists_text(lists, named, user) if mine else shared)
 
         self.runtime.spawn(refresh())
 
     async def lists(self) -> dict[str, Any]:
+        """The lobby's public lists: open challenges (never a named one) and games in play."""
         runtime, players = self.runtime, self.players
         now = time.time()
         challenges, games = await asyncio.gather(
@@ -144,9 +162,16 @@ class Lobby:
 
     # --- challenges ------------------------------------------------------------------------
 
+    async def named_for(self, account: Account | None) -> list[Challenge]:
+        """The open named challenges this account sent or received."""
+        if account is None:
+            return []
+        return await self.runtime.db(self.challenges.named_challenges, {account.id}, time.time())
+
     async def create(self, body: ChallengeRequest, request: Request) -> dict[str, Any]:
         runtime = self.runtime
         account = await session_account(request, self.players)
+        addressee = await self._addressee(body.to, account)
         game_type = str(requested_game_type(body.game_type))
         control = requested_clock(body.clock)
         try:
@@ -176,6 +201,9 @@ class Lobby:
             time_control=control,
             rated=body.rated,
             color=body.color,
+            addressee_id=addressee.id if addressee is not None else None,
+            takebacks=body.takebacks,
+            addressee_name=addressee.name if addressee is not None else None,
         )
         address = address_key(request.client.host if request.client else None)
         try:
@@ -195,22 +223,45 @@ class Lobby:
                 reason=exc.by,
                 details={"open": str(exc.open_now), "cap": str(exc.cap)},
             ) from None
-        self.announce(challenge.id)
+        self.announce(challenge.id)  # the addressee's lobby page shows it, on any process
         if account is not None:
             challenge = await runtime.db(self.challenges.with_creator, challenge, account.name)
+        if addressee is not None:
+            by = account.id if account is not None else None
+            notify(runtime, addressee.id, "challenge", url="/lobby", by=by, event="received")
         return {"id": challenge.id, "token": token, "challenge": challenge.to_json()}
 
-    async def challenge(self, challenge_id: str) -> Challenge:
+    async def _addressee(self, name: str | None, account: Account | None) -> Account | None:
+        """The account a named challenge is addressed to (None: an open challenge)."""
+        if name is None:
+            return None
+        if account is None:
+            raise RequestError("sign_in", "sign in to challenge a player by name", 401)
+        found = await self.runtime.db(self.players.account_by_key, name_key(name))
+        if found is None:
+            raise RequestError("unknown_player", f"there is no player named {name!r}", 404)
+        addressee = found[0]
+        if addressee.id == account.id:
+            raise RequestError("own_challenge", "you cannot challenge yourself", 409)
+        return addressee
+
+    async def challenge(self, challenge_id: str, request: Request) -> Challenge:
+        """The challenge, if this request may see it: a named challenge is only its creator's
+        and its addressee's (to anyone else it does not exist)."""
         found = None
         if 1 <= len(challenge_id) <= 16:
             found = await self.runtime.db(self.challenges.challenge, challenge_id)
+        if found is not None and found.addressee_id is not None:
+            account = await session_account(request, self.players)
+            if account is None or account.id not in (found.creator_id, found.addressee_id):
+                found = None
         if found is None:
             raise RequestError("unknown_challenge", "there is no such challenge", 404)
         return found
 
     async def cancel(self, challenge_id: str, body: CancelRequest, request: Request) -> None:
         runtime = self.runtime
-        challenge = await self.challenge(challenge_id)
+        challenge = await self.challenge(challenge_id, request)
         account = await session_account(request, self.players)
         by_account = account is not None and account.id == challenge.creator_id
         by_token = body.token is not None and secrets.compare_digest(
@@ -222,14 +273,30 @@ class Lobby:
             raise RequestError("challenge_closed", "this challenge is no longer open", 409)
         self.announce(challenge_id)
 
+    async def decline(self, challenge_id: str, request: Request) -> None:
+        """A named challenge declined by its addressee."""
+        challenge = await self.challenge(challenge_id, request)
+        account = await session_account(request, self.players)
+        if account is None or account.id != challenge.addressee_id:
+            raise RequestError("not_yours", "only its addressee can decline a challenge", 403)
+        if not await self.runtime.db(self.challenges.decline_challenge, challenge_id, account.id):
+            raise RequestError("challenge_closed", "this challenge is no longer open", 409)
+        self.announce(challenge_id)
+
     async def accept(self, challenge_id: str, request: Request) -> dict[str, Any]:
         """Start the challenge's game with the acceptor in the other seat, if nobody else
-        accepted it first."""
+        accepted it first (a named challenge: its addressee only)."""
         runtime = self.runtime
-        challenge = await self.challenge(challenge_id)
+        challenge = await self.challenge(challenge_id, request)
         account = await session_account(request, self.players)
-        if challenge.status != "open" or challenge.expires_at <= time.time():
+        if challenge.status == "open" and challenge.expires_at <= time.time():
+            raise RequestError("challenge_expired", "this challenge has expired", 409)
+        if challenge.status != "open":
             raise RequestError("challenge_taken", "this challenge is no longer open", 409)
+        if challenge.addressee_id is not None and (
+            account is None or account.id != challenge.addressee_id
+        ):
+            raise RequestError("not_for_you", "this challenge is addressed to another player", 403)
         if challenge.rated and account is None:
             raise RequestError("sign_in", "sign in to accept a rated challenge", 401)
         if account is not None and account.id == challenge.creator_id:
@@ -256,6 +323,7 @@ class Lobby:
             rated=challenge.rated,
             control=challenge.time_control,
             now=now,
+            takebacks=challenge.takebacks,
         )
         won = await runtime.db(self.challenges.accept_challenge, challenge_id, row, time.time())
         if not won:
@@ -271,15 +339,25 @@ class Lobby:
 
     async def watch(self, websocket: WebSocket) -> None:
         connection = Connection(send=websocket.send_text, seats=frozenset())
+        account = await socket_account(websocket, self.players)
 
         async def attach() -> None:
-            self.connections.add(connection)
-            connection.post_state(json.dumps(await self.lists(), separators=(",", ":")))
+            self.connections[connection] = account.id if account is not None else None
+            lists, named = await asyncio.gather(self.lists(), self.named_for(account))
+            user = account.id if account is not None else None
+            connection.post_state(_lists_text(lists, named, user))
 
         async def detach() -> None:
-            self.connections.discard(connection)
+            self.connections.pop(connection, None)
 
         await serve_watcher(websocket, connection, attach, detach)
+
+
+def _lists_text(lists: dict[str, Any], named: list[Challenge], user: int | None) -> str:
+    """The lobby's lists as one account sees them: with the named challenges it sent or
+    received (``named``), none of anyone else's."""
+    mine = [c.to_json() for c in named if user in (c.creator_id, c.addressee_id)]
+    return json.dumps({**lists, "named": mine}, separators=(",", ":"))
 
 
 def _playing_json(row: GameRow, names_by_id: dict[int, str]) -> dict[str, Any]:
@@ -305,9 +383,11 @@ def _lobby(request: Request) -> Lobby:
 
 @lobby_router.get("/api/lobby")
 async def lobby_lists(request: Request) -> dict[str, Any]:
-    snapshot = await _lobby(request).lists()
+    lobby = _lobby(request)
+    account = await session_account(request, lobby.players)
+    snapshot = await lobby.lists()
     snapshot.pop("type")
-    return snapshot
+    return {**snapshot, "named": [c.to_json() for c in await lobby.named_for(account)]}
 
 
 @lobby_router.post("/api/challenges", status_code=201)
@@ -318,7 +398,7 @@ async def post_challenge(body: ChallengeRequest, request: Request) -> dict[str, 
 @lobby_router.get("/api/challenges/{challenge_id}")
 async def get_challenge(challenge_id: str, request: Request) -> dict[str, Any]:
     """A challenge and what became of it (``status``; ``game`` once accepted)."""
-    challenge = await _lobby(request).challenge(challenge_id)
+    challenge = await _lobby(request).challenge(challenge_id, request)
     return challenge.to_json()
 
 
@@ -330,6 +410,11 @@ async def accept_challenge(challenge_id: str, request: Request) -> dict[str, Any
 @lobby_router.post("/api/challenges/{challenge_id}/cancel", status_code=204)
 async def cancel_challenge(challenge_id: str, body: CancelRequest, request: Request) -> None:
     await _lobby(request).cancel(challenge_id, body, request)
+
+
+@lobby_router.post("/api/challenges/{challenge_id}/decline", status_code=204)
+async def decline_challenge(challenge_id: str, request: Request) -> None:
+    await _lobby(request).decline(challenge_id, request)
 
 
 @lobby_router.websocket("/ws/lobby")

@@ -118,7 +118,11 @@ class GamePage extends GameView {
       if (state.ply > previous.ply) this.announceMove(state.history[state.ply - 1]);
       this.live.notice = null;
     }
-    if (previous) this.noticeDeclinedDraw(previous, state);
+    if (previous) {
+      this.noticeDeclined("draw", previous.draw_offer, state.draw_offer, state);
+      // a takeback accepted moves the game back; declined, it stays where it was
+      if (state.ply >= previous.ply) this.noticeDeclined("takeback", previous.takeback_offer, state.takeback_offer, state);
+    }
     if (previous && state.result && !previous.result) this.chat?.refresh(); // players now read the spectators too
     // Against the AI or on one screen a player has nobody to talk to: the chat is the spectators'.
     if (this.chat) this.chat.element.hidden = this.seats().size > 0 && ["ai", "hotseat"].includes(state.mode);
@@ -128,13 +132,13 @@ class GamePage extends GameView {
     this.renderAll();
   }
 
-  /** The offerer learns that the offer is gone: declined, or answered by a move. */
-  noticeDeclinedDraw(previous, state) {
-    const offerer = previous.draw_offer;
-    if (offerer === null || offerer === undefined || state.draw_offer !== null || state.result) return;
+  /** The offerer learns that an offer (a draw, a takeback) is gone: declined, or answered by
+   *  a move. */
+  noticeDeclined(kind, offerer, now, state) {
+    if (offerer === null || offerer === undefined || (now ?? null) !== null || state.result) return;
     if (!this.seats().has(offerer)) return;
-    const text = t("game.drawDeclined", { color: colorName(1 - offerer) });
-    this.live.notify(text, "info", "drawDeclined");
+    const text = t(`game.${kind}Declined`, { color: colorName(1 - offerer) });
+    this.live.notify(text, "info", `${kind}Declined`);
     this.announce(text);
   }
 
@@ -342,13 +346,12 @@ class GamePage extends GameView {
         this.send({ type: "undo" });
         break;
       case "offer-draw":
-        this.send({ type: "offer_draw" });
-        break;
       case "accept-draw":
-        this.send({ type: "accept_draw" });
-        break;
       case "decline-draw":
-        this.send({ type: "decline_draw" });
+      case "offer-takeback":
+      case "accept-takeback":
+      case "decline-takeback":
+        this.send({ type: action.replace("-", "_") }); // an offer made or answered
         break;
       case "resign":
         this.confirmResign = true;

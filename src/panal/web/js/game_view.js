@@ -308,6 +308,31 @@ export class GameView {
     });
   }
 
+  /** An offer (a draw, a takeback) standing in the game: its answer for the other player, a
+   *  note for the one who made it and for spectators. */
+  offerBanner(kind, offer) {
+    if (offer === null || offer === undefined) return "";
+    const Kind = kind[0].toUpperCase() + kind.slice(1);
+    const offered = t(`game.${kind}Offered`, { color: colorName(offer) });
+    if (this.seats().has(1 - offer)) {
+      return `<p class="banner info" data-banner="${kind}">${offered}
+        <button type="button" data-action="accept-${kind}">${t(`game.accept${Kind}`)}</button>
+        <button type="button" data-action="decline-${kind}">${t(`game.decline${Kind}`)}</button></p>`;
+    }
+    const sent = this.seats().has(offer) ? t(`game.${kind}OfferSent`) : offered;
+    return `<p class="banner info" data-banner="${kind}">${sent}</p>`;
+  }
+
+  /** Whether a seated player may propose to take back their last move now (lichess's rule:
+   *  one ply on the opponent's turn, two on one's own; the game allows takebacks). */
+  takebackOpen() {
+    const state = this.state;
+    if (!state?.takebacks || state.result || state.mode !== "online" || state.takeback_offer !== null) return false;
+    const seats = [...this.seats()];
+    if (seats.length !== 1) return false;
+    return state.ply - (state.turn === seats[0] ? 2 : 1) >= 0;
+  }
+
   renderBanners() {
     const state = this.state;
     const parts = [this.live.bannersMarkup()];
@@ -334,18 +359,7 @@ export class GameView {
         // No clock runs before each side's first move; past its window the game is aborted.
         parts.push(`<p class="banner info" data-banner="first-move" role="timer">${escapeHtml(this.firstMoveText(firstMove))}</p>`);
       }
-      if (state.draw_offer !== null && state.draw_offer !== undefined) {
-        const offerer = colorName(state.draw_offer);
-        if (this.seats().has(1 - state.draw_offer)) {
-          parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOffered", { color: offerer })}
-            <button type="button" data-action="accept-draw">${t("game.acceptDraw")}</button>
-            <button type="button" data-action="decline-draw">${t("game.declineDraw")}</button></p>`);
-        } else if (this.seats().has(state.draw_offer)) {
-          parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOfferSent")}</p>`);
-        } else {
-          parts.push(`<p class="banner info" data-banner="draw">${t("game.drawOffered", { color: offerer })}</p>`);
-        }
-      }
+      parts.push(this.offerBanner("draw", state.draw_offer), this.offerBanner("takeback", state.takeback_offer));
       if (state.ai_error) parts.push(`<p class="banner error" data-banner="ai-error">${escapeHtml(aiErrorText(state))}</p>`);
     }
     if (this.rematchOpen() && state.rematch_offer !== null && state.rematch_offer !== undefined && !this.seats().has(state.rematch_offer)) {
@@ -443,6 +457,8 @@ export class GameView {
       controls.push(`<a class="button" href="/analysis/${state.id}" data-link data-engine-review>${t("analysis.reviewButton")}</a>`);
     if (playing && state.mode !== "ai" && state.draw_offer === null)
       controls.push(`<button type="button" data-action="offer-draw">${t("game.offerDraw")}</button>`);
+    if (playing && this.takebackOpen())
+      controls.push(`<button type="button" data-action="offer-takeback">${t("game.offerTakeback")}</button>`);
     if (playing) {
       controls.push(
         this.confirmResign

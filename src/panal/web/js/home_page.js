@@ -80,6 +80,7 @@ export function showNewGamePage(root, config, navigate) {
     expansions: new Set(["M", "L", "P"]),
     rules: Object.fromEntries(options.map((option) => [option.field, option.initial])),
     clock: newClockChoice("none"),
+    takebacks: false,
   };
   let busy = false;
 
@@ -106,7 +107,8 @@ export function showNewGamePage(root, config, navigate) {
         <h1>${t("new.title")}</h1>
         <div class="my-games-box" data-my-games></div>
         <p class="other-game"><a href="/enjambre" data-link>${t("new.enjambre")}</a>
-          · <a href="/my-games" data-link data-my-games-link>${t("nav.mygames")}</a></p>
+          · <a href="/my-games" data-link data-my-games-link>${t("nav.mygames")}</a>
+          · <a href="/lobby" data-link data-challenge-by-name>${t("new.challengeByName")}</a></p>
         <form class="new-game">
           <fieldset><legend>${t("new.opponent")}</legend>${modes}
             ${config.ai_levels.length ? "" : `<p class="hint">${t("new.noai")}</p>`}</fieldset>
@@ -118,6 +120,7 @@ export function showNewGamePage(root, config, navigate) {
           </div>
           <fieldset><legend>${t("new.pieces")}</legend>${pieces}</fieldset>
           ${clockPickerMarkup(config, form.clock)}
+          <div class="inline-choices" data-modes="online"><label class="choice"><input type="checkbox" name="takebacks" ${form.takebacks ? "checked" : ""}> ${t("lobby.takebacks")}</label></div>
           <fieldset class="rule-options"><legend>${t("new.rules")}</legend>${rules}</fieldset>
           <p class="banner error" role="alert" data-form-error hidden></p>
           <div class="form-actions"><button type="submit" class="primary" data-action="start">${t("new.start")}</button></div>
@@ -135,6 +138,7 @@ export function showNewGamePage(root, config, navigate) {
     else if (input.name === "mode") form.mode = input.value;
     else if (input.name === "level") form.level = input.value;
     else if (input.name === "color") form.color = input.value;
+    else if (input.name === "takebacks") form.takebacks = input.checked;
     else if (input.name === "expansion") input.checked ? form.expansions.add(input.value) : form.expansions.delete(input.value);
     else if (input.name === "rule") form.rules[input.dataset.field] = input.type === "checkbox" ? input.checked : input.value;
     showApplicable(root, form.mode, form.expansions);
@@ -155,6 +159,7 @@ export function showNewGamePage(root, config, navigate) {
       body.options[option.field] = applies ? form.rules[option.field] : option.initial;
     }
     if (form.mode === "ai") body.ai_level = form.level;
+    if (form.mode === "online") body.takebacks = form.takebacks;
     const clock = chosenClock(form.clock);
     if (clock) body.clock = clock;
     busy = true;

@@ -14,7 +14,7 @@
 // through {Q} {S} {B} {G} {A} {M} {L} {P} {D}, filled in with the current look's names.
 
 export const LANGUAGES = ["en", "es", "pt-PT", "pt-BR"];
-export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday", "chat", "notifications", "account"];
+export const AREAS = ["common", "hive", "players", "enjambre", "mygames", "analysis", "training", "tournaments", "ladder", "community", "everyday", "chat", "notifications", "account", "challenges"];
 // The language whose texts a language's catalogs change.
 const LAYERED_ON = { "pt-BR": "pt-PT" };
 const FALLBACK = "en";

@@ -2,10 +2,11 @@
 // Enjambre; the ranked players best first, and apart, marked "?", the players whose rating is
 // still provisional (as lichess does). Above it, the player search: names by their first letters.
 
+import { account } from "./account.js";
 import { api } from "./api.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { describeError, onChange, t } from "./i18n.js";
-import { SPEED_ORDER, categoryName } from "./profile_page.js";
+import { SPEED_ORDER, categoryName, challengeHref } from "./profile_page.js";
 
 const PAGE_SIZE = 50;
 const PROVISIONAL_SHOWN = 20;
@@ -101,7 +102,7 @@ export function showLeaderboardPage(root) {
       const results = found === null
         ? ""
         : `<ul class="search-results" data-search-results aria-live="polite">${found.length
-            ? found.map((name) => `<li>${playerLink(name)}</li>`).join("")
+            ? found.map((name) => `<li>${playerLink(name)}${account().name && account().name !== name ? ` <a class="challenge-link" href="${challengeHref(name)}" data-link>${t("profile.challenge", { name: escapeHtml(name) })}</a>` : ""}</li>`).join("")
             : `<li class="hint">${searchError ? escapeHtml(searchError) : t("community.noPlayers")}</li>`}</ul>`;
       root.innerHTML = `
         <section class="leaderboard-page">

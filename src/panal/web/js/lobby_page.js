@@ -1,5 +1,6 @@
-// The lobby: post a challenge (pieces, clock, rated or casual, colour), everyone's open
-// challenges with a button to play each, and the games being played now, live.
+// The lobby: post a challenge (pieces, clock, rated or casual, colour, takebacks; to everyone or
+// to one named player), everyone's open challenges with a button to play each, the named
+// challenges this account sent or received, and the games being played now, live.
 
 import { account } from "./account.js";
 import { api } from "./api.js";
@@ -19,8 +20,10 @@ export function showLobbyPage(root, config, navigate) {
     clock: newClockChoice("rt:180+2"),
     rated: Boolean(account().name),
     color: "random",
+    takebacks: false,
+    to: new URLSearchParams(location.search).get("to") || "",
   };
-  let lists = { challenges: [], games: [] };
+  let lists = { challenges: [], games: [], named: [] };
   let error = "";
   let busy = false;
 
@@ -46,6 +49,30 @@ export function showLobbyPage(root, config, navigate) {
         <span class="act">${action}</span></li>`;
   }
 
+  /** A named challenge: the addressee accepts or declines it, its sender withdraws it. */
+  function namedRow(challenge) {
+    const incoming = challenge.to === account().name;
+    const what = `${controlWithSpeed(challenge.clock)} · ${t(challenge.rated ? "game.rated" : "game.casual")}${challenge.takebacks ? ` · ${t("lobby.withTakebacks")}` : ""}`;
+    const color = incoming ? OTHER_COLOR[challenge.color] : challenge.color;
+    const who = incoming ? t("lobby.from", { who: challenge.creator }) : t("lobby.toWhom", { who: challenge.to });
+    const action = incoming
+      ? `<button type="button" class="primary" data-action="accept" data-challenge="${challenge.id}">${t("lobby.accept")}</button>
+         <button type="button" data-action="decline" data-challenge="${challenge.id}">${t("lobby.decline")}</button>`
+      : `<button type="button" data-action="cancel" data-challenge="${challenge.id}">${t("lobby.withdraw")}</button>`;
+    return `<li class="challenge named" data-named="${incoming ? "incoming" : "sent"}" data-challenge-row="${challenge.id}">
+        <span class="who">${escapeHtml(who)}</span>
+        <span class="what">${escapeHtml(what)}</span>
+        <span class="pieces">${escapeHtml(gameTypeText(challenge.game_type))} · ${t("lobby.color")}: ${t(`new.color.${color}`)}</span>
+        <span class="act">${action}</span></li>`;
+  }
+
+  function namedSection(kind, title, challenges) {
+    if (!challenges.length) return "";
+    return `<section class="lobby-named" data-named-list="${kind}" aria-labelledby="named-${kind}">
+        <h2 id="named-${kind}">${t(title)}</h2>
+        <ul class="lobby-list">${challenges.map(namedRow).join("")}</ul></section>`;
+  }
+
   function gameRow(game) {
     const names = `${escapeHtml(game.white || t("lobby.guest"))} – ${escapeHtml(game.black || t("lobby.guest"))}`;
     const what = `${controlWithSpeed(game.clock)} · ${t(game.rated ? "game.rated" : "game.casual")}`;
@@ -55,9 +82,18 @@ export function showLobbyPage(root, config, navigate) {
 
   function renderLists() {
     const section = root.querySelector(".lobby-lists");
-    if (!section) return;
+    const forYou = root.querySelector(".lobby-for-you");
+    if (!section || !forYou) return;
+    const named = lists.named || [];
+    const incoming = named.filter((c) => c.to === account().name);
+    const sent = named.filter((c) => c.to !== account().name);
+    // A challenge for this player comes first, above the form: on a phone, on the first screen.
+    keepingFocus(forYou, () => {
+      forYou.innerHTML = namedSection("incoming", "lobby.forYou", incoming);
+    });
     keepingFocus(section, () => {
       section.innerHTML = `
+        ${namedSection("sent", "lobby.sent", sent)}
         <section class="lobby-challenges" aria-labelledby="open-title">
           <h2 id="open-title">${t("lobby.open")}</h2>
           ${lists.challenges.length ? `<ul class="lobby-list">${lists.challenges.map(challengeRow).join("")}</ul>` : `<p class="hint">${t("lobby.none")}</p>`}
@@ -82,6 +118,7 @@ export function showLobbyPage(root, config, navigate) {
       root.innerHTML = `
         <section class="lobby-page">
           <h1>${t("lobby.title")}</h1>
+          <div class="lobby-for-you"></div>
           <form class="challenge-form">
             <h2>${t("lobby.create")}</h2>
             <fieldset><legend>${t("lobby.pieces")}</legend><div class="inline-choices">${pieces}</div></fieldset>
@@ -92,6 +129,9 @@ export function showLobbyPage(root, config, navigate) {
               ${signedIn ? "" : `<p class="hint"><a href="/signin" data-link>${t("nav.signIn")}</a> · ${t("lobby.ratedHelp")}</p>`}
             </fieldset>
             <div class="row"><label>${t("lobby.color")} <select name="color">${colors}</select></label></div>
+            <div class="inline-choices"><label class="choice"><input type="checkbox" name="takebacks" ${form.takebacks ? "checked" : ""}> ${t("lobby.takebacks")}</label></div>
+            ${signedIn ? `<div class="row"><label>${t("lobby.to")} <input name="to" value="${escapeHtml(form.to)}" maxlength="20" autocomplete="off" autocapitalize="off" spellcheck="false" aria-describedby="to-help"></label>
+              <small id="to-help" class="hint">${t("lobby.toHelp")}</small></div>` : ""}
             <p class="banner error" role="alert" data-form-error ${error ? "" : "hidden"}>${escapeHtml(error)}</p>
             <div class="form-actions"><button type="submit" class="primary" data-action="post">${t("lobby.post")}</button></div>
             <p class="hint">${t("lobby.friend")}</p>
@@ -123,6 +163,11 @@ export function showLobbyPage(root, config, navigate) {
     } else if (input.name === "expansion") input.checked ? form.expansions.add(input.value) : form.expansions.delete(input.value);
     else if (input.name === "rated") form.rated = input.value === "yes";
     else if (input.name === "color") form.color = input.value;
+    else if (input.name === "takebacks") form.takebacks = input.checked;
+  });
+
+  root.addEventListener("input", (event) => {
+    if (event.target.name === "to") form.to = event.target.value;
   });
 
   root.addEventListener("submit", async (event) => {
@@ -140,10 +185,13 @@ export function showLobbyPage(root, config, navigate) {
           clock: chosenClock(form.clock),
           rated: form.rated,
           color: form.color,
+          takebacks: form.takebacks,
+          ...(form.to.trim() && account().name ? { to: form.to.trim() } : {}),
         },
       });
       rememberChallenge(posted.id, posted.token);
-      lists = { ...lists, challenges: [posted.challenge, ...lists.challenges.filter((c) => c.id !== posted.id)] };
+      const list = posted.challenge.to ? "named" : "challenges";
+      lists = { ...lists, [list]: [posted.challenge, ...(lists[list] || []).filter((c) => c.id !== posted.id)] };
       renderLists();
     } catch (failure) {
       showError(failure);
@@ -165,10 +213,15 @@ export function showLobbyPage(root, config, navigate) {
         navigate(`/game/${game.id}`);
         return;
       }
-      const token = myChallenges().get(id);
-      await api(`/api/challenges/${encodeURIComponent(id)}/cancel`, { method: "POST", body: token ? { token } : {} });
-      forgetChallenge(id);
-      lists = { ...lists, challenges: lists.challenges.filter((c) => c.id !== id) };
+      if (button.dataset.action === "decline") {
+        await api(`/api/challenges/${encodeURIComponent(id)}/decline`, { method: "POST" });
+      } else {
+        const token = myChallenges().get(id);
+        await api(`/api/challenges/${encodeURIComponent(id)}/cancel`, { method: "POST", body: token ? { token } : {} });
+        forgetChallenge(id);
+      }
+      const others = (list) => (list || []).filter((c) => c.id !== id);
+      lists = { ...lists, challenges: others(lists.challenges), named: others(lists.named) };
       renderLists();
     } catch (failure) {
       button.disabled = false;

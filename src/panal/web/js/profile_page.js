@@ -1,6 +1,7 @@
 // A player's profile, /@/<name>: ratings by speed, the rating history as a chart (SVG drawn
 // here), results, recent games and the games in progress.
 
+import { account } from "./account.js";
 import { api } from "./api.js";
 import { controlWithSpeed } from "./clock.js";
 import { escapeHtml } from "./dom.js";
@@ -13,6 +14,11 @@ export function categoryName(category) {
   const [game, speed] = category.split(":");
   if (speed) return t(`speed.${speed}`);
   return hasKey("en", `rating.${game}`) ? t(`rating.${game}`) : game;
+}
+
+/** The lobby's challenge form, addressed to ``name`` (a named challenge). */
+export function challengeHref(name) {
+  return `/lobby?to=${encodeURIComponent(name)}`;
 }
 
 function byCategory(a, b) {
@@ -107,6 +113,7 @@ export function showProfilePage(root, name) {
     root.innerHTML = `
       <section class="profile-page">
         <h1 class="profile-name">${escapeHtml(profile.name)}</h1>
+        ${account().name && account().name.toLowerCase() !== profile.name.toLowerCase() ? `<p><a class="button primary" data-challenge-player href="${challengeHref(profile.name)}" data-link>${t("profile.challenge", { name: escapeHtml(profile.name) })}</a></p>` : ""}
         <p class="hint">${t("profile.since", { date: date.format(new Date(profile.created_at * 1000)) })} ·
           <span class="results">${t("profile.results", results)}</span></p>
         <section class="profile-ratings"><h2>${t("profile.ratings")}</h2>
