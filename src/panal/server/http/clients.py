@@ -13,8 +13,10 @@ the address's cap. Nothing here knows a game.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import Connection
@@ -24,7 +26,16 @@ from panal.server.database.store import lock_name
 from panal.server.http.request_error import RequestError
 from panal.server.room.tokens import hash_token
 
-__all__ = ["CLIENT_HEADER", "Capacity", "Caps", "Client", "Usage", "UsageQuery", "client_of"]
+__all__ = [
+    "CLIENT_HEADER",
+    "Capacity",
+    "Caps",
+    "Client",
+    "InFlightCap",
+    "Usage",
+    "UsageQuery",
+    "client_of",
+]
 
 CLIENT_HEADER = "X-Panal-Client"
 _CLIENT_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -119,3 +130,37 @@ class Capacity:
             self.check(conn, client)
 
         return check
+
+
+class InFlightCap:
+    """At most ``per_client`` requests of one client at a time for a kind of heavy work that
+    leaves nothing behind (the trainer's solver), in this process: one more is refused (429
+    ``code``, with ``count`` and ``limit`` for the page's sentence) rather than queued, so one
+    client cannot fill the worker's queue. Nothing is stored: there is nothing to count once
+    the work is done."""
+
+    def __init__(self, code: str, what: str, per_client: int) -> None:
+        self.code = code
+        self.what = what
+        self.per_client = per_client
+        self.running: Counter[str] = Counter()  # client key → requests at work
+
+    @contextlib.contextmanager
+    def one_more(self, client: Client) -> Iterator[None]:
+        """Hold one of ``client``'s places while the block runs; refuse when none is left."""
+        count = self.running[client.key]
+        if count >= self.per_client:
+            raise RequestError(
+                self.code,
+                f"you already have {count} {self.what} at work (at most {self.per_client}): "
+                "wait for its answer",
+                429,
+                details={"count": str(count), "limit": str(self.per_client)},
+            )
+        self.running[client.key] += 1
+        try:
+            yield
+        finally:
+            self.running[client.key] -= 1
+            if not self.running[client.key]:
+                del self.running[client.key]
