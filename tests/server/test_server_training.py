@@ -3,15 +3,23 @@ puzzle of the day and streaks, lessons judged with the rule a wrong move breaks.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import threading
+import time
+from pathlib import Path
 
+import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from panal.hive import Game
 from panal.puzzles import load_puzzles, select
 from panal.puzzles.lessons import load_lessons
-from panal.server.training.puzzle_play import LADDER_RUNGS, PuzzleBook
+from panal.server.training.puzzle_play import LADDER_RUNGS, PuzzleBook, judge
+from tests.server.helpers import ServerProcess
 from tests.server.players_helpers import Person
+from tests.server.translations import LANGUAGES, MERGED
 
 PUZZLES = load_puzzles()
 ONE = select(PUZZLES, kind="surround", moves=1)[0]
@@ -214,3 +222,83 @@ def test_the_trainer_pages_are_the_app(client: TestClient) -> None:
     for path in ("/puzzles", "/puzzles/daily", f"/puzzles/{ONE.id}", "/learn", "/learn/ant"):
         page = client.get(path)
         assert page.status_code == 200 and 'data-nav="puzzles"' in page.text, path
+
+
+def _slow_refutation(at_least: float) -> tuple[str, str]:
+    """A puzzle and a wrong first move whose refutation takes the solver ``at_least`` seconds
+    here (the longest of a few, if none does)."""
+    slowest = (0.0, "", "")
+    for puzzle in select(PUZZLES, kind="surround", moves=3)[:6]:
+        game = puzzle.game()
+        for code in list(game.legal_move_codes())[:12]:
+            move = game.move_string(code)
+            if move == puzzle.solution[0]:
+                continue
+            started = time.perf_counter()
+            judge(puzzle, [], {"move": move})
+            slowest = max(slowest, (time.perf_counter() - started, puzzle.id, move))
+            if slowest[0] >= at_least:
+                return slowest[1], slowest[2]
+    return slowest[1], slowest[2]
+
+
+def _heavy_workers_of(server: ServerProcess) -> list[int]:
+    """The server's heavy-pool worker processes (started on first use), read from /proc."""
+    assert server.process is not None
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        with contextlib.suppress(OSError):
+            parent = next(line for line in status.read_text().splitlines() if line[:5] == "PPid:")
+            command = (status.parent / "cmdline").read_bytes().split(b"\0")
+            if int(parent.split()[1]) == server.process.pid and b"panal.hive.records" in command:
+                found.append(int(status.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+@pytest.mark.slow
+def test_a_clients_refutations_run_one_at_a_time_in_the_heavy_pool(tmp_path: Path) -> None:
+    """Four requests of one client for a slow refutation, sent at once to a real server: one
+    is answered (by the heavy pool's worker process), the others refused with the translated
+    429; another client's request at the same moment is answered too."""
+    puzzle_id, wrong = _slow_refutation(0.5)
+    server = ServerProcess(tmp_path / "trainer.sqlite3", tmp_path / "serve.log")
+    server.start()
+    try:
+        answers: dict[str, list[httpx.Response]] = {"one": [], "other": []}
+        start = threading.Barrier(5)
+
+        def ask(client_token: str, who: str) -> None:
+            start.wait()
+            answers[who].append(
+                httpx.post(
+                    f"{server.url}/api/puzzles/{puzzle_id}/move",
+                    json={"move": wrong},
+                    headers={"X-Panal-Client": client_token},
+                    timeout=60,
+                )
+            )
+
+        tokens = [("one-client-token-0001", "one")] * 4 + [("another-client-token-02", "other")]
+        threads = [threading.Thread(target=ask, args=pair) for pair in tokens]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(90)
+        heavy_workers = _heavy_workers_of(server)
+    finally:
+        server.stop()
+    ones = sorted(answers["one"], key=lambda answer: answer.status_code)
+    assert [answer.status_code for answer in ones] == [200, 429, 429, 429]
+    assert ones[0].json()["correct"] is False and ones[0].json()["why"]
+    refused = ones[1].json()
+    assert refused["error"] == "too_many_puzzle_answers"
+    assert refused["details"] == {"count": "1", "limit": "1"}
+    assert translated("too_many_puzzle_answers")
+    (other,) = answers["other"]
+    assert other.status_code == 200 and other.json() == ones[0].json()
+    assert heavy_workers  # the solver ran in the heavy pool's worker process
+
+
+def translated(code: str) -> bool:
+    return all(f"error.{code}" in MERGED[language] for language in LANGUAGES)

@@ -146,6 +146,14 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
         "frees its place under the caps (default 1200)",
     )
     serve.add_argument(
+        "--heavy-seconds",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="time allowed for one heavy job: a record's import, rebuild or export, a puzzle's "
+        "refutation (default 60; a 30,000-move import takes about 5 s on an idle core)",
+    )
+    serve.add_argument(
         "--ladder-clock",
         default="60+1",
         metavar="BASE+INC",
@@ -258,7 +266,7 @@ def serve_command(args: argparse.Namespace) -> int:
             ai_workers=args.ai_workers,
             migrate=args.fd is None,
             body_timeout=args.body_timeout,
-            limits=_limits(args.ai_idle_seconds),
+            limits=_limits(args.ai_idle_seconds, args.heavy_seconds),
             table_limits=TableLimits()
             if args.bot_pause is None
             else TableLimits(bot_pause=max(0.0, args.bot_pause)),
@@ -362,14 +370,20 @@ def _supervise(args: argparse.Namespace, description: str) -> int:
     return 0
 
 
-def _limits(ai_idle_seconds: float | None) -> Any:
-    """The games' limits, with the AI games' idle time given (looked for a few times in it)."""
+def _limits(ai_idle_seconds: float | None, heavy_seconds: float | None) -> Any:
+    """The games' limits, with the AI games' idle time given (looked for a few times in it)
+    and the heavy jobs' time bound."""
+    from dataclasses import replace
+
     from panal.server.hive_games.live import Limits
 
-    if ai_idle_seconds is None:
-        return Limits()
-    idle = max(1.0, ai_idle_seconds)
-    return Limits(ai_idle_seconds=idle, ai_sweep_seconds=min(30.0, idle / 3))
+    limits = Limits()
+    if ai_idle_seconds is not None:
+        idle = max(1.0, ai_idle_seconds)
+        limits = replace(limits, ai_idle_seconds=idle, ai_sweep_seconds=min(30.0, idle / 3))
+    if heavy_seconds is not None:
+        limits = replace(limits, heavy_seconds=max(1.0, heavy_seconds))
+    return limits
 
 
 def _child_argv(args: argparse.Namespace) -> list[str]:
@@ -390,6 +404,8 @@ def _child_argv(args: argparse.Namespace) -> list[str]:
         argv += ["--bot-pause", str(args.bot_pause)]
     if args.ai_idle_seconds is not None:
         argv += ["--ai-idle-seconds", str(args.ai_idle_seconds)]
+    if args.heavy_seconds is not None:
+        argv += ["--heavy-seconds", str(args.heavy_seconds)]
     argv += ["--ladder-clock", args.ladder_clock]
     argv += ["--log-level", args.log_level]
     for option, value in (("--mail-from", args.mail_from), ("--public-url", args.public_url)):

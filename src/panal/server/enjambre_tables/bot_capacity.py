@@ -5,16 +5,13 @@ early with bots for the seats nobody took) until it is over."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
-
-from sqlalchemy import Connection, Engine, exists, false, func, or_, select
+from sqlalchemy import Connection, exists, false, func, or_, select
 
 from panal.server.enjambre_tables.live import TableLimits
 from panal.server.enjambre_tables.table_store import TableRow, seats_table, tables_table
 from panal.server.http.clients import Capacity, Client, Usage
 
-__all__ = ["BotTables", "creator_of"]
+__all__ = ["bot_tables_capacity", "creator_of"]
 
 
 def creator_of(row: TableRow) -> Client | None:
@@ -24,46 +21,26 @@ def creator_of(row: TableRow) -> Client | None:
     return Client(row.owner, row.client, row.creator)
 
 
-class BotTables:
-    """Checks the caps on open tables with bots before one more is opened."""
+def bot_tables_capacity(limits: TableLimits) -> Capacity:
+    """The caps on open tables with bots (see the module docstring)."""
+    return Capacity(
+        "too_many_bot_tables", "open tables with bots", limits.bot_table_caps, _bot_table_usage
+    )
 
-    def __init__(self, engine: Engine, limits: TableLimits) -> None:
-        self.engine = engine
-        self.creating = asyncio.Lock()
-        self.capacity = Capacity(
-            "too_many_bot_tables",
-            "open tables with bots",
-            per_client=limits.bot_tables_per_client,
-            per_account=limits.bot_tables_per_account,
-            per_address=limits.bot_tables_per_address,
+
+def _bot_table_usage(conn: Connection, client: Client) -> Usage:
+    t = tables_table.c
+    has_bot = exists().where(seats_table.c.table_id == t.id, seats_table.c.kind == "bot")
+    mine = t.creator == client.account if client.account is not None else false()
+    found = conn.execute(
+        select(
+            func.count().filter(t.client == client.key),
+            func.count().filter(mine),
+            func.count().filter(t.owner == client.address),
+        ).where(
+            t.status != "over",
+            has_bot,
+            or_(t.client == client.key, t.owner == client.address, mine),
         )
-
-    def guard(self, client: Client) -> Callable[[Connection], None]:
-        """What a new table's transaction runs first: refuse it (429) when a cap of
-        ``client`` is reached (``Capacity.guard``; the hub creates one table with bots at a time
-        in a process: ``creating``)."""
-        return self.capacity.guard(client, self.usage)
-
-    def check(self, client: Client) -> None:
-        """Refuse (429) one more table with bots when a cap of ``client`` is reached (in the
-        store's threads: ``Runtime.db``; not atomic, for a table that gets its bots later)."""
-        with self.engine.connect() as conn:
-            self.capacity.check(self.usage(conn, client))
-
-    @staticmethod
-    def usage(conn: Connection, client: Client) -> Usage:
-        t = tables_table.c
-        has_bot = exists().where(seats_table.c.table_id == t.id, seats_table.c.kind == "bot")
-        mine = t.creator == client.account if client.account is not None else false()
-        found = conn.execute(
-            select(
-                func.count().filter(t.client == client.key),
-                func.count().filter(mine),
-                func.count().filter(t.owner == client.address),
-            ).where(
-                t.status != "over",
-                has_bot,
-                or_(t.client == client.key, t.owner == client.address, mine),
-            )
-        ).one()
-        return Usage(int(found[0]), int(found[1]), int(found[2]))
+    ).one()
+    return Usage(int(found[0]), int(found[1]), int(found[2]))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from panal.enjambre import Game, Options
 from panal.enjambre.state import Phase
 from panal.server.enjambre_tables.table_store import GameHeader, SeatRow, TableRow
+from panal.server.http.clients import Caps
 from panal.server.room.core import RowCopy
 from panal.server.room.outbox import Outbox
 from panal.server.room.tokens import hash_token
@@ -36,6 +37,12 @@ class TableLimits:
     bot_tables_per_account: int = 2
     bot_tables_per_address: int = 8
     replays_cached: int = 32
+
+    @property
+    def bot_table_caps(self) -> Caps:
+        return Caps(
+            self.bot_tables_per_client, self.bot_tables_per_account, self.bot_tables_per_address
+        )
 
 
 class TableConnection(Outbox):

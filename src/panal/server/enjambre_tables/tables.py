@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import logging
 import secrets
@@ -51,7 +52,7 @@ from panal.server.enjambre_tables.actions import (
     computed,
     waiting_text,
 )
-from panal.server.enjambre_tables.bot_capacity import BotTables, creator_of
+from panal.server.enjambre_tables.bot_capacity import bot_tables_capacity, creator_of
 from panal.server.enjambre_tables.bot_player import BotPlayer
 from panal.server.enjambre_tables.bots import BOT_LEVELS
 from panal.server.enjambre_tables.live import (
@@ -97,7 +98,7 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
         self.jobs = runtime.jobs
         self.shared = runtime.shared
         self.limits = limits or TableLimits()
-        self.bot_tables = BotTables(runtime.store.engine, self.limits)
+        self.bot_tables = bot_tables_capacity(self.limits)
         self.rooms: Rooms[LiveTable, TableChange] = Rooms(runtime, self, self.limits.cached_tables)
         self.replays = Replays(runtime, self.store, self.limits.replays_cached)
         self.bots = BotPlayer(self)
@@ -456,7 +457,8 @@ class TableHub(RoomKindBase[LiveTable, TableChange]):
             }
             creator = creator_of(live.row)
             if seats and creator and not any(seat.kind == "bot" for seat in live.seats):
-                await self.runtime.db(self.bot_tables.check, creator)
+                check = functools.partial(self.bot_tables.check, client=creator)
+                await self.runtime.db(self.runtime.store.transact, check)
             await self.commit(live, TableRequest(values={"status": "playing"}, seats=seats))
 
     # --- committing ------------------------------------------------------------------------

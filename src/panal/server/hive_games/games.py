@@ -371,8 +371,9 @@ class GameHub(RoomKindBase[LiveGame, GameChange]):
         for name, value in settled.items():
             setattr(row, name, value)
         if mode == "ai" and client is not None:
-            async with self.unfinished.creating:
-                await self._store_new_game(row, moves, self.unfinished.guard(client))
+            async with self.unfinished.capacity.creating:
+                guard = self.unfinished.capacity.guard(client)
+                await self._store_new_game(row, moves, guard)
         else:
             await self._store_new_game(row, moves)
         live = LiveGame(row, game if mode != "review" else None, moves, history, board)

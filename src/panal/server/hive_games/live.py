@@ -15,6 +15,7 @@ from typing import Any
 from panal.hive import Game
 from panal.server.hive_games.game_store import GameRow
 from panal.server.hive_games.snapshot import clock_fields, delta_text, legal_moves_json, state_text
+from panal.server.http.clients import Caps
 from panal.server.room.core import RowCopy
 from panal.server.room.outbox import Connection
 from panal.server.room.tokens import hash_token
@@ -57,6 +58,10 @@ class Limits:
     heartbeat_seconds: float = 1.0  # how often a process notes that it runs (clock keeping)
     outage_seconds: float = 5.0  # no process ran this long: the time is given back to clocks
     presence_ttl: float = 90.0  # another process's spectator count, forgotten unless refreshed
+
+    @property
+    def ai_game_caps(self) -> Caps:
+        return Caps(self.ai_games_per_client, self.ai_games_per_account, self.ai_games_per_address)
 
 
 @dataclass(eq=False)

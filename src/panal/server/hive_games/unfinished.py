@@ -12,14 +12,10 @@ collaborator of the games' hub, as :class:`~panal.server.hive_games.ai_player.Ai
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
 from typing import Any
-
-from sqlalchemy import Connection
 
 from panal.hive import GameState, Termination
 from panal.server.hive_games.actions import GameChange, resign
@@ -41,25 +37,15 @@ class UnfinishedGames:
     def __init__(self, games: Games) -> None:
         self.games = games
         self.store = UnfinishedStore(games.store.engine)
-        self.creating = asyncio.Lock()
-        limits = games.limits
         self.capacity = Capacity(
             "too_many_ai_games",
             "unfinished games against the AI",
-            per_client=limits.ai_games_per_client,
-            per_account=limits.ai_games_per_account,
-            per_address=limits.ai_games_per_address,
+            games.limits.ai_game_caps,
+            lambda conn, client: self.store.usage(conn, client, self._since()),
         )
 
     def _since(self) -> float:
         return time.time() - self.games.limits.ai_idle_seconds  # as ``updated_at`` is written
-
-    def guard(self, client: Client) -> Callable[[Connection], None]:
-        """What the new AI game's transaction runs first: refuse it (429) when a cap of
-        ``client`` is reached (``Capacity.guard``; the hub creates one AI game at a time in a
-        process: ``creating``)."""
-        since = self._since()
-        return self.capacity.guard(client, lambda conn, c: self.store.usage(conn, c, since))
 
     async def listing(self, client: Client) -> list[dict[str, Any]]:
         """The client's (and its account's) unfinished AI games, newest first."""

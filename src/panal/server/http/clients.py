@@ -12,8 +12,11 @@ the address's cap. Nothing here knows a game.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from sqlalchemy import Connection
@@ -23,7 +26,16 @@ from panal.server.database.store import lock_name
 from panal.server.http.request_error import RequestError
 from panal.server.room.tokens import hash_token
 
-__all__ = ["CLIENT_HEADER", "Capacity", "Client", "Usage", "client_of"]
+__all__ = [
+    "CLIENT_HEADER",
+    "Capacity",
+    "Caps",
+    "Client",
+    "InFlightCap",
+    "Usage",
+    "UsageQuery",
+    "client_of",
+]
 
 CLIENT_HEADER = "X-Panal-Client"
 _CLIENT_TOKEN = re.compile(r"[A-Za-z0-9_-]{16,64}")
@@ -60,19 +72,37 @@ class Usage:
 
 
 @dataclass(frozen=True)
-class Capacity:
-    """The caps on one kind of heavy thing; ``code`` is the refusal's error code for the pages
-    when a client's or an account's cap is reached, ``<code>_here`` when an address's is."""
+class Caps:
+    """How many of a kind of heavy thing one client, one account and one address may have open
+    (the address's much larger: many players behind one router)."""
 
-    code: str
-    what: str  # in English, for the message: "unfinished games against the AI"
     per_client: int
     per_account: int
     per_address: int
 
-    def check(self, usage: Usage) -> None:
-        """Refuse (429) one more when a cap is reached."""
-        for count, limit in ((usage.client, self.per_client), (usage.account, self.per_account)):
+
+#: Counts what a client, its account and its address have open, in the caller's transaction.
+UsageQuery = Callable[[Connection, Client], Usage]
+
+
+class Capacity:
+    """The caps on one kind of heavy thing, checked as one more is created: ``code`` is the
+    refusal's error code for the pages when a client's or an account's cap is reached,
+    ``<code>_here`` when an address's is; ``what`` names the things in English for the message
+    ("unfinished games against the AI"); ``usage`` counts them. A process creates one at a time
+    under ``creating`` (SQLite's one process takes no advisory lock: see :meth:`guard`)."""
+
+    def __init__(self, code: str, what: str, caps: Caps, usage: UsageQuery) -> None:
+        self.code = code
+        self.what = what
+        self.caps = caps
+        self.usage = usage
+        self.creating = asyncio.Lock()
+
+    def check(self, conn: Connection, client: Client) -> None:
+        """Refuse (429) one more when a cap of ``client`` is reached, counted on ``conn``."""
+        usage, caps = self.usage(conn, client), self.caps
+        for count, limit in ((usage.client, caps.per_client), (usage.account, caps.per_account)):
             if count >= limit:
                 raise RequestError(
                     self.code,
@@ -80,25 +110,57 @@ class Capacity:
                     429,
                     details={"count": str(count), "limit": str(limit)},
                 )
-        if usage.address >= self.per_address:
+        if usage.address >= caps.per_address:
             raise RequestError(
                 f"{self.code}_here",
                 f"{usage.address} {self.what} are open from your network (at most "
-                f"{self.per_address}); try again when some have finished",
+                f"{caps.per_address}); try again when some have finished",
                 429,
-                details={"count": str(usage.address), "limit": str(self.per_address)},
+                details={"count": str(usage.address), "limit": str(caps.per_address)},
             )
 
-    def guard(
-        self, client: Client, usage: Callable[[Connection, Client], Usage]
-    ) -> Callable[[Connection], None]:
-        """What the new thing's transaction runs first: :meth:`check` on ``usage`` read in it,
-        under a lock on the client's address (every process), so that requests sent at once
-        cannot all pass the count before any is stored. (In one process, creating one at a
-        time is the caller's: SQLite's one process takes no advisory lock.)"""
+    def guard(self, client: Client) -> Callable[[Connection], None]:
+        """What the new thing's transaction runs first: :meth:`check` in it, under a lock on the
+        client's address (every process), so that requests sent at once cannot all pass the
+        count before any is stored. (In one process, the caller creates one at a time under
+        ``creating``.)"""
 
         def check(conn: Connection) -> None:
             lock_name(conn, f"capacity:{client.address}")
-            self.check(usage(conn, client))
+            self.check(conn, client)
 
         return check
+
+
+class InFlightCap:
+    """At most ``per_client`` requests of one client at a time for a kind of heavy work that
+    leaves nothing behind (the trainer's solver), in this process: one more is refused (429
+    ``code``, with ``count`` and ``limit`` for the page's sentence) rather than queued, so one
+    client cannot fill the worker's queue. Nothing is stored: there is nothing to count once
+    the work is done."""
+
+    def __init__(self, code: str, what: str, per_client: int) -> None:
+        self.code = code
+        self.what = what
+        self.per_client = per_client
+        self.running: Counter[str] = Counter()  # client key → requests at work
+
+    @contextlib.contextmanager
+    def one_more(self, client: Client) -> Iterator[None]:
+        """Hold one of ``client``'s places while the block runs; refuse when none is left."""
+        count = self.running[client.key]
+        if count >= self.per_client:
+            raise RequestError(
+                self.code,
+                f"you already have {count} {self.what} at work (at most {self.per_client}): "
+                "wait for its answer",
+                429,
+                details={"count": str(count), "limit": str(self.per_client)},
+            )
+        self.running[client.key] += 1
+        try:
+            yield
+        finally:
+            self.running[client.key] -= 1
+            if not self.running[client.key]:
+                del self.running[client.key]

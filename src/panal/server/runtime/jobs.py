@@ -65,6 +65,7 @@ JOB_KINDS: dict[str, str] = {
     "enjambre.bot_turn": "panal.server.enjambre_tables.bots:bot_turn",
     "analysis.position": "panal.server.analysis.engine_jobs:analyse_position",
     "analysis.review": "panal.server.analysis.engine_jobs:review_game",
+    "training.puzzle": "panal.server.training.puzzle_jobs:puzzle_answer",
 }
 
 DEFAULT_TTL = 600.0  # a job not started within ten minutes is dropped (its game is abandoned)

@@ -158,10 +158,11 @@ class Runtime:
         return await self.store.call(function, *args, **kwargs)
 
     async def heavy_job(self, kind: str, payload: dict[str, Any]) -> Any:
-        """Run a job in this process's worker for heavy work (records), within its time bound;
-        a refusal is a :class:`RequestError` saying why, by the job error's kind."""
+        """Run a job in this process's worker for heavy work (records, the trainer's solver),
+        within its time bound; a refusal is a :class:`RequestError` saying why, by the job
+        error's kind."""
         if getattr(self.heavy, "busy", False):
-            raise RequestError("busy", "the server is busy with other records; try again", 503)
+            raise RequestError("busy", "the server is busy with other heavy work; try again", 503)
         try:
             return await self.heavy.run(Job(kind, "heavy", payload), self.heavy_seconds)
         except JobError as exc:
@@ -177,10 +178,10 @@ class Runtime:
                 ) from None
             if exc.kind == "timeout":
                 raise RequestError(
-                    "too_slow", f"this record is too much work: {exc.message}", 503
+                    "too_slow", f"this is too much work: {exc.message}", 503
                 ) from None
             raise RequestError(
-                "server_error", f"the record could not be processed: {exc.message}", 500
+                "server_error", f"the work could not be done: {exc.message}", 500
             ) from None
 
     # --- the bus and the job queue deliver here --------------------------------------------

@@ -13,6 +13,10 @@ Puzzles (``panal.puzzles``' shipped set; :mod:`.puzzle_play` says how each is ch
   an illegal move is refused like a game's (409 ``illegal_move`` with the rule);
 * ``POST /api/puzzles/{id}/hint`` and ``/solution`` ``{"played"}`` → ``{"piece"}``, ``{"steps"}``.
 
+A move, a hint and a solution are computed by the solver in the runtime's heavy pool
+(:mod:`.puzzle_jobs`), one request of a client's at a time: a client's second while its first is
+at work is refused (429 ``too_many_puzzle_answers``), a full pool answers 503 ``busy``.
+
 With ``"rated": true`` the first result of a signed-in player's first try at a puzzle changes
 both ratings (Glicko-2, :mod:`.training_store`): a wrong move, a hint or the solution is a miss,
 solving it a win; the answer carries ``"rating"``. A guest sends ``"guest": {"rating",
@@ -28,17 +32,15 @@ browser, are sent once it signs in).
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import random
-from collections.abc import Callable
-from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
 from pydantic import Field
 
-from panal.puzzles import Puzzle, load_puzzles
+from panal.puzzles import Puzzle
+from panal.server.http.clients import InFlightCap, client_of
 from panal.server.http.models import StrictModel
 from panal.server.players.auth import session_account
 from panal.server.players.player_store import PlayerStore
@@ -46,7 +48,7 @@ from panal.server.players.routes import require_account
 from panal.server.ratings.glicko2 import Glicko2, rate_game
 from panal.server.runtime.runtime import Runtime
 from panal.server.training import lesson_play, puzzle_play
-from panal.server.training.puzzle_play import PuzzleBook
+from panal.server.training.puzzle_jobs import PUZZLE_JOB, refusal_error, shipped_book
 from panal.server.training.training_store import TrainingStore
 
 __all__ = ["training_router"]
@@ -89,13 +91,21 @@ class LessonsDone(StrictModel):
     lessons: list[str] = Field(max_length=100)
 
 
-@cache
-def _book() -> PuzzleBook:
-    return PuzzleBook(load_puzzles())
-
-
 def training_router(store: TrainingStore, players: PlayerStore, runtime: Runtime) -> APIRouter:
     router = APIRouter()
+    at_work = InFlightCap("too_many_puzzle_answers", "puzzle answers", per_client=1)
+
+    async def solved_off_loop(
+        request: Request, ask: str, puzzle: Puzzle, body: PuzzleRequest, **more: Any
+    ) -> Any:
+        """The answer to ``ask`` computed in the heavy pool (see the module's documentation)."""
+        account = await account_id(request)
+        payload = {"ask": ask, "puzzle": puzzle.id, "played": body.played, **more}
+        with at_work.one_more(client_of(request, account)):
+            result = await runtime.heavy_job(PUZZLE_JOB, payload)
+        if "refused" in result:
+            raise refusal_error(result["refused"])
+        return result["answer"]
 
     async def account_id(request: Request) -> int | None:
         account = await session_account(request, players)
@@ -131,7 +141,7 @@ def training_router(store: TrainingStore, players: PlayerStore, runtime: Runtime
 
     @router.get("/api/puzzles")
     async def overview(request: Request) -> dict[str, Any]:
-        book = _book()
+        book = shipped_book()
         user = await account_id(request)
         rating = tried = None
         if user is not None:
@@ -152,7 +162,7 @@ def training_router(store: TrainingStore, players: PlayerStore, runtime: Runtime
         theme: str | None = Query(default=None, max_length=40),
         rating: float = Query(default=1500.0, ge=0, le=4000),
     ) -> dict[str, Any]:
-        book = _book()
+        book = shipped_book()
         user = await account_id(request)
         skip: set[str] = set()
         if user is not None:
@@ -165,40 +175,40 @@ def training_router(store: TrainingStore, players: PlayerStore, runtime: Runtime
     @router.get("/api/puzzles/daily")
     async def daily() -> dict[str, Any]:
         today = _today()
-        return {**await shown(_book().daily(today)), "date": today.isoformat()}
+        return {**await shown(shipped_book().daily(today)), "date": today.isoformat()}
 
     @router.get("/api/puzzles/streak")
     async def streak(
         seed: int = Query(ge=0, lt=2**31), index: int = Query(ge=0, le=10_000)
     ) -> dict[str, Any]:
-        return {**await shown(_book().streak(seed, index)), "index": index}
+        return {**await shown(shipped_book().streak(seed, index)), "index": index}
 
     @router.get("/api/puzzles/{puzzle_id}")
     async def one_puzzle(puzzle_id: str) -> dict[str, Any]:
-        return await shown(_book().get(puzzle_id))
+        return await shown(shipped_book().get(puzzle_id))
 
     @router.post("/api/puzzles/{puzzle_id}/move")
     async def puzzle_move(
         puzzle_id: str, body: PuzzleMoveRequest, request: Request
     ) -> dict[str, Any]:
-        puzzle = _book().get(puzzle_id)
-        answer = await _off_loop(puzzle_play.judge, puzzle, body.played, body.message())
+        puzzle = shipped_book().get(puzzle_id)
+        answer = await solved_off_loop(request, "move", puzzle, body, move=body.message())
         if not answer["correct"] or answer["solved"]:
             answer.update(await settle(request, body, puzzle, bool(answer["correct"])))
         return answer
 
     @router.post("/api/puzzles/{puzzle_id}/hint")
     async def puzzle_hint(puzzle_id: str, body: PuzzleRequest, request: Request) -> dict[str, Any]:
-        puzzle = _book().get(puzzle_id)
-        piece = await _off_loop(puzzle_play.hint, puzzle, body.played)
+        puzzle = shipped_book().get(puzzle_id)
+        piece = await solved_off_loop(request, "hint", puzzle, body)
         return {"piece": piece, **await settle(request, body, puzzle, False)}
 
     @router.post("/api/puzzles/{puzzle_id}/solution")
     async def puzzle_solution(
         puzzle_id: str, body: PuzzleRequest, request: Request
     ) -> dict[str, Any]:
-        puzzle = _book().get(puzzle_id)
-        steps = await _off_loop(puzzle_play.solution, puzzle, body.played)
+        puzzle = shipped_book().get(puzzle_id)
+        steps = await solved_off_loop(request, "solution", puzzle, body)
         return {"steps": steps, **await settle(request, body, puzzle, False)}
 
     @router.get("/api/lessons")
@@ -241,8 +251,3 @@ def _initial(puzzle: Puzzle) -> Glicko2:
 
 def _today() -> datetime.date:
     return datetime.datetime.now(datetime.UTC).date()
-
-
-async def _off_loop(function: Callable[..., Any], *args: Any) -> Any:
-    """Solver work off the event loop (a refutation may search thousands of positions)."""
-    return await asyncio.to_thread(function, *args)

@@ -44,21 +44,27 @@ puzzle_ratings_table = sa.Table(
     sa.Column("updated_at", sa.Float, nullable=False),
 )
 
-puzzle_attempts_table = sa.Table(
+
+def _first_times_table(name: str, item: sa.Column[Any], *more: sa.Column[Any]) -> sa.Table:
+    """A table of the first time each account did something to an item (tried a puzzle,
+    completed a lesson): one row per account and item, never written twice."""
+    return sa.Table(
+        name,
+        metadata,
+        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        item,
+        sa.Column("at", sa.Float, nullable=False),
+        *more,
+    )
+
+
+puzzle_attempts_table = _first_times_table(
     "puzzle_attempts",
-    metadata,
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
     sa.Column("puzzle_id", sa.String(16), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
     sa.Column("solved", sa.Boolean, nullable=False),
 )
-
-lesson_progress_table = sa.Table(
-    "lesson_progress",
-    metadata,
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
-    sa.Column("lesson_id", sa.String(40), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
+lesson_progress_table = _first_times_table(
+    "lesson_progress", sa.Column("lesson_id", sa.String(40), primary_key=True)
 )
 
 
