@@ -225,7 +225,8 @@ class Tournaments:
         ranked = sorted(
             (everyone[p] for p in snapshot.active()), key=lambda h: (-h.score, seed[h.player])
         )
-        return swiss_pairings(ranked)
+        # look ahead: never a round after which the declared rounds cannot all be paired
+        return swiss_pairings(ranked, rounds_left=(row.rounds or 0) - number)
 
     async def _arena_step(self, snapshot: Snapshot, now: float) -> bool:
         row = snapshot.row
