@@ -198,7 +198,10 @@ class _Budget:
             raise _OutOfBudget
 
 
-def _matchings(players: Sequence[int], unmet: Mapping[int, set[int]]) -> Iterator[list[Pairing]]:
+Pair = tuple[int, int]  # a game of a round being searched for: no bye
+
+
+def _matchings(players: Sequence[int], unmet: Mapping[int, set[int]]) -> Iterator[list[Pair]]:
     """Every way to pair all of ``players`` (an even number) among pairs that have not met."""
     if not players:
         yield []
@@ -220,7 +223,7 @@ def _field(players: Sequence[PlayerHistory]) -> tuple[list[int], dict[int, set[i
 
 def _byes_and_rounds(
     players: Sequence[int], unmet: Mapping[int, set[int]], byes: set[int]
-) -> Iterator[tuple[int | None, list[Pairing]]]:
+) -> Iterator[tuple[int | None, list[Pair]]]:
     """Every round the field allows: (the bye or None, the pairs), the bye from the last."""
     if len(players) % 2 == 0:
         for pairs in _matchings(players, unmet):
@@ -321,14 +324,14 @@ def _completing_round(players: list[PlayerHistory], later: int, budget: _Budget)
     weights = _weights(players)
     ids, unmet, byes = _field(players)
     bye_order = {player: i for i, player in enumerate(reversed(ids))}
-    candidates = []
+    candidates: list[tuple[int, int, int | None, list[Pair]]] = []
     for bye, pairs in _byes_and_rounds(ids, unmet, byes):
         budget.spend()
-        weight = sum(weights[frozenset(pair)] for pair in pairs)
+        weight: int = sum(weights[frozenset(pair)] for pair in pairs)
         candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
-    candidates.sort(key=lambda c: c[:2])
+    candidates.sort(key=lambda c: (c[0], c[1]))
     for _, _, bye, pairs in candidates:
-        round_ = [*pairs, *([(bye, None)] if bye is not None else [])]
+        round_: list[Pairing] = [*pairs, *([(bye, None)] if bye is not None else [])]
         if _pairable(*_field(_after(players, round_)), later, budget):
             return _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
     raise AssertionError("_pairable promised a round")
