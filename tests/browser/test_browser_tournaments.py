@@ -56,6 +56,13 @@ def test_register_see_pairings_and_standings(open_page: Any, artifacts: Path) ->
     sign_up(bruno, "tourney_bruno")
     bruno.goto(bruno.url.split("/@/")[0] + "/tournaments")
     bruno.wait_for_selector("[data-tournament-row] a")
+    # the form with its pieces and rules fits the phone's width
+    bruno.wait_for_selector("form.tournament-form fieldset.rule-options label")
+    bruno.check("input[name=expansion][value=D]")
+    bruno.wait_for_selector("select[data-field=dragonfly_carry]")
+    width = bruno.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    bruno.screenshot(path=str(artifacts / "tournaments-phone-form.png"), full_page=True)
     assert "Friday Swiss" in bruno.inner_text(".tournament-list")
     assert bruno.inner_text("a[data-nav=tournaments]") == "Torneios"
     bruno.click("[data-tournament-row] a")
