@@ -34,6 +34,7 @@ A pairing is ``(white, black)``; ``black`` is ``None`` for a bye.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -181,7 +182,13 @@ def _can_pair_all(players: Sequence[PlayerHistory]) -> bool:
 #: How many candidate rounds one Swiss round's completion search may look at before it gives
 #: up and plays the best round by the weights (only fields small for their number of rounds
 #: need a search at all: see rounds_pairable).
-SEARCH_BUDGET = 100_000
+SEARCH_BUDGET = 20_000
+#: The largest field whose colours are kept within ±1 to the end by a search (a larger field
+#: pairs each round's colours by the weights, which almost always keeps them so).
+BALANCED_LOOK_AHEAD = 12
+#: The most candidate rounds ranked when one must be chosen for the rounds after it (fields of
+#: up to about ten players; a larger field has more, and plays the best round by the weights).
+CANDIDATE_LIMIT = 1_000
 
 
 class _OutOfBudget(Exception):
@@ -279,22 +286,135 @@ def _pairable(
 
 def _after(players: Sequence[PlayerHistory], round_: Sequence[Pairing]) -> list[PlayerHistory]:
     """The players' histories as they will be once ``round_`` is played (scores aside)."""
-    met: dict[int, int | None] = {}
+    met: dict[int, tuple[int | None, int | None]] = {}  # player: (opponent, colour)
     for white, black in round_:
-        met[white] = black
+        met[white] = (black, 0 if black is not None else None)
         if black is not None:
-            met[black] = white
+            met[black] = (white, 1)
     after = []
     for p in players:
-        opponent = met.get(p.player)
+        opponent, colour = met.get(p.player, (None, None))
         after.append(
             PlayerHistory(
                 p.player,
                 opponents=[*p.opponents, *([opponent] if opponent is not None else [])],
+                colours=[*p.colours, *([colour] if colour is not None else [])],
                 byes=p.byes + (p.player in met and opponent is None),
             )
         )
     return after
+
+
+# --- balanced colours to the end ---------------------------------------------------------------
+
+
+def _balanced(players: Sequence[PlayerHistory]) -> bool:
+    return all(abs(p.colour_difference) <= 1 for p in players)
+
+
+def _balanced_field(
+    players: Sequence[PlayerHistory],
+) -> tuple[list[int], dict[int, set[int]], set[int], dict[int, int]]:
+    """As :func:`_field`, each player's possible opponents only those a game with keeps both
+    colour differences within ±1 (not two players who both have one White more, or one Black
+    more), and the colour differences."""
+    ids, unmet, byes = _field(players)
+    diffs = {p.player: p.colour_difference for p in players}
+    fitting = {a: {b for b in unmet[a] if not diffs[a] == diffs[b] != 0} for a in ids}
+    return ids, fitting, byes, diffs
+
+
+def _colourings(pairs: Sequence[Pair], diffs: Mapping[int, int]) -> Iterator[list[Pair]]:
+    """Each way to give the ``pairs`` colours (White first) that keeps every colour difference
+    within ±1: forced where a player has one colour more, either way between two even ones."""
+    if not pairs:
+        yield []
+        return
+    (a, b), rest = pairs[0], pairs[1:]
+    for white, black in ((a, b), (b, a)):
+        if diffs[white] <= 0 <= diffs[black]:
+            for more in _colourings(rest, diffs):
+                yield [(white, black), *more]
+
+
+def _balanced_to_the_end(
+    ids: list[int],
+    fitting: dict[int, set[int]],
+    byes: set[int],
+    diffs: dict[int, int],
+    rounds: int,
+    budget: _Budget,
+) -> bool:
+    """Whether ``rounds`` more rounds exist with no rematch, no second bye and every colour
+    difference within ±1 after each (so nobody has one colour three times running)."""
+    if rounds <= 0:
+        return True
+    if len(ids) % 2 and len(ids) - len(byes) < rounds:
+        return False
+    for bye, pairs in _byes_and_rounds(ids, fitting, byes):
+        for coloured in _colourings(pairs, diffs):
+            budget.spend()
+            if _balanced_after(ids, fitting, byes, diffs, bye, coloured, rounds - 1, budget):
+                return True
+    return False
+
+
+def _balanced_after(
+    ids: list[int],
+    fitting: dict[int, set[int]],
+    byes: set[int],
+    diffs: dict[int, int],
+    bye: int | None,
+    coloured: list[Pair],
+    rounds: int,
+    budget: _Budget,
+) -> bool:
+    """:func:`_balanced_to_the_end` once the round (``bye``, ``coloured``) is played."""
+    after = dict(diffs)
+    for white, black in coloured:
+        after[white] += 1
+        after[black] -= 1
+    met = {frozenset(pair) for pair in coloured}
+    fits = {
+        a: {b for b in fitting[a] if frozenset((a, b)) not in met and not after[a] == after[b] != 0}
+        for a in ids
+    }
+    return _balanced_to_the_end(
+        ids, fits, byes | ({bye} if bye is not None else set()), after, rounds, budget
+    )
+
+
+def _balanced_round(
+    players: list[PlayerHistory], later: int, budget: _Budget
+) -> list[Pairing] | None:
+    """The best round, with colours, after which ``later`` more rounds keep every colour
+    difference within ±1 (None if there is none): the candidates in the order of
+    :func:`_completing_round`, each first with the colours the weights give it."""
+    ids, fitting, byes, diffs = _balanced_field(players)
+    weights = _weights(players)
+    rank = {player: i for i, player in enumerate(ids)}
+    bye_order = {player: i for i, player in enumerate(reversed(ids))}
+    candidates: list[tuple[int, int, int | None, list[Pair]]] = []
+    for bye, pairs in itertools.islice(_byes_and_rounds(ids, fitting, byes), CANDIDATE_LIMIT + 1):
+        weight: int = sum(weights[frozenset(pair)] for pair in pairs)
+        candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
+    if len(candidates) > CANDIDATE_LIMIT:
+        raise _OutOfBudget
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    for _, _, bye, pairs in candidates:
+        preferred = _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
+        games = [(w, b) for w, b in preferred if b is not None]
+        others = [c for c in _colourings(pairs, diffs) if set(c) != set(games)]
+        for coloured in [games, *others]:
+            budget.spend()
+            if not all(diffs[w] <= 0 <= diffs[b] for w, b in coloured):
+                continue
+            if _balanced_after(ids, fitting, byes, diffs, bye, coloured, later, budget):
+                if coloured is games:
+                    return preferred
+                boards = sorted(coloured, key=lambda pair: min(rank[pair[0]], rank[pair[1]]))
+                return [*boards, *([(bye, None)] if bye is not None else [])]
+    return None
 
 
 def swiss_pairings(ranked: Sequence[PlayerHistory], rounds_left: int = 0) -> list[Pairing]:
@@ -306,6 +426,19 @@ def swiss_pairings(ranked: Sequence[PlayerHistory], rounds_left: int = 0) -> lis
     if len({p.player for p in players}) != len(players):
         raise ValueError("a player is listed twice")
     best = _swiss_round(players)
+    if rounds_left > 0 and len(players) <= BALANCED_LOOK_AHEAD and _balanced(players):
+        budget = _Budget()
+        try:
+            after = _after(players, best)
+            if _balanced(after) and _balanced_to_the_end(
+                *_balanced_field(after), rounds_left, budget
+            ):
+                return best
+            balanced = _balanced_round(players, rounds_left, budget)
+            if balanced is not None:
+                return balanced
+        except _OutOfBudget:
+            pass  # then at least no dead end, below
     budget = _Budget()
     try:
         for later in range(rounds_left, 0, -1):
@@ -325,10 +458,11 @@ def _completing_round(players: list[PlayerHistory], later: int, budget: _Budget)
     ids, unmet, byes = _field(players)
     bye_order = {player: i for i, player in enumerate(reversed(ids))}
     candidates: list[tuple[int, int, int | None, list[Pair]]] = []
-    for bye, pairs in _byes_and_rounds(ids, unmet, byes):
-        budget.spend()
+    for bye, pairs in itertools.islice(_byes_and_rounds(ids, unmet, byes), CANDIDATE_LIMIT + 1):
         weight: int = sum(weights[frozenset(pair)] for pair in pairs)
         candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
+    if len(candidates) > CANDIDATE_LIMIT:
+        raise _OutOfBudget
     candidates.sort(key=lambda c: (c[0], c[1]))
     for _, _, bye, pairs in candidates:
         round_: list[Pairing] = [*pairs, *([(bye, None)] if bye is not None else [])]
