@@ -28,6 +28,8 @@ A pairing is ``(white, black)``; ``black`` is ``None`` for a bye.
   weights (:func:`rounds_pairable`) and the best one that leaves a complete tournament is
   played. A six-player Swiss of five rounds, paired greedily, can leave two triangles of
   players who have all met after round 3, and no fourth round: this never pairs round 3 so.
+  In fields of up to :data:`BALANCED_LOOK_AHEAD` players it also keeps, the same way, every
+  colour difference within ±1 after every round to the end, where the field allows it.
 * **Arena** (as lichess runs them): players waiting for a game are paired with the waiting
   player nearest in rank who is not the last opponent they played.
 """
