@@ -36,7 +36,6 @@ A pairing is ``(white, black)``; ``black`` is ``None`` for a bye.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -397,11 +396,11 @@ def _balanced_round(
     rank = {player: i for i, player in enumerate(ids)}
     bye_order = {player: i for i, player in enumerate(reversed(ids))}
     candidates: list[tuple[int, int, int | None, list[Pair]]] = []
-    for bye, pairs in itertools.islice(_byes_and_rounds(ids, fitting, byes), CANDIDATE_LIMIT + 1):
+    for bye, pairs in _byes_and_rounds(ids, fitting, byes):
+        if len(candidates) == CANDIDATE_LIMIT:
+            raise _OutOfBudget
         weight: int = sum(weights[frozenset(pair)] for pair in pairs)
         candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
-    if len(candidates) > CANDIDATE_LIMIT:
-        raise _OutOfBudget
     candidates.sort(key=lambda c: (c[0], c[1]))
     for _, _, bye, pairs in candidates:
         preferred = _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
@@ -460,11 +459,11 @@ def _completing_round(players: list[PlayerHistory], later: int, budget: _Budget)
     ids, unmet, byes = _field(players)
     bye_order = {player: i for i, player in enumerate(reversed(ids))}
     candidates: list[tuple[int, int, int | None, list[Pair]]] = []
-    for bye, pairs in itertools.islice(_byes_and_rounds(ids, unmet, byes), CANDIDATE_LIMIT + 1):
+    for bye, pairs in _byes_and_rounds(ids, unmet, byes):
+        if len(candidates) == CANDIDATE_LIMIT:
+            raise _OutOfBudget
         weight: int = sum(weights[frozenset(pair)] for pair in pairs)
         candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
-    if len(candidates) > CANDIDATE_LIMIT:
-        raise _OutOfBudget
     candidates.sort(key=lambda c: (c[0], c[1]))
     for _, _, bye, pairs in candidates:
         round_: list[Pairing] = [*pairs, *([(bye, None)] if bye is not None else [])]
