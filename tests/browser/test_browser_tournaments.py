@@ -26,9 +26,27 @@ def test_register_see_pairings_and_standings(open_page: Any, artifacts: Path) ->
     ana.fill("input[name=rounds]", "1")
     ana.fill("input[name=max_players]", "2")
     ana.select_option("select[name=start]", "full")
+    # Rule options: the Dragonfly's rules appear with the Dragonfly; one refused is named in
+    # words (a tampered value), then the tournament opening is chosen and shown.
+    assert ana.locator("select[data-field=dragonfly_carry]").count() == 0
+    ana.check("input[name=expansion][value=D]")
+    ana.wait_for_selector("select[data-field=dragonfly_carry]")
+    ana.evaluate(
+        "document.querySelector('select[data-field=dragonfly_carry]').insertAdjacentHTML("
+        "'beforeend', '<option value=\"never\">never</option>')"
+    )
+    ana.select_option("select[data-field=dragonfly_carry]", "never")
+    ana.click("[data-action=create]")
+    ana.wait_for_selector("[data-form-error]:not([hidden])")
+    refused = ana.inner_text("[data-form-error]")
+    assert "dragonfly_carry" not in refused and "Dragonfly" in refused, refused
+    ana.select_option("select[data-field=dragonfly_carry]", "later")
+    ana.uncheck("input[name=expansion][value=D]")
+    ana.check("input[data-field=tournament_opening]")
     ana.click("[data-action=create]")
     ana.wait_for_url("**/tournament/*")
     ana.wait_for_selector(".tournament-page[data-status=registering]")
+    ana.wait_for_selector("[data-tournament-rules]")
     ana.click("[data-action=join]")
     ana.wait_for_selector("[data-action=withdraw]")
     ana.wait_for_selector("tr[data-standing=tourney_ana]")
@@ -38,6 +56,13 @@ def test_register_see_pairings_and_standings(open_page: Any, artifacts: Path) ->
     sign_up(bruno, "tourney_bruno")
     bruno.goto(bruno.url.split("/@/")[0] + "/tournaments")
     bruno.wait_for_selector("[data-tournament-row] a")
+    # the form with its pieces and rules fits the phone's width
+    bruno.wait_for_selector("form.tournament-form fieldset.rule-options label")
+    bruno.check("input[name=expansion][value=D]")
+    bruno.wait_for_selector("select[data-field=dragonfly_carry]")
+    width = bruno.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    bruno.screenshot(path=str(artifacts / "tournaments-phone-form.png"), full_page=True)
     assert "Friday Swiss" in bruno.inner_text(".tournament-list")
     assert bruno.inner_text("a[data-nav=tournaments]") == "Torneios"
     bruno.click("[data-tournament-row] a")

@@ -174,6 +174,16 @@ def test_bot_games_are_marked_and_rated_in_their_own_pool(client: TestClient) ->
     assert ratings == {"bot:blitz": 1}
     ratings = {r["category"]: r["games"] for r in client.get("/api/users/pool_b").json()["ratings"]}
     assert ratings == {"hive:blitz": 1}
+    # A bot's own challenge shows its rating in its own pool (it lost one game there), not the
+    # people's pool, where it has none.
+    from panal.server.ratings.glicko2 import Glicko2
+
+    offered = bot.request("POST", "/api/challenges", {"clock": BLITZ, "rated": True}).json()
+    lobby = client.get("/api/lobby").json()
+    shown = [c["creator_rating"] for c in lobby["challenges"] if c["id"] == offered["id"]]
+    own = client.get("/api/users/poolbot").json()["ratings"]
+    assert shown == [r["shown"] for r in own if r["category"] == "bot:blitz"]
+    assert shown != [Glicko2().shown()]
 
 
 def test_the_ladder_pairs_free_bots_once_with_colours_swapped(client: TestClient) -> None:

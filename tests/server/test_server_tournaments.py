@@ -90,6 +90,10 @@ def test_refusals_say_why_and_change_nothing(site: TestClient, hand: HandClock) 
         ({"starts_at": hand.now + 31 * 86400}, 422, "bad_start"),
         ({"game_type": "Base+Z"}, 400, "bad_game_type"),
         ({"name": "   "}, 400, "bad_name"),
+        ({"options": {"queen_first": True}}, 422, "unknown_option"),
+        ({"options": {"tournament_opening": "yes"}}, 422, "bad_option_value"),
+        ({"options": {"dragonfly_sidestep": "sideways"}}, 422, "bad_option_value"),
+        ({"game_type": "Base+M", "options": {"dragonfly_gaps": True}}, 422, "option_needs_pieces"),
     ]
     for change, status, code in cases:
         body = {"name": "Cup", "format": "round_robin", "clock": CLOCK, **change}
@@ -116,6 +120,34 @@ def test_refusals_say_why_and_change_nothing(site: TestClient, hand: HandClock) 
     assert [(t["name"], t["player_count"], t["status"]) for t in listed] == [
         ("Spring cup", 1, "registering")
     ]
+
+
+def test_rule_options_are_every_games(site: TestClient) -> None:
+    ana, bea = people(site, 2)
+    refused = ana.post(
+        "/api/tournaments",
+        {"name": "Cup", "format": "swiss", "clock": CLOCK, "options": {"dragonfly_carry": "x"}},
+    ).json()
+    assert refused["details"] == {"option": "dragonfly_carry"}  # the page names it in words
+    rules = {"tournament_opening": True, "dragonfly_carry": "next_turn", "repetition_draw": True}
+    cup = create(ana, game_type="Base+MLPD", options=rules, max_players=2, start_when_full=True)
+    # what differs from panal's defaults is kept and shown (repetition_draw is the default)
+    assert cup["options"] == {"tournament_opening": True, "dragonfly_carry": "next_turn"}
+    assert cup["game_type"] == "Base+MLPD"
+    path = f"/api/tournaments/{cup['id']}"
+    for person in (ana, bea):
+        assert person.post(f"{path}/join").status_code == 200
+    running = wait(ana, cup["id"], lambda s: s["status"] == "running")
+    game_id = running["pairings"][0]["boards"][0]["game"]
+    game = site.get(f"/api/games/{game_id}").json()
+    assert game["game_type"] == "Base+MLPD"
+    assert game["options"]["tournament_opening"] is True
+    assert game["options"]["dragonfly_carry"] == "next_turn"
+    with ana.websocket(game_id) as ws:
+        state = receive_state(ws)
+        assert state["you"] == ["white"]
+        # the tournament opening: no queen on the first move
+        assert state["legal"] and not any(m["move"].startswith("wQ") for m in state["legal"])
 
 
 def test_start_when_full_and_a_no_show_forfeits(site: TestClient, hand: HandClock) -> None:

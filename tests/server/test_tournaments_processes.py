@@ -1,15 +1,20 @@
-"""Issue 22's proof for tournaments: a six-player Swiss and a round robin played to their end by
-accounts through the HTTP API and the games' websockets of real ``panal serve`` processes, with
-a process killed by SIGKILL in the middle of a round: on SQLite (the one process killed and
-started again) and on PostgreSQL + Redis (two processes, one killed, the other carries on).
-The standings equal a recomputation from the stored games; no pair meets twice in the Swiss;
-colours are balanced within one; no player is paired twice in a round."""
+"""Issue 22's proof for tournaments: a six-player Swiss (four people through the HTTP API and the
+games' websockets, two bots through ``panal bot``: ``python -m panal.uhp.players greedy`` and
+``panal uhp`` at its beginner level, registering by themselves with ``--tournament``) and a round
+robin of four people, played to their end on real ``panal serve`` processes, with a process
+killed by SIGKILL in the middle of a round: on SQLite (the one process killed and started
+again; the bots reconnect) and on PostgreSQL + Redis (two processes, one killed, the other
+carries on). The standings equal a recomputation from the stored games; no pair meets twice in
+the Swiss; colours are balanced within one; no player is paired twice in a round; no game was
+forfeited (the bots played every one of theirs)."""
 
 from __future__ import annotations
 
 import itertools
 import secrets
-from collections.abc import Iterator
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -31,20 +36,73 @@ SWISS = {"name": "Swiss six", "format": "swiss", "rounds": 4, "max_players": 6}
 ROUND_ROBIN = {"name": "Round robin four", "format": "round_robin", "max_players": 4}
 
 
-def prove(servers: list[ServerProcess], db_url: str, kill: object, tmp: Path) -> None:
+#: The two bots' engines: panal's greedy reference player and ``panal uhp`` at its weakest.
+ENGINES = {
+    "greedybot": (f"{sys.executable} -m panal.uhp.players greedy", ()),
+    "uhpbot": (f"{sys.executable} -m panal.cli uhp", ("--option", "Level=beginner")),
+}
+
+
+def start_bots(
+    owner: Player, server: ServerProcess, tmp: Path, bots: list[subprocess.Popen[bytes]]
+) -> Callable[[str], list[str]]:
+    """Make the bot accounts (``owner``'s), and a function that starts their ``panal bot``
+    processes, each registering for a tournament by itself, on ``server``."""
+    tokens = {}
+    for name in ENGINES:
+        made = owner.post(server, "/api/bots", {"name": name})
+        assert made.status_code == 201, made.text
+        tokens[name] = made.json()["token"]
+
+    def start(tournament_id: str) -> list[str]:
+        for name, (engine, options) in ENGINES.items():
+            command = [
+                sys.executable, "-m", "panal.cli", "bot", "--engine", engine,
+                "--server", server.url, "--token", tokens[name], *options,
+                "--tournament", tournament_id, "--poll", "0.3",
+            ]  # fmt: skip
+            log = (tmp / f"{name}.log").open("ab")
+            bots.append(subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT))
+        return list(ENGINES)
+
+    return start
+
+
+def prove(
+    servers: list[ServerProcess], db_url: str, kill: object, tmp: Path, bot_server: ServerProcess
+) -> None:
     alive = list(servers)
 
     def living() -> list[ServerProcess]:
         return alive
 
-    players = [Player(f"player{i}") for i in range(1, 7)]
+    players = [Player(f"player{i}") for i in range(1, 5)]
     sign_up(players, alive[0])
-    final = run_tournament(living, players, SWISS, seed=22, in_the_middle=lambda: kill(alive))
+    bots: list[subprocess.Popen[bytes]] = []
+    try:
+        final = run_tournament(
+            living,
+            players,
+            SWISS,
+            seed=22,
+            in_the_middle=lambda: kill(alive),
+            bots=start_bots(players[0], bot_server, tmp, bots),
+        )
+    finally:
+        for bot in bots:
+            bot.terminate()
+            bot.wait(10)
     assert final["status"] == "finished" and final["rounds"] == 4
     games = stored(db_url, final["id"])
     assert len([g for g in games if g["black"] is not None]) == 4 * 3
+    assert all(g["end_reason"] != "forfeit" for g in games if g["black"] is not None), games
+    names = [p.name for p in players] + list(ENGINES)
+    assert sorted(p["name"] for p in final["players"]) == sorted(names)
+    assert any({g["white"], g["black"]} & set(ENGINES) for g in games)
     check_standings(final, games)
-    check_swiss(games, [p.name for p in players])
+    check_swiss(games, names)
+    for name in ENGINES:
+        assert "Traceback" not in (tmp / f"{name}.log").read_text()
 
     final = run_tournament(
         living, players[:4], ROUND_ROBIN, seed=7, in_the_middle=lambda: kill(alive)
@@ -69,7 +127,7 @@ def test_on_sqlite_with_the_process_killed_and_started_again(tmp_path: Path) -> 
         server.start()
 
     try:
-        prove([server], f"sqlite:///{tmp_path / 'tournaments.sqlite3'}", kill, tmp_path)
+        prove([server], f"sqlite:///{tmp_path / 'tournaments.sqlite3'}", kill, tmp_path, server)
     finally:
         server.stop()
 
@@ -97,4 +155,5 @@ def test_on_postgres_with_two_processes_one_killed(
             alive[0].kill()
             alive.pop(0)
 
-    prove(servers, db, kill, tmp_path)
+    # the bots use process b, which lives (the people move on from a to b when a dies)
+    prove(servers, db, kill, tmp_path, servers[1])

@@ -92,6 +92,26 @@ def play_game(
         assert over["result"] == expected
 
 
+def play_against_bot(person: Player, server: ServerProcess, game_id: str, moves: int) -> None:
+    """The person's side of a game against a bot (whose ``panal bot`` plays its side by
+    itself): ``moves`` moves when it is the person's turn, then a resignation."""
+    with person.game(server, game_id) as ws:
+        seen = state(ws, lambda s: True)
+        (colour,) = seen["you"]
+        mine = ("white", "black").index(colour)
+        answered = -1
+        while seen["result"] is None:
+            if seen["turn"] == mine and seen["ply"] != answered and seen.get("legal"):
+                if seen["ply"] // 2 >= moves:
+                    ws.send(json.dumps({"type": "resign"}))
+                else:
+                    move = seen["legal"][0]["move"]
+                    ws.send(json.dumps({"type": "move", "move": move, "ply": seen["ply"]}))
+                answered = seen["ply"]
+            seen = state(ws, lambda s: True)
+        assert seen["result"] == ("BlackWins" if mine == 0 else "WhiteWins")
+
+
 def sign_up(players: list[Player], server: ServerProcess) -> None:
     for player in players:
         response = player.post(
@@ -124,9 +144,13 @@ def run_tournament(
     settings: dict[str, Any],
     seed: int,
     in_the_middle: Callable[[], None] | None = None,
+    bots: Callable[[str], list[str]] | None = None,
 ) -> dict[str, Any]:
     """Create, register everyone, start, and play every round to the end; ``in_the_middle``
-    runs after the first game of round 2 (a process killed…). ``servers()``: those alive."""
+    runs after the first game of round 2 (a process killed…). ``servers()``: those alive.
+    ``bots``: called with the tournament's id, starts bots that register for it by themselves
+    (``panal bot --tournament``) and names them; they play their games by themselves, and
+    the people resign to them after a few moves."""
     rng = random.Random(seed)
     by_name = {p.name: p for p in players}
     first = servers()[0]
@@ -138,6 +162,10 @@ def run_tournament(
             servers()[i % len(servers())], f"/api/tournaments/{tournament_id}/join"
         )
         assert joined.status_code == 200, joined.text
+    bot_names = set(bots(tournament_id)) if bots is not None else set()
+    if bot_names:
+        everyone = len(players) + len(bot_names)
+        wait_for(first, tournament_id, lambda s: s["player_count"] == everyone)
     started = players[0].post(first, f"/api/tournaments/{tournament_id}/start")
     assert started.status_code == 200, started.text
     played = 0
@@ -153,14 +181,18 @@ def run_tournament(
             return seen
         boards = next(r["boards"] for r in seen["pairings"] if r["round"] == round_number)
         for board in boards:
-            if board["game"] is None:
-                continue
+            if board["game"] is None or {board["white"], board["black"]} <= bot_names:
+                continue  # a bye, or two bots: they play it between themselves
             alive = servers()
             server = alive[played % len(alive)]
-            outcome = rng.choice(("white", "black", "draw"))
-            play_game(
-                by_name[board["white"]], by_name[board["black"]], server, board["game"], outcome
-            )
+            if board["white"] in bot_names or board["black"] in bot_names:
+                person = board["black"] if board["white"] in bot_names else board["white"]
+                play_against_bot(by_name[person], server, board["game"], rng.randint(1, 3))
+            else:
+                outcome = rng.choice(("white", "black", "draw"))
+                play_game(
+                    by_name[board["white"]], by_name[board["black"]], server, board["game"], outcome
+                )
             played += 1
             if round_number == 2 and in_the_middle is not None:
                 in_the_middle()

@@ -123,6 +123,14 @@ def test_format_duration() -> None:
     assert format_duration(1) == "00:00:01"
     assert format_duration(0.5) == "00:00:00.5"
     assert format_duration(3725.25) == "01:02:05.25"
+    # A share of a clock in floating point: never "24." nor a 60th second (panal bot, issue 22)
+    assert format_duration(24.0000001) == "00:00:24"
+    assert format_duration(59.9999) == "00:01:00"
+    assert format_duration(60 / 25 + 0.1) == "00:00:02.5"
+    from panal.uhp.duration import parse_duration
+
+    for seconds in (0.05, 2.4, 23.9999999, 24.0000001, 3599.9999, 7.123456):
+        assert parse_duration(format_duration(seconds)) == pytest.approx(seconds, abs=0.0006)
     with pytest.raises(ValueError):
         format_duration(-1)
 

@@ -39,7 +39,10 @@ def format_duration(seconds: float) -> str:
     """Seconds → ``hh:mm:ss``, a fraction kept when there is one (``00:00:00.5``)."""
     if seconds < 0:
         raise ValueError("a duration cannot be negative")
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    text = f"{int(secs):02d}" if secs == int(secs) else f"{secs:06.3f}".rstrip("0")
+    # Milliseconds first: 24.0000001 must not be written "24." nor 59.9999 "60"
+    millis = round(seconds * 1000)
+    hours, rest = divmod(millis, 3_600_000)
+    minutes, thousandths = divmod(rest, 60_000)
+    secs = thousandths / 1000
+    text = f"{int(secs):02d}" if thousandths % 1000 == 0 else f"{secs:06.3f}".rstrip("0")
     return f"{int(hours):02d}:{int(minutes):02d}:{text}"

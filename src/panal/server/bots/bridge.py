@@ -13,7 +13,13 @@ process per game:
   (``/api/bot/challenges``, then the lobby's ``accept``);
 * with ``--ladder`` it joins the engine ladder, and says it is still there every
   :data:`LADDER_EVERY` seconds;
-* on its turn it gives the engine the game (``newgame`` with the GameString of the moves so far)
+* with ``--tournament ID`` (any number of them) it registers for those tournaments, trying
+  again on each poll until the server has answered (registered, or why not: full, started);
+  its tournament games are then among its games like any other;
+* on its turn it tells the engine the game's rule options it knows (``options set``: a
+  GameString does not carry them, and a tournament opening or a Pillbug rule the engine does
+  not share would make it refuse the game or play illegal moves), then gives it the game
+  (``newgame`` with the GameString of the moves so far)
   and ``bestmove time`` of a share of its clock (:func:`move_budget`), then sends the move;
 * a lost connection is retried with back-off (½ s doubling to 8 s); a refused token stops it.
 """
@@ -30,7 +36,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
-from panal.hive import Game, Options
+from panal.hive import OPTION_SPECS, Game, Options
 from panal.uhp.client import EngineError, UhpClient
 
 __all__ = ["BotBridge", "BridgeError", "BridgeSettings", "engine_identity", "move_budget"]
@@ -54,6 +60,7 @@ class BridgeSettings:
     server: str
     token: str
     ladder: bool = False
+    tournaments: list[str] = field(default_factory=list)
     options: dict[str, str] = field(default_factory=dict)
     poll: float = 1.0
 
@@ -95,6 +102,7 @@ class BotBridge:
         self.socket_base = "ws" + base[4:] if base.startswith("http") else base
         self.playing: dict[str, asyncio.Task[None]] = {}
         self.name = ""
+        self.to_join = list(settings.tournaments)
         self.engine_info: dict[str, Any] = {}
 
     # --- HTTP ------------------------------------------------------------------------------
@@ -150,6 +158,7 @@ class BotBridge:
                     if self.settings.ladder and time.time() - joined_at > LADDER_EVERY:
                         await self.call("POST", "/api/ladder/join")
                         joined_at = time.time()
+                    await self.join_tournaments()
                     await self.poll()
                     backoff = 0.5
                 except BridgeError:
@@ -164,6 +173,19 @@ class BotBridge:
             for task in self.playing.values():
                 task.cancel()
             await asyncio.gather(*self.playing.values(), return_exceptions=True)
+
+    async def join_tournaments(self) -> None:
+        """Register for the tournaments asked for, each until the server has answered."""
+        for tournament_id in list(self.to_join):
+            try:
+                await self.call("POST", f"/api/tournaments/{tournament_id}/join")
+                log.info("registered for tournament %s", tournament_id)
+            except urllib.error.HTTPError as exc:
+                if exc.code >= 500:
+                    continue  # the server's trouble: next poll
+                # full, started, registered already: said once
+                log.warning("tournament %s refused the bot (%s)", tournament_id, exc.code)
+            self.to_join.remove(tournament_id)
 
     async def poll(self) -> None:
         for game_id in (await self.call("GET", "/api/bot/games"))["games"]:
@@ -202,6 +224,7 @@ class BotBridge:
         engine = await self._engine()
         backoff = 0.5
         try:
+            rules = await _rule_options(engine)
             while True:
                 try:
                     async with websockets.connect(
@@ -210,7 +233,7 @@ class BotBridge:
                     ) as socket:
                         await socket.send(json.dumps({"type": "hello", "token": None}))
                         backoff = 0.5
-                        if await self._follow(socket, engine):
+                        if await self._follow(socket, engine, rules):
                             return
                 except (TimeoutError, OSError, websockets.ConnectionClosed) as exc:
                     log.warning("game %s: connection lost (%s); reconnecting", game_id, exc)
@@ -219,8 +242,9 @@ class BotBridge:
         finally:
             await _stop(engine)
 
-    async def _follow(self, socket: Any, engine: UhpClient) -> bool:
-        """Answer the game's states until it ends (True) or the connection does (False)."""
+    async def _follow(self, socket: Any, engine: UhpClient, rules: dict[str, str]) -> bool:
+        """Answer the game's states until it ends (True) or the connection does (False);
+        ``rules``: the engine's rule options as last set."""
         answered = -1
         async for text in socket:
             message = json.loads(text)
@@ -236,17 +260,22 @@ class BotBridge:
             ply, turn = message["ply"], message["turn"]
             if COLORS[turn] not in message.get("you", []) or ply == answered:
                 continue
-            move = await self._think(engine, message)
+            move = await self._think(engine, message, rules)
             await socket.send(json.dumps({"type": "move", "move": move, "ply": ply}))
             answered = ply
         return False
 
-    async def _think(self, engine: UhpClient, state: dict[str, Any]) -> str:
+    async def _think(self, engine: UhpClient, state: dict[str, Any], rules: dict[str, str]) -> str:
         game = Game(state["game_type"], options=Options.from_values(state.get("options") or {}))
         for entry in state["history"]:
             game.push(entry["move"])
         if state.get("must_pass"):
             return "pass"
+        for spec in OPTION_SPECS:
+            value = str(spec.plain(getattr(game.options, spec.name)))
+            if spec.uhp in rules and rules[spec.uhp].lower() != value.lower():
+                await engine.set_option(spec.uhp, value)
+                rules[spec.uhp] = value
         await engine.newgame(game.game_string())
         clock = clock_left(state, state["turn"])
         if clock is None:
@@ -255,6 +284,15 @@ class BotBridge:
         # A crashed or stuck engine raises EngineError: this game's task ends, and the next
         # poll plays the game again with a new engine process (the clock decides meanwhile).
         return await engine.bestmove(time=budget, timeout=budget * 1.5 + 5.0)
+
+
+async def _rule_options(engine: UhpClient) -> dict[str, str]:
+    """The engine's options as it states them (those of panal's rule options it knows are
+    set to each game's), none if it lists none."""
+    try:
+        return {name: option.value for name, option in (await engine.options()).items()}
+    except EngineError:
+        return {}
 
 
 async def _stop(engine: UhpClient) -> None:

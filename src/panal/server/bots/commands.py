@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Play on a panal server as a bot: accept the open challenges its owner's limits "
             "allow, play every game of the bot (resuming them after a disconnect or a restart) "
-            "with the engine under the clock, and with --ladder play on the engine ladder. "
+            "with the engine under the clock, with --ladder play on the engine ladder, and with "
+            "--tournament register for tournaments. "
             "The bot's token comes from its owner (POST /api/bots)."
         ),
     )
@@ -24,6 +25,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--server", required=True, metavar="URL", help="http://host:port")
     parser.add_argument("--token", required=True, help="the bot's API token (bot_…)")
     parser.add_argument("--ladder", action="store_true", help="play on the engine ladder")
+    parser.add_argument(
+        "--tournament",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="register for this tournament (may be given again for more)",
+    )
     parser.add_argument(
         "--option",
         action="append",
@@ -58,6 +66,7 @@ def _run_bot(args: argparse.Namespace) -> int:
         server=args.server,
         token=args.token,
         ladder=args.ladder,
+        tournaments=args.tournament,
         options=options,
         poll=max(0.1, args.poll),
     )

@@ -16,12 +16,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import and_, func, insert, or_, select, update
 
+from panal.server.bots.bot_table import bot_users
 from panal.server.database.store import metadata, row_fields
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, insert_game
 from panal.server.players.attempts import hold
 from panal.server.players.player_store import PlayerStore, users_table
-from panal.server.ratings.rating_store import hive_category
+from panal.server.ratings.rating_store import game_category
 
 __all__ = [
     "CHALLENGE_SECONDS",
@@ -217,7 +218,10 @@ class ChallengeStore:
         """The challenge with its creator's rating at its speed (guests have none)."""
         if challenge.creator_id is None or challenge.time_control is None:
             return challenge
-        category = hive_category(challenge.time_control)
+        with self.engine.connect() as conn:
+            bot = bool(bot_users(conn, [challenge.creator_id]))
+        # a bot's rating is its own pool's (``bot:<speed>``), where its games are rated
+        category = game_category(challenge.time_control, bot)
         shown = self.players.shown_ratings([challenge.creator_id], category)[challenge.creator_id]
         return replace(challenge, creator_rating=shown)
 

@@ -21,13 +21,22 @@ A pairing is ``(white, black)``; ``black`` is ``None`` for a bye.
   cardinality (networkx's implementation of Edmonds' blossom algorithm, Galil 1986) is the round.
   Colours: the one with fewer Whites than Blacks gets White; if equal, the one whose last game
   was with Black; else the higher-ranked (unless the other way strays less from those rules).
+  **Completion** (FIDE C.04.3's absolute criterion C3, "the pairing must allow the tournament
+  to be completed"): given ``rounds_left``, a round is kept only if the rounds after it can
+  still all be paired without a rematch (and an odd field's byes each to a new player); when
+  the best round fails that, the rounds the field allows are searched in order of the same
+  weights (:func:`rounds_pairable`) and the best one that leaves a complete tournament is
+  played. A six-player Swiss of five rounds, paired greedily, can leave two triangles of
+  players who have all met after round 3, and no fourth round: this never pairs round 3 so.
+  In fields of up to :data:`BALANCED_LOOK_AHEAD` players it also keeps, the same way, every
+  colour difference within ±1 after every round to the end, where the field allows it.
 * **Arena** (as lichess runs them): players waiting for a game are paired with the waiting
   player nearest in rank who is not the last opponent they played.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -39,6 +48,7 @@ __all__ = [
     "berger_round",
     "round_robin",
     "round_robin_rounds",
+    "rounds_pairable",
     "swiss_pairings",
 ]
 
@@ -170,14 +180,316 @@ def _can_pair_all(players: Sequence[PlayerHistory]) -> bool:
     return len(nx.max_weight_matching(graph, maxcardinality=True)) * 2 == len(players)
 
 
-def swiss_pairings(ranked: Sequence[PlayerHistory]) -> list[Pairing]:
+#: How many candidate rounds one Swiss round's completion search may look at before it gives
+#: up and plays the best round by the weights (only fields small for their number of rounds
+#: need a search at all: see rounds_pairable).
+SEARCH_BUDGET = 20_000
+#: The largest field whose colours are kept within ±1 to the end by a search (a larger field
+#: pairs each round's colours by the weights, which almost always keeps them so).
+BALANCED_LOOK_AHEAD = 12
+#: The most candidate rounds ranked when one must be chosen for the rounds after it (fields of
+#: up to about ten players; a larger field has more, and plays the best round by the weights).
+CANDIDATE_LIMIT = 1_000
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class _Budget:
+    def __init__(self, steps: int = SEARCH_BUDGET) -> None:
+        self.steps = steps
+
+    def spend(self) -> None:
+        self.steps -= 1
+        if self.steps < 0:
+            raise _OutOfBudget
+
+
+Pair = tuple[int, int]  # a game of a round being searched for: no bye
+
+
+def _matchings(players: Sequence[int], unmet: Mapping[int, set[int]]) -> Iterator[list[Pair]]:
+    """Every way to pair all of ``players`` (an even number) among pairs that have not met."""
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for partner in rest:
+        if partner in unmet[first]:
+            others = [p for p in rest if p != partner]
+            for more in _matchings(others, unmet):
+                yield [(first, partner), *more]
+
+
+def _field(players: Sequence[PlayerHistory]) -> tuple[list[int], dict[int, set[int]], set[int]]:
+    """The players' ids, each one's possible opponents, and those who have had a bye."""
+    ids = [p.player for p in players]
+    unmet = {p.player: set(ids) - set(p.opponents) - {p.player} for p in players}
+    return ids, unmet, {p.player for p in players if p.byes}
+
+
+def _byes_and_rounds(
+    players: Sequence[int], unmet: Mapping[int, set[int]], byes: set[int]
+) -> Iterator[tuple[int | None, list[Pair]]]:
+    """Every round the field allows: (the bye or None, the pairs), the bye from the last."""
+    if len(players) % 2 == 0:
+        for pairs in _matchings(players, unmet):
+            yield None, pairs
+        return
+    for bye in reversed(players):
+        if bye not in byes:
+            rest = [p for p in players if p != bye]
+            for pairs in _matchings(rest, unmet):
+                yield bye, pairs
+
+
+def rounds_pairable(players: Sequence[PlayerHistory], rounds: int) -> bool:
+    """Whether ``rounds`` more rounds can all be paired with no rematch and no second bye.
+
+    Settled at once when every player still has at least ``n / 2 + rounds`` possible
+    opponents (Dirac's theorem: a graph whose every vertex meets half the others has a
+    Hamiltonian cycle, so a perfect matching, and each round takes one opponent from each);
+    else by a depth-first search over the rounds, which gives up (answering True) after
+    :data:`SEARCH_BUDGET` rounds looked at."""
+    try:
+        return _pairable(*_field(players), rounds, _Budget())
+    except _OutOfBudget:
+        return True
+
+
+def _pairable(
+    ids: list[int], unmet: dict[int, set[int]], byes: set[int], rounds: int, budget: _Budget
+) -> bool:
+    if rounds <= 0:
+        return True
+    if len(ids) % 2 and len(ids) - len(byes) < rounds:
+        return False  # not enough players left who have not had a bye
+    if min(len(unmet[p]) for p in ids) - rounds >= len(ids) / 2:
+        return True
+    for bye, pairs in _byes_and_rounds(ids, unmet, byes):
+        budget.spend()
+        for a, b in pairs:
+            unmet[a].discard(b)
+            unmet[b].discard(a)
+        if bye is not None:
+            byes.add(bye)
+        found = _pairable(ids, unmet, byes, rounds - 1, budget)
+        for a, b in pairs:
+            unmet[a].add(b)
+            unmet[b].add(a)
+        if bye is not None:
+            byes.discard(bye)
+        if found:
+            return True
+    return False
+
+
+def _after(players: Sequence[PlayerHistory], round_: Sequence[Pairing]) -> list[PlayerHistory]:
+    """The players' histories as they will be once ``round_`` is played (scores aside)."""
+    met: dict[int, tuple[int | None, int | None]] = {}  # player: (opponent, colour)
+    for white, black in round_:
+        met[white] = (black, 0 if black is not None else None)
+        if black is not None:
+            met[black] = (white, 1)
+    after = []
+    for p in players:
+        opponent, colour = met.get(p.player, (None, None))
+        after.append(
+            PlayerHistory(
+                p.player,
+                opponents=[*p.opponents, *([opponent] if opponent is not None else [])],
+                colours=[*p.colours, *([colour] if colour is not None else [])],
+                byes=p.byes + (p.player in met and opponent is None),
+            )
+        )
+    return after
+
+
+# --- balanced colours to the end ---------------------------------------------------------------
+
+
+def _balanced(players: Sequence[PlayerHistory]) -> bool:
+    return all(abs(p.colour_difference) <= 1 for p in players)
+
+
+def _balanced_field(
+    players: Sequence[PlayerHistory],
+) -> tuple[list[int], dict[int, set[int]], set[int], dict[int, int]]:
+    """As :func:`_field`, each player's possible opponents only those a game with keeps both
+    colour differences within ±1 (not two players who both have one White more, or one Black
+    more), and the colour differences."""
+    ids, unmet, byes = _field(players)
+    diffs = {p.player: p.colour_difference for p in players}
+    fitting = {a: {b for b in unmet[a] if not diffs[a] == diffs[b] != 0} for a in ids}
+    return ids, fitting, byes, diffs
+
+
+def _colourings(pairs: Sequence[Pair], diffs: Mapping[int, int]) -> Iterator[list[Pair]]:
+    """Each way to give the ``pairs`` colours (White first) that keeps every colour difference
+    within ±1: forced where a player has one colour more, either way between two even ones."""
+    if not pairs:
+        yield []
+        return
+    (a, b), rest = pairs[0], pairs[1:]
+    for white, black in ((a, b), (b, a)):
+        if diffs[white] <= 0 <= diffs[black]:
+            for more in _colourings(rest, diffs):
+                yield [(white, black), *more]
+
+
+def _balanced_to_the_end(
+    ids: list[int],
+    fitting: dict[int, set[int]],
+    byes: set[int],
+    diffs: dict[int, int],
+    rounds: int,
+    budget: _Budget,
+) -> bool:
+    """Whether ``rounds`` more rounds exist with no rematch, no second bye and every colour
+    difference within ±1 after each (so nobody has one colour three times running)."""
+    if rounds <= 0:
+        return True
+    if len(ids) % 2 and len(ids) - len(byes) < rounds:
+        return False
+    for bye, pairs in _byes_and_rounds(ids, fitting, byes):
+        for coloured in _colourings(pairs, diffs):
+            budget.spend()
+            if _balanced_after(ids, fitting, byes, diffs, bye, coloured, rounds - 1, budget):
+                return True
+    return False
+
+
+def _balanced_after(
+    ids: list[int],
+    fitting: dict[int, set[int]],
+    byes: set[int],
+    diffs: dict[int, int],
+    bye: int | None,
+    coloured: list[Pair],
+    rounds: int,
+    budget: _Budget,
+) -> bool:
+    """:func:`_balanced_to_the_end` once the round (``bye``, ``coloured``) is played."""
+    after = dict(diffs)
+    for white, black in coloured:
+        after[white] += 1
+        after[black] -= 1
+    met = {frozenset(pair) for pair in coloured}
+    fits = {
+        a: {b for b in fitting[a] if frozenset((a, b)) not in met and not after[a] == after[b] != 0}
+        for a in ids
+    }
+    return _balanced_to_the_end(
+        ids, fits, byes | ({bye} if bye is not None else set()), after, rounds, budget
+    )
+
+
+def _balanced_round(
+    players: list[PlayerHistory], later: int, budget: _Budget
+) -> list[Pairing] | None:
+    """The best round, with colours, after which ``later`` more rounds keep every colour
+    difference within ±1 (None if there is none): the candidates in the order of
+    :func:`_completing_round`, each first with the colours the weights give it."""
+    ids, fitting, byes, diffs = _balanced_field(players)
+    weights = _weights(players)
+    rank = {player: i for i, player in enumerate(ids)}
+    bye_order = {player: i for i, player in enumerate(reversed(ids))}
+    candidates: list[tuple[int, int, int | None, list[Pair]]] = []
+    for bye, pairs in _byes_and_rounds(ids, fitting, byes):
+        if len(candidates) == CANDIDATE_LIMIT:
+            raise _OutOfBudget
+        weight: int = sum(weights[frozenset(pair)] for pair in pairs)
+        candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    for _, _, bye, pairs in candidates:
+        preferred = _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
+        games = [(w, b) for w, b in preferred if b is not None]
+        others = [c for c in _colourings(pairs, diffs) if set(c) != set(games)]
+        for coloured in [games, *others]:
+            budget.spend()
+            if not all(diffs[w] <= 0 <= diffs[b] for w, b in coloured):
+                continue
+            if _balanced_after(ids, fitting, byes, diffs, bye, coloured, later, budget):
+                if coloured is games:
+                    return preferred
+                boards = sorted(coloured, key=lambda pair: min(rank[pair[0]], rank[pair[1]]))
+                return [*boards, *([(bye, None)] if bye is not None else [])]
+    return None
+
+
+def swiss_pairings(ranked: Sequence[PlayerHistory], rounds_left: int = 0) -> list[Pairing]:
     """The next Swiss round for players listed best first (the caller's ranking: score, then
-    tie-breaks, then seed). Raises ``ValueError`` when no round without a rematch exists."""
+    tie-breaks, then seed), such that the ``rounds_left`` rounds after it can still be paired
+    (fewer, the most the field allows, when a withdrawal has made that impossible). Raises
+    ``ValueError`` when no round without a rematch exists."""
     players = list(ranked)
     if len({p.player for p in players}) != len(players):
         raise ValueError("a player is listed twice")
+    best = _swiss_round(players)
+    if rounds_left > 0 and len(players) <= BALANCED_LOOK_AHEAD and _balanced(players):
+        budget = _Budget()
+        try:
+            after = _after(players, best)
+            if _balanced(after) and _balanced_to_the_end(
+                *_balanced_field(after), rounds_left, budget
+            ):
+                return best
+            balanced = _balanced_round(players, rounds_left, budget)
+            if balanced is not None:
+                return balanced
+        except _OutOfBudget:
+            pass  # then at least no dead end, below
+    budget = _Budget()
+    try:
+        for later in range(rounds_left, 0, -1):
+            if _pairable(*_field(_after(players, best)), later, budget):
+                return best
+            if _pairable(*_field(players), later + 1, budget):
+                return _completing_round(players, later, budget)
+    except _OutOfBudget:
+        pass  # a field too large to search is one where the best round rarely dead-ends
+    return best
+
+
+def _completing_round(players: list[PlayerHistory], later: int, budget: _Budget) -> list[Pairing]:
+    """The best round after which ``later`` more rounds can be paired (one is known to exist):
+    the candidate rounds with the bye lowest in the ranking first, then by the weights."""
+    weights = _weights(players)
+    ids, unmet, byes = _field(players)
+    bye_order = {player: i for i, player in enumerate(reversed(ids))}
+    candidates: list[tuple[int, int, int | None, list[Pair]]] = []
+    for bye, pairs in _byes_and_rounds(ids, unmet, byes):
+        if len(candidates) == CANDIDATE_LIMIT:
+            raise _OutOfBudget
+        weight: int = sum(weights[frozenset(pair)] for pair in pairs)
+        candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    for _, _, bye, pairs in candidates:
+        round_: list[Pairing] = [*pairs, *([(bye, None)] if bye is not None else [])]
+        if _pairable(*_field(_after(players, round_)), later, budget):
+            return _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
+    raise AssertionError("_pairable promised a round")
+
+
+def _weights(players: Sequence[PlayerHistory]) -> dict[frozenset[int], int]:
+    """Each pair that may meet and its weight, as the matching of the whole field sees it."""
+    graph = _graph(players)
+    return {frozenset((u, v)): data["weight"] for u, v, data in graph.edges(data=True)}
+
+
+def _swiss_round(
+    ranked: Sequence[PlayerHistory],
+    bye: int | None = None,
+    only: set[frozenset[int]] | None = None,
+) -> list[Pairing]:
+    """The best round by the weights (the ``bye`` and the pairs ``only`` given: those)."""
+    players = list(ranked)
     pairs: list[Pairing] = []
-    if len(players) % 2:
+    if bye is not None:
+        pairs.append((bye, None))
+        players = [p for p in players if p.player != bye]
+    elif len(players) % 2:
         for candidate in reversed(players):
             rest = [p for p in players if p is not candidate]
             if candidate.byes == 0 and _can_pair_all(rest):
@@ -187,29 +499,11 @@ def swiss_pairings(ranked: Sequence[PlayerHistory]) -> list[Pairing]:
         else:
             raise ValueError("every player has had a bye, or no bye leaves a pairing")
     rank = {p.player: i for i, p in enumerate(players)}
-    groups: dict[float, list[int]] = {}
-    for p in players:
-        groups.setdefault(p.score, []).append(rank[p.player])
-    # Weights in strictly separated bands: straying from the colour rules costs more than any
-    # score difference, a score difference more than any ordering inside a group.
     n = len(players)
-    order_band = (n + 1) ** 2
-    score_band = order_band * (4 * n * n + 1)
-    clash_cost = score_band * (4 * n * n + 1) * (n + 1)
     by_id = {p.player: p for p in players}
-    graph = nx.Graph()
-    for i, a in enumerate(players):
-        for b in players[i + 1 :]:
-            if b.player in a.opponents:
-                continue  # no rematch: FIDE C.04.1 (b)
-            half_points = round(abs(a.score - b.score) * 2)
-            group = groups[a.score] if a.score == b.score else []
-            ideal = len(group) // 2
-            order_cost = (abs(rank[b.player] - rank[a.player]) - ideal) ** 2 if group else 0
-            cost = (
-                clash_cost * _colours(a, b)[0] + score_band * half_points * half_points + order_cost
-            )
-            graph.add_edge(a.player, b.player, weight=clash_cost * 8 - cost)
+    graph = _graph(players)
+    if only is not None:
+        graph = graph.edge_subgraph(tuple(pair) for pair in only)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
     if len(matching) * 2 != n:
         raise ValueError("no round pairs everyone without a rematch")
@@ -229,6 +523,35 @@ def swiss_pairings(ranked: Sequence[PlayerHistory]) -> list[Pairing]:
             else (white, black)
         )
     return ordered + pairs
+
+
+def _graph(players: Sequence[PlayerHistory]) -> nx.Graph:
+    """Every pair of ``players`` (ranked best first) that may meet, weighted as the module's
+    docstring orders the Swiss's rules."""
+    rank = {p.player: i for i, p in enumerate(players)}
+    groups: dict[float, list[int]] = {}
+    for p in players:
+        groups.setdefault(p.score, []).append(rank[p.player])
+    # Weights in strictly separated bands: straying from the colour rules costs more than any
+    # score difference, a score difference more than any ordering inside a group.
+    n = len(players)
+    order_band = (n + 1) ** 2
+    score_band = order_band * (4 * n * n + 1)
+    clash_cost = score_band * (4 * n * n + 1) * (n + 1)
+    graph = nx.Graph()
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            if b.player in a.opponents:
+                continue  # no rematch: FIDE C.04.1 (b)
+            half_points = round(abs(a.score - b.score) * 2)
+            group = groups[a.score] if a.score == b.score else []
+            ideal = len(group) // 2
+            order_cost = (abs(rank[b.player] - rank[a.player]) - ideal) ** 2 if group else 0
+            cost = (
+                clash_cost * _colours(a, b)[0] + score_band * half_points * half_points + order_cost
+            )
+            graph.add_edge(a.player, b.player, weight=clash_cost * 8 - cost)
+    return graph
 
 
 def arena_pairings(

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request, WebSocket
 from pydantic import Field
 
+from panal.hive import OPTION_SPECS, GameType, Options, OptionsError
 from panal.server.hive_games.actions import requested_clock, requested_game_type
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
@@ -49,12 +50,44 @@ class CreateRequest(StrictModel):
     rounds: int = Field(5, ge=1, le=MAX_SWISS_ROUNDS)
     minutes: int = Field(30, ge=1, le=MAX_ARENA_MINUTES)
     game_type: str = Field("Base", max_length=16)
+    # Rule options by name, as for POST /api/games (panal.hive.OPTION_SPECS)
+    options: dict[str, bool | str] = Field(default_factory=dict, max_length=32)
     clock: dict[str, Any] | None = None
     rated: bool = False
     max_players: int = Field(8, ge=2, le=MAX_PLAYERS)
     starts_at: float | None = None
     start_when_full: bool = False
     no_show_seconds: float = Field(120.0, ge=5.0, le=86400.0)
+
+
+def tournament_rules(game_type: GameType, values: dict[str, bool | str]) -> Options:
+    """The rule options of a new tournament's games, each one checked: a name panal knows
+    (``unknown_option``), a value it allows (``bad_option_value``), and pieces in the game
+    that it is about (``option_needs_pieces``: a Dragonfly rule in a game without one is a
+    mistake in the form, not a rule). ``details.option`` names the option for the page."""
+    specs = {spec.name: spec for spec in OPTION_SPECS}
+    letters = str(game_type).partition("+")[2]  # "Base+MLP": the extra bugs' letters
+    for name, value in values.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise RequestError(
+                "unknown_option", f"there is no rule option {name!r}", 422, details={"option": name}
+            )
+        try:
+            checked = spec.check(value)
+        except OptionsError as exc:
+            raise RequestError(
+                "bad_option_value", str(exc), 422, details={"option": name}
+            ) from None
+        missing = [bug for bug in spec.expansion if bug not in letters]
+        if missing and spec.plain(checked) != spec.default:
+            raise RequestError(
+                "option_needs_pieces",
+                f"rule option {name} is about pieces not in {game_type}",
+                422,
+                details={"option": name, "pieces": "".join(missing)},
+            )
+    return Options.from_values(values)
 
 
 def _manager(connection: Request | WebSocket) -> Tournaments:
@@ -96,7 +129,8 @@ async def create_tournament(body: CreateRequest, request: Request) -> dict[str, 
     name = body.name.strip()
     if not name:
         raise RequestError("bad_name", "a tournament needs a name")
-    game_type = str(requested_game_type(body.game_type))
+    game_type = requested_game_type(body.game_type)
+    options = tournament_rules(game_type, body.options)
     control = requested_clock(body.clock)
     if control is None:
         raise RequestError("bad_clock", "a tournament's games have a clock", 422)
@@ -116,7 +150,8 @@ async def create_tournament(body: CreateRequest, request: Request) -> dict[str, 
         cycles=body.cycles if body.format == "round_robin" else 1,
         rounds=body.rounds if body.format == "swiss" else None,
         minutes=body.minutes if body.format == "arena" else None,
-        game_type=game_type,
+        game_type=str(game_type),
+        options=json.dumps(options.changed(), separators=(",", ":"), sort_keys=True),
         time_control=json.dumps(control.to_json(), separators=(",", ":")),
         rated=body.rated,
         max_players=body.max_players,

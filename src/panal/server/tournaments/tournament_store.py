@@ -34,6 +34,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from panal.hive import Options
 from panal.server.database.store import Conflict, bump_version, metadata
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
@@ -59,6 +60,8 @@ tournaments_table = Table(
     Column("rounds", Integer),  # a Swiss's as declared; a round robin's from its players
     Column("minutes", Integer),  # an arena's length
     Column("game_type", String(16), nullable=False),
+    # the rule options of every game, JSON {name: value} of those not panal's default (0014)
+    Column("options", String(400), nullable=False, server_default="{}"),
     Column("time_control", String(64), nullable=False),  # one clock for every game
     Column("rated", Boolean, nullable=False),
     Column("max_players", Integer, nullable=False),
@@ -117,6 +120,7 @@ class TournamentRow:
     start_when_full: bool
     no_show_seconds: float
     creator_id: int
+    options: str = "{}"
     status: str = REGISTERING
     round: int = 0
     round_started_at: float | None = None
@@ -124,6 +128,11 @@ class TournamentRow:
     created_at: float = 0.0
     updated_at: float = 0.0
     version: int = 0
+
+    @property
+    def rules(self) -> Options:
+        """The rule options every game is played with."""
+        return Options.from_values(json.loads(self.options))
 
     @property
     def control(self) -> TimeControl:

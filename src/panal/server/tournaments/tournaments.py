@@ -26,7 +26,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from panal.hive import GameState, Options, Termination
+from panal.hive import GameState, Termination
 from panal.server.hive_games.actions import GameChange
 from panal.server.hive_games.game_store import GameRow, clock_values, online_game
 from panal.server.hive_games.games import GameHub
@@ -226,7 +226,8 @@ class Tournaments:
         ranked = sorted(
             (everyone[p] for p in snapshot.active()), key=lambda h: (-h.score, seed[h.player])
         )
-        return swiss_pairings(ranked)
+        # look ahead: never a round after which the declared rounds cannot all be paired
+        return swiss_pairings(ranked, rounds_left=(row.rounds or 0) - number)
 
     async def _arena_step(self, snapshot: Snapshot, now: float) -> bool:
         row = snapshot.row
@@ -306,7 +307,7 @@ class Tournaments:
         with its session; the seat tokens are random and never shown), the clock running."""
         game = online_game(
             row.game_type,
-            Options.from_values({}),
+            row.rules,
             "classic",
             tokens=(hash_token(new_token()), hash_token(new_token())),
             users=(white, black),
@@ -461,6 +462,7 @@ def summary(row: TournamentRow, players: int, names: dict[int, str]) -> dict[str
         "rounds": row.rounds,
         "minutes": row.minutes,
         "game_type": row.game_type,
+        "options": row.rules.changed(),
         "clock": row.control.shown(),
         "rated": row.rated,
         "max_players": row.max_players,

@@ -12,7 +12,7 @@ import { showMyGames } from "./my_games.js";
 import { pieceSvg } from "./pieces.js";
 import { gameSeats } from "./storage.js";
 
-const EXPANSIONS = ["M", "L", "P", "D"];
+export const EXPANSIONS = ["M", "L", "P", "D"];
 const LEGEND = ["Q", "B", "G", "S", "A", "M", "L", "P", "D"];
 
 /**

@@ -132,7 +132,7 @@ async function route() {
   else if (lessonMatch) leavePage = showLessonsPage(page);
   else if (path === "/enjambre") leavePage = await showTableForm(page, navigate);
   else if (analysisMatch) leavePage = showAnalysisPage(page, analysisMatch[1] || null, navigate, config);
-  else if (tournamentMatch) leavePage = showTournamentPage(page, tournamentMatch[1], navigate);
+  else if (tournamentMatch) leavePage = showTournamentPage(page, tournamentMatch[1], navigate, config);
   else if (path === "/tournaments") leavePage = showTournamentsPage(page, config, navigate);
   else if (profileMatch) leavePage = showProfilePage(page, decodeURIComponent(profileMatch[1]));
   else if (path === "/lobby") leavePage = showLobbyPage(page, config, navigate);

@@ -6,7 +6,9 @@ import { account } from "./account.js";
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, controlWithSpeed, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { describeError, onChange, playerName, t } from "./i18n.js";
+import { EXPANSIONS, needsMet, ruleOptionMarkup, ruleOptions } from "./home_page.js";
+import { bugName, describeError, hasKey, onChange, playerName, t } from "./i18n.js";
+import { changedRules, ruleTexts } from "./rules.js";
 import { ReconnectingSocket } from "./socket.js";
 
 const FORMATS = ["swiss", "round_robin", "arena"];
@@ -24,12 +26,34 @@ function points(value) {
 }
 
 function errorText(failure) {
-  return describeError({ code: failure.code, message: failure.detail, details: failure.details });
+  // A refused rule option is named in the page's words, and so are the pieces it is about.
+  const details = { ...(failure.details || {}) };
+  if (details.option && hasKey("en", `option.${details.option}`)) details.option = t(`option.${details.option}`);
+  if (details.pieces) details.pieces = [...details.pieces].map((letter) => bugName(letter)).join(", ");
+  return describeError({ code: failure.code, message: failure.detail, details });
+}
+
+function gameTypeText(gameType) {
+  const extras = gameType.split("+")[1] || "";
+  return extras ? [...extras].map((letter) => bugName(letter)).join(", ") : "";
 }
 
 /** The list of tournaments and, for an account, the form to create one. */
 export function showTournamentsPage(root, config, navigate) {
-  const form = { name: "", format: "swiss", clock: newClockChoice("rt:180+2"), rated: false, cycles: 1, rounds: 5, minutes: 30, maxPlayers: 8, start: "manual" };
+  const options = ruleOptions(config);
+  const form = {
+    name: "",
+    format: "swiss",
+    clock: newClockChoice("rt:180+2"),
+    rated: false,
+    cycles: 1,
+    rounds: 5,
+    minutes: 30,
+    maxPlayers: 8,
+    start: "manual",
+    expansions: new Set(["M", "L", "P"]),
+    rules: Object.fromEntries(options.map((option) => [option.field, option.initial])),
+  };
   let listed = [];
   let error = "";
 
@@ -61,6 +85,13 @@ export function showTournamentsPage(root, config, navigate) {
               <div class="row" ${form.format === "swiss" ? "" : "hidden"}><label>${t("tour.rounds")} <input name="rounds" type="number" min="1" max="20" value="${form.rounds}"></label></div>
               <div class="row" ${form.format === "arena" ? "" : "hidden"}><label>${t("tour.minutes")} <input name="minutes" type="number" min="1" max="720" value="${form.minutes}"></label></div>
               ${clockPickerMarkup(config, form.clock, { allowUntimed: false })}
+              <fieldset><legend>${t("new.pieces")}</legend>${EXPANSIONS.map(
+                (letter) => `<label class="choice"><input type="checkbox" name="expansion" value="${letter}" ${form.expansions.has(letter) ? "checked" : ""}> ${bugName(letter)}</label>`,
+              ).join("")}</fieldset>
+              <fieldset class="rule-options"><legend>${t("new.rules")}</legend>${options
+                .filter((option) => needsMet(option.needs, form.expansions))
+                .map((option) => ruleOptionMarkup(option, form.rules[option.field]))
+                .join("")}</fieldset>
               <div class="row"><label>${t("tour.maxPlayers")} <input name="max_players" type="number" min="2" max="64" value="${form.maxPlayers}"></label></div>
               <div class="row"><label class="choice"><input type="checkbox" name="rated" ${form.rated ? "checked" : ""}> ${t("lobby.rated")}</label></div>
               <div class="row"><label>${t("tour.start")} <select name="start">
@@ -102,12 +133,15 @@ export function showTournamentsPage(root, config, navigate) {
     else if (input.name === "cycles") form.cycles = Number(input.value);
     else if (input.name === "start") form.start = input.value;
     else if (input.name === "rated") form.rated = input.checked;
+    else if (input.name === "expansion") input.checked ? form.expansions.add(input.value) : form.expansions.delete(input.value);
+    else if (input.name === "rule") form.rules[input.dataset.field] = input.type === "checkbox" ? input.checked : input.value;
     else return;
-    render(); // the fields of the chosen format
+    render(); // the fields of the chosen format, the rules of the chosen pieces
   });
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(event.target);
+    const letters = EXPANSIONS.filter((letter) => form.expansions.has(letter)).join("");
     const body = {
       name: String(data.get("name") || ""),
       format: form.format,
@@ -115,6 +149,9 @@ export function showTournamentsPage(root, config, navigate) {
       rated: form.rated,
       max_players: Number(data.get("max_players")),
       start_when_full: form.start === "full",
+      game_type: letters ? `Base+${letters}` : "Base",
+      // the rules about pieces not in the game are left out: they would not apply
+      options: Object.fromEntries(options.filter((option) => needsMet(option.needs, form.expansions)).map((option) => [option.field, form.rules[option.field]])),
     };
     if (form.format === "round_robin") body.cycles = form.cycles;
     if (form.format === "swiss") body.rounds = Number(data.get("rounds"));
@@ -136,7 +173,7 @@ export function showTournamentsPage(root, config, navigate) {
 }
 
 /** One tournament: what it is, registration, the pairings by round and the standings. */
-export function showTournamentPage(root, tournamentId, navigate) {
+export function showTournamentPage(root, tournamentId, navigate, config) {
   let state = null;
   let error = "";
 
@@ -182,6 +219,11 @@ export function showTournamentPage(root, tournamentId, navigate) {
     return `<div class="form-actions">${buttons.join("")}</div>`;
   }
 
+  function rulesLine() {
+    const texts = ruleTexts(changedRules(config, state.options));
+    return texts.length ? `<p class="tournament-rules" data-tournament-rules>${t("new.rules")}: ${texts.map(escapeHtml).join(" · ")}</p>` : "";
+  }
+
   function render() {
     if (!state) {
       root.innerHTML = error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : "";
@@ -192,9 +234,12 @@ export function showTournamentPage(root, tournamentId, navigate) {
       root.innerHTML = `
         <section class="tournament-page" data-status="${state.status}">
           <h1>${escapeHtml(state.name)}</h1>
-          <p class="tournament-facts">${escapeHtml(formatText(state))} · ${controlWithSpeed(state.clock)} · ${t(state.rated ? "game.rated" : "game.casual")}<br>
+          <p class="tournament-facts">${escapeHtml(formatText(state))} · ${controlWithSpeed(state.clock)} · ${t(state.rated ? "game.rated" : "game.casual")}${
+            gameTypeText(state.game_type) ? ` · ${escapeHtml(gameTypeText(state.game_type))}` : ""
+          }<br>
             <span data-tournament-status>${t(`tour.status.${state.status}`)}</span>${state.status === "running" ? ` · ${roundText}` : ""}
             · ${t("tour.playersCount", { n: state.player_count, max: state.max_players })} · ${t("tour.noShow", { n: Math.round(state.no_show_seconds) })}</p>
+          ${rulesLine()}
           ${actions()}
           <p class="banner error" role="alert" data-form-error ${error ? "" : "hidden"}>${escapeHtml(error)}</p>
           <h2>${t("tour.standings")}</h2>
