@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final, cast
 
-from panal.hex import NEIGHBOR_OFFSETS, neighbor_cells
+from panal.hex import NEIGHBOR_OFFSETS, neighbor_ring
 from panal.hive.pieces import Bug
 
 Stacks = Mapping[int, Sequence[int]]
@@ -129,13 +129,9 @@ def articulation_points(stacks: Stacks) -> set[int]:
     if len(stacks) < 3:
         return set()
     cells = list(stacks)
-    # Keyed by object and read through ``neighbor_cells``' ints: no int boxed per test when
-    # compiled (see ``ant_moves``).
+    # Keyed by object, the neighbours read as objects: compiled, no int boxed per test.
     number: dict[object, int] = {cell: i for i, cell in enumerate(cells)}
-    neighbors = []
-    for cell in cells:
-        ring: tuple[object, ...] = neighbor_cells(cell)
-        neighbors.append([number[near] for near in ring if near in number])
+    neighbors = [[number[near] for near in neighbor_ring(cell) if near in number] for cell in cells]
     order = [-1] * len(cells)  # visiting order; -1 while unvisited
     low = [0] * len(cells)  # lowest order reachable through the subtree and one back edge
     points: list[int] = []
@@ -235,15 +231,13 @@ def spider_moves(stacks: Stacks, origin: int) -> set[int]:
 def ant_moves(stacks: Stacks, origin: int) -> set[int]:
     """Any number of slides around the hive.
 
-    The flood reads each cell's neighbours from ``neighbor_cells`` (ints made once) and keeps
-    them as ``object``: compiled, an ``int`` is unboxed, so every test of a cell against a dict
-    or a set would box it again (an allocation); as objects, none is. (Pure Python is the same
-    either way.)
+    The flood keeps its cells as objects (``neighbor_ring``): compiled, no cell is boxed again
+    for each test against the board and the cells seen.
     """
     seen: set[object] = {origin}
     frontier: list[object] = [origin]
     while frontier:
-        ring: tuple[object, ...] = neighbor_cells(cast(int, frontier.pop()))
+        ring = neighbor_ring(frontier.pop())
         mask = (
             (ring[0] in stacks)
             | (ring[1] in stacks) << 1
