@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 __all__ = [
     "DIRECTIONS",
@@ -30,6 +30,7 @@ __all__ = [
     "as_pair",
     "hexagon",
     "neighbor_cells",
+    "neighbor_ring",
     "pack",
     "unpack",
 ]
@@ -145,7 +146,7 @@ NEIGHBOR_OFFSETS: Final[tuple[int, ...]] = tuple(dq * STRIDE + dr for dq, dr in 
 
 # Each packed cell's six neighbours, in direction order, built once: on hot paths a set takes
 # them in one update of ints that already exist, instead of six additions each making an int.
-_NEIGHBORS: Final[dict[int, tuple[int, ...]]] = {}
+_NEIGHBORS: Final[dict[object, tuple[int, ...]]] = {}
 _NEIGHBORS_LIMIT: Final = 100_000  # cells; a hive only ever visits a few thousand
 
 
@@ -156,6 +157,19 @@ def neighbor_cells(cell: int) -> tuple[int, ...]:
         if len(_NEIGHBORS) >= _NEIGHBORS_LIMIT:
             _NEIGHBORS.clear()
         ring = _NEIGHBORS[cell] = tuple([cell + step for step in NEIGHBOR_OFFSETS])
+    return ring
+
+
+def neighbor_ring(cell: object) -> tuple[object, ...]:
+    """``neighbor_cells`` of a packed cell held as an object, the neighbours as objects.
+
+    For the compiled build's hot loops: there an ``int`` is unboxed, and each test of one
+    against a dict or a set boxes it again (an allocation); cells kept as the objects this
+    cache holds are never boxed. Pure Python does the same work either way.
+    """
+    ring = _NEIGHBORS.get(cell)
+    if ring is None:
+        return neighbor_cells(cast(int, cell))
     return ring
 
 

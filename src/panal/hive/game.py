@@ -40,9 +40,17 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, cast
 
-from panal.hex import NEIGHBOR_OFFSETS, ORIGIN_CELL, Hex, as_pair, neighbor_cells, pack, unpack
+from panal.hex import (
+    NEIGHBOR_OFFSETS,
+    ORIGIN_CELL,
+    Hex,
+    as_pair,
+    neighbor_ring,
+    pack,
+    unpack,
+)
 from panal.hive import movement
 from panal.hive.board_text import format_board, parse_board_text
 from panal.hive.codes import CARRY_FLAG, NO_PIECE, OFF_BOARD, PASS_CODE
@@ -701,12 +709,14 @@ class Game:
         if self._ply < 2 and len(stacks) == 1:
             (cell,) = stacks
             return [cell + step for step in NEIGHBOR_OFFSETS]
-        own: set[int] = set()
-        enemy: set[int] = set()
+        # Cells as objects (panal.hex.neighbor_ring): compiled, none is boxed again to be tested
+        # against the board and listed.
+        own: set[object] = set()
+        enemy: set[object] = set()
         for cell, stack in stacks.items():
-            (own if stack[-1] >> 4 == color else enemy).update(neighbor_cells(cell))
+            (own if stack[-1] >> 4 == color else enemy).update(neighbor_ring(cell))
         own -= enemy
-        return [cell for cell in own if cell not in stacks]
+        return cast(list[int], [near for near in own if near not in stacks])
 
     def placeable_pieces(self, color: int) -> list[int]:
         """The next piece of each kind ``color`` may place now (queen rules included)."""

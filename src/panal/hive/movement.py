@@ -14,9 +14,9 @@ stacks are higher than the higher of the two ends (``height_gate_open``).
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import Final
+from typing import Final, cast
 
-from panal.hex import NEIGHBOR_OFFSETS
+from panal.hex import NEIGHBOR_OFFSETS, neighbor_ring
 from panal.hive.pieces import Bug
 
 Stacks = Mapping[int, Sequence[int]]
@@ -57,8 +57,12 @@ def _slide_steps(mask: int) -> tuple[int, ...]:
     )
 
 
-# Ground slides depend only on which of the six neighbours are occupied: tabulate all 64 cases.
+# Ground slides depend only on which of the six neighbours are occupied: tabulate all 64 cases,
+# as offsets and as directions.
 SLIDE_STEPS: Final[tuple[tuple[int, ...], ...]] = tuple(_slide_steps(mask) for mask in range(64))
+SLIDE_DIRECTIONS: Final[tuple[tuple[int, ...], ...]] = tuple(
+    tuple(NEIGHBOR_OFFSETS.index(step) for step in steps) for steps in SLIDE_STEPS
+)
 
 
 def slides(stacks: Stacks, cell: int) -> list[int]:
@@ -125,11 +129,9 @@ def articulation_points(stacks: Stacks) -> set[int]:
     if len(stacks) < 3:
         return set()
     cells = list(stacks)
-    number = {cell: i for i, cell in enumerate(cells)}
-    neighbors = [
-        [number[cell + step] for step in NEIGHBOR_OFFSETS if cell + step in number]
-        for cell in cells
-    ]
+    # Keyed by object, the neighbours read as objects: compiled, no int boxed per test.
+    number: dict[object, int] = {cell: i for i, cell in enumerate(cells)}
+    neighbors = [[number[near] for near in neighbor_ring(cell) if near in number] for cell in cells]
     order = [-1] * len(cells)  # visiting order; -1 while unvisited
     low = [0] * len(cells)  # lowest order reachable through the subtree and one back edge
     points: list[int] = []
@@ -227,18 +229,30 @@ def spider_moves(stacks: Stacks, origin: int) -> set[int]:
 
 
 def ant_moves(stacks: Stacks, origin: int) -> set[int]:
-    """Any number of slides around the hive."""
-    seen = {origin}
-    frontier = [origin]
+    """Any number of slides around the hive.
+
+    The flood keeps its cells as objects (``neighbor_ring``): compiled, no cell is boxed again
+    for each test against the board and the cells seen.
+    """
+    seen: set[object] = {origin}
+    frontier: list[object] = [origin]
     while frontier:
-        cell = frontier.pop()
-        for step in SLIDE_STEPS[neighbor_mask(stacks, cell)]:
-            target = cell + step
+        ring = neighbor_ring(frontier.pop())
+        mask = (
+            (ring[0] in stacks)
+            | (ring[1] in stacks) << 1
+            | (ring[2] in stacks) << 2
+            | (ring[3] in stacks) << 3
+            | (ring[4] in stacks) << 4
+            | (ring[5] in stacks) << 5
+        )
+        for direction in SLIDE_DIRECTIONS[mask]:
+            target = ring[direction]
             if target not in seen:
                 seen.add(target)
                 frontier.append(target)
     seen.discard(origin)
-    return seen
+    return cast(set[int], seen)
 
 
 def ladybug_moves(stacks: Stacks, origin: int) -> set[int]:
