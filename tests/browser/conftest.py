@@ -7,6 +7,7 @@ only, so Playwright's event loop is gone before other packages' tests run.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 from collections.abc import Callable, Iterator
@@ -46,7 +47,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process = ServerProcess(
         directory / "games.sqlite3",
         directory / "serve.log",
-        ("--ai-workers", "1", "--bot-pause", "0.05"),
+        # Each browser context comes from an address of its own (X-Forwarded-For, below), as
+        # different people do: the per-address caps (sign-ups, sign-ins, challenges) are then
+        # those of one person, not of the whole package's tests together.
+        ("--ai-workers", "1", "--bot-pause", "0.05", "--forwarded-allow-ips", "127.0.0.1"),
     )
     process.start()
     yield process
@@ -68,6 +72,9 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+#: Numbers the tests' browser contexts, so that each has a client address of its own.
+CONTEXT_NUMBERS = itertools.count()
+
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
 
@@ -86,7 +93,13 @@ def open_page(browser: Any, server: ServerProcess) -> Iterator[Any]:
         phone: bool = False,
         prepare: Callable[[Any], None] | None = None,
     ) -> Any:
-        context = browser.new_context(locale=locale, **(PHONE if phone else DESKTOP))
+        number = next(CONTEXT_NUMBERS)
+        address = f"10.{number // 62_500 % 250}.{number // 250 % 250}.{number % 250 + 1}"
+        context = browser.new_context(
+            locale=locale,
+            extra_http_headers={"X-Forwarded-For": address},
+            **(PHONE if phone else DESKTOP),
+        )
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -26,7 +26,7 @@ from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.notifications.notification_store import CHANNELS, KINDS
 from panal.server.notifications.notifications import Notifications
-from panal.server.players.auth import session_account, socket_account
+from panal.server.players.auth import require_account, socket_account
 from panal.server.players.player_store import Account
 
 __all__ = ["notification_router"]
@@ -63,10 +63,7 @@ def _notifications(connection: Request | WebSocket) -> Notifications:
 
 
 async def _player(request: Request) -> Account:
-    account = await session_account(request, request.app.state.players)
-    if account is None:
-        raise RequestError("sign_in", "sign in to have notifications", 401)
-    return account
+    return await require_account(request, "to have notifications")
 
 
 def _turned(switches: dict[str, dict[str, bool]]) -> dict[tuple[str, str], bool]:

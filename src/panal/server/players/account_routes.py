@@ -42,14 +42,18 @@ from panal.server.players.accounts import (
     verify_password,
 )
 from panal.server.players.attempts import mail_gate, sign_in_gate, signed_in
-from panal.server.players.auth import clear_session_cookie, session_account, session_token
+from panal.server.players.auth import (
+    clear_session_cookie,
+    require_account,
+    session_account,
+    session_token,
+)
 from panal.server.players.player_store import Account
 from panal.server.players.routes import (
     Language,
     client_key,
     pass_gate,
     password_work,
-    require_account,
     start_session,
 )
 

@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from panal.server.http.request_error import RequestError
 from panal.server.players.accounts import SESSION_DAYS, session_key
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ __all__ = [
     "SESSION_COOKIE",
     "OriginCheck",
     "clear_session_cookie",
+    "require_account",
     "same_origin",
     "session_account",
     "set_session_cookie",
@@ -165,6 +167,14 @@ def session_token(connection: HTTPConnection) -> str | None:
     if token is None or not 20 <= len(token) <= 100:
         return None
     return token
+
+
+async def require_account(connection: HTTPConnection, purpose: str = "first") -> Account:
+    """The signed-in account of a request, or a 401 that says what signing in is for."""
+    account = await session_account(connection, connection.app.state.players)
+    if account is None:
+        raise RequestError("sign_in", f"sign in {purpose}", 401)
+    return account
 
 
 async def session_account(connection: HTTPConnection, players: PlayerStore) -> Account | None:

@@ -51,6 +51,7 @@ from panal.server.players.attempts import (
 )
 from panal.server.players.auth import (
     clear_session_cookie,
+    require_account,
     session_account,
     session_token,
     set_session_cookie,
@@ -65,7 +66,6 @@ __all__ = [
     "client_key",
     "pass_gate",
     "password_work",
-    "require_account",
     "start_session",
 ]
 
@@ -115,13 +115,6 @@ def client_key(request: Request) -> str:
 async def password_work(request: Request, function: Any, *args: Any) -> Any:
     work: PasswordWork = request.app.state.password_work
     return await work.run(client_key(request), function, *args)
-
-
-async def require_account(request: Request) -> Account:
-    account = await session_account(request, _accounts(request)[1])
-    if account is None:
-        raise RequestError("sign_in", "sign in first", 401)
-    return account
 
 
 def _account_json(account: Account | None) -> dict[str, Any]:

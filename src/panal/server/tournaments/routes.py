@@ -21,7 +21,7 @@ from panal.server.hive_games.actions import requested_clock, requested_game_type
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import serve_watcher
-from panal.server.players.auth import session_account
+from panal.server.players.auth import require_account, session_account
 from panal.server.players.player_store import Account
 from panal.server.room.outbox import Connection
 from panal.server.tournaments.tournament_store import (
@@ -96,10 +96,7 @@ def _manager(connection: Request | WebSocket) -> Tournaments:
 
 
 async def _account(request: Request) -> Account:
-    account = await session_account(request, request.app.state.players)
-    if account is None:
-        raise RequestError("sign_in", "sign in to take part in tournaments", 401)
-    return account
+    return await require_account(request, "to take part in tournaments")
 
 
 async def _load(manager: Tournaments, tournament_id: str) -> Snapshot:

@@ -42,9 +42,8 @@ from pydantic import Field
 from panal.puzzles import Puzzle
 from panal.server.http.clients import InFlightCap, client_of
 from panal.server.http.models import StrictModel
-from panal.server.players.auth import session_account
+from panal.server.players.auth import require_account, session_account
 from panal.server.players.player_store import PlayerStore
-from panal.server.players.routes import require_account
 from panal.server.ratings.glicko2 import Glicko2, rate_game
 from panal.server.runtime.runtime import Runtime
 from panal.server.training import lesson_play, puzzle_play

@@ -169,7 +169,7 @@ export function showResetPage(root, navigate) {
     api("/api/account/settings")
       .then((answer) => {
         mail = answer.mail;
-        render();
+        if (mail === false) render(); // else the form stays as it is, with what was typed in it
       })
       .catch(() => {});
   }
