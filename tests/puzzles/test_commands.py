@@ -54,6 +54,8 @@ def test_list_and_verify(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "list", "--kind", "defence", "--print", "1"]) == 0
     out = capsys.readouterr().out
     assert "defence in 1" in out and "solution:" in out
+    assert main(["puzzles", "list", "--kind", "defence", "--tables"]) == 0
+    assert capsys.readouterr().out.startswith("| kind | puzzles |\n|---|---|\n| defence in 1 |")
     assert main(["puzzles", "verify", "--sample", "400"]) == 0
     assert " proven" in capsys.readouterr().out
 

@@ -12,13 +12,14 @@ with fixed seeds, so every run proves the same puzzles.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 import panal
 from panal.hive.codes import PASS_CODE
 from panal.puzzles import Puzzle, load_puzzles
-from panal.puzzles.stats import counts, prove
+from panal.puzzles.stats import counts, prove, tables
 from tests.puzzles.exhaustive import forces_win, holds_by, wins_by
 
 PUZZLES = load_puzzles()
@@ -86,3 +87,11 @@ def test_the_quick_sample_spans_the_kinds() -> None:
     assert len(QUICK_SAMPLE) == 40
     assert {p.moves for p in QUICK_SAMPLE} == {1, 2}
     assert {p.kind for p in QUICK_SAMPLE} == {"surround", "defence"}
+
+
+def test_the_guide_gives_the_shipped_counts() -> None:
+    """docs/puzzles-and-lessons.md's counts are those of the shipped set (`panal puzzles list
+    --tables` writes its tables)."""
+    guide = (Path(__file__).parents[2] / "docs" / "puzzles-and-lessons.md").read_text()
+    assert f"ships {len(PUZZLES):,} Hive puzzles" in guide
+    assert tables(PUZZLES) in guide
