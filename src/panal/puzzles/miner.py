@@ -36,6 +36,7 @@ from typing import Any, TextIO
 
 from panal.hive import Game, GameState, Options
 from panal.hive.codes import PASS_CODE
+from panal.hive.errors import RecordError
 from panal.hive.records import iter_records
 from panal.puzzles.rating import initial_rating
 from panal.puzzles.record import Puzzle, puzzle_id
@@ -109,11 +110,20 @@ class SourceGame:
 
 
 def iter_corpus(root: Path) -> Iterator[SourceGame]:
-    """Every game of the corpus folder, files in :data:`CORPUS_FILES` order."""
+    """Every game of the corpus folder, files in :data:`CORPUS_FILES` order. A file stops at
+    the first record panal cannot read (the corpus's two Hive-Ultimate games, a variant with
+    other pieces, are each a file of their own)."""
     for pattern in CORPUS_FILES:
         for path in sorted(root.glob(pattern)):
             relative = path.relative_to(root).as_posix()
-            for index, record in enumerate(iter_records(path), 1):
+            records = iter_records(path)
+            index = 0
+            while True:
+                try:
+                    record = next(records)
+                except (StopIteration, RecordError):
+                    break
+                index += 1
                 yield SourceGame(
                     relative, index, str(record.game_type), record.options, tuple(record.moves)
                 )
