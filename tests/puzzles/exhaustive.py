@@ -3,45 +3,66 @@
 It shares nothing with the miner's solver but the rules engine (``legal_move_codes``,
 ``push_code``/``pop_code``, ``state``): a plain AND-OR search over every legal move, with no
 table and no move ordering of the solver's. One fact of the game keeps it affordable: a move
-fills at most one cell, so with two or more cells around the enemy queen empty, a move can only
-surround it by moving the queen itself, which needs a piece of the mover's on top of the queen
-(a carry) or a Pillbug or Mosquito beside it (a throw). Where that piece exists, every move is
-tried.
+fills at most one cell, its destination, so a move that leaves the enemy queen where it is can
+surround it only when one cell around it is empty and the move goes there; the other moves that
+can surround it move the queen itself (a Pillbug's or Mosquito's throw, a carry).
+
+Every move is tried, but not in the order the engine lists them: the move that last decided a
+node of the same depth (the defender's refutation, the attacker's win) is tried first, because
+the same escape usually refutes the next attack too. The order decides only how soon a search
+stops, never its answer: a node is refuted only by a reply found to hold, and proven only after
+every reply has been tried.
 """
 
 from __future__ import annotations
 
 from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive import Bug, Game, GameState
-from panal.hive.codes import OFF_BOARD
-from panal.hive.pieces import BUG_OF
+from panal.hive import Game, GameState
+from panal.hive.codes import CARRY_FLAG, OFF_BOARD
 
 WINS = {0: GameState.WHITE_WINS, 1: GameState.BLACK_WINS}
-_MOVERS = {int(Bug.PILLBUG), int(Bug.MOSQUITO)}
 
 
-def _immediate_win_impossible(game: Game) -> bool:
-    mover = game.ply & 1
-    queen = game.piece_cells[(mover ^ 1) << 4]
-    if queen == OFF_BOARD:
-        return True
+def _may_finish(game: Game) -> list[int]:
+    """The mover's legal moves that could surround the enemy queen now. A move fills one cell,
+    its destination (``code >> 6``), and moves the queen only when it is the queen's own code
+    (a throw) or a carry: so a move that leaves the queen where it is surrounds it only when
+    the one empty cell around it is the move's destination."""
+    queen = ((game.ply & 1) ^ 1) << 4
+    cell = game.piece_cells[queen]
+    if cell == OFF_BOARD:
+        return []
     stacks = game.stacks
-    around = [queen + step for step in NEIGHBOR_OFFSETS]
-    if sum(cell not in stacks for cell in around) < 2:
-        return False
-    if len(stacks[queen]) > 1:
-        return not any(p >> 4 == mover for p in stacks[queen][1:])
-    return not any(
-        p >> 4 == mover and BUG_OF[p] in _MOVERS for cell in around for p in stacks.get(cell, ())
-    )
+    empty = [cell + step for step in NEIGHBOR_OFFSETS if cell + step not in stacks]
+    last = empty[0] if len(empty) == 1 else None
+    return [
+        code
+        for code in game.legal_move_codes()
+        if code >= 0 and (code & 31 == queen or code & CARRY_FLAG or code >> 6 == last)
+    ]
+
+
+# The last deciding move by depth: the attacker's win, the defender's refutation.
+_last_win: dict[int, int] = {}
+_last_refutation: dict[int, int] = {}
+
+
+def _first(codes: list[int], known: int | None) -> list[int]:
+    """``codes`` with ``known`` moved to the front when it is among them."""
+    if known is None or known not in codes:
+        return codes
+    return [known, *(code for code in codes if code != known)]
 
 
 def forces_win(game: Game, moves: int) -> bool:
     """The side to move surrounds the enemy queen within ``moves`` own moves, every defence
     tried."""
-    if moves == 1 and _immediate_win_impossible(game):
-        return False
-    return any(wins_by(game, code, moves) for code in list(game.legal_move_codes()))
+    codes = _may_finish(game) if moves == 1 else list(game.legal_move_codes())
+    for code in _first(codes, _last_win.get(moves)):
+        if wins_by(game, code, moves):
+            _last_win[moves] = code
+            return True
+    return False
 
 
 def wins_by(game: Game, code: int, moves: int) -> bool:
@@ -53,12 +74,13 @@ def wins_by(game: Game, code: int, moves: int) -> bool:
             return True
         if game.state is not GameState.IN_PROGRESS or moves == 1:
             return False
-        for reply in list(game.legal_move_codes()):
+        for reply in _first(list(game.legal_move_codes()), _last_refutation.get(moves)):
             game.push_code(reply)
             try:
                 if game.state is WINS[mover]:
                     continue
                 if game.state is not GameState.IN_PROGRESS or not forces_win(game, moves - 1):
+                    _last_refutation[moves] = reply
                     return False
             finally:
                 game.pop_code()

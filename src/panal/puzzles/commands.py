@@ -39,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     show.add_argument("--game-type")
     show.add_argument("--file", type=Path, help="a puzzle file instead of the shipped set")
     show.add_argument("--print", type=int, default=0, metavar="N", help="print N puzzles")
+    show.add_argument(
+        "--tables", action="store_true", help="the counts as docs/puzzles-and-lessons.md's tables"
+    )
     show.set_defaults(handler=list_command)
 
     verify = actions.add_parser("verify", help="prove puzzles again with the solver")
@@ -77,7 +80,7 @@ def mine_command(args: argparse.Namespace) -> int:
 
 def list_command(args: argparse.Namespace) -> int:
     from panal.puzzles import load_puzzles, select
-    from panal.puzzles.stats import summary
+    from panal.puzzles.stats import summary, tables
 
     try:
         chosen = select(
@@ -90,7 +93,7 @@ def list_command(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as exc:
         print(f"panal puzzles list: {exc}", file=sys.stderr)
         return 2
-    print(summary(chosen))
+    print(tables(chosen) if args.tables else summary(chosen))
     for puzzle in chosen[: args.print]:
         print(f"{puzzle.id} {puzzle.kind} in {puzzle.moves}: {' '.join(puzzle.themes)}")
         print(f"  {puzzle.position}")

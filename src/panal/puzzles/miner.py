@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from panal.hive import Game, Options
+from panal.hive import Game, GameState, Options
 from panal.hive.codes import PASS_CODE
+from panal.hive.errors import RecordError
 from panal.hive.records import iter_records
 from panal.puzzles.rating import initial_rating
 from panal.puzzles.record import Puzzle, puzzle_id
@@ -59,7 +60,17 @@ BGA_FILE = "alpha-hive-bga-uhp/bga_base_mlp_renumbered.uhp.txt"
 CORPUS_FILES = (BGA_FILE, "mzinga-boardspace-sgf/*.sgf", "roach-boardspace-sgf/*.sgf")
 """The corpus files mined, in order (globs under the corpus folder)."""
 
-SELF_PLAY_TYPES = ("Base", "Base+M", "Base+L", "Base+P", "Base+ML", "Base+MP", "Base+LP")
+SELF_PLAY_TYPES = (
+    "Base",
+    "Base+M",
+    "Base+L",
+    "Base+P",
+    "Base+ML",
+    "Base+MP",
+    "Base+LP",
+    "Base+D",
+    "Base+MLPD",
+)
 """Game types the corpus lacks (it holds Base+MLP, and Base from boardspace)."""
 
 
@@ -84,6 +95,7 @@ before a game's end, where the winner's third-last move was: a surround in three
 look for)."""
 
 FIRST_PLY = 6
+_WIN_STATE = (GameState.WHITE_WINS, GameState.BLACK_WINS)
 
 
 @dataclass(frozen=True)
@@ -98,11 +110,20 @@ class SourceGame:
 
 
 def iter_corpus(root: Path) -> Iterator[SourceGame]:
-    """Every game of the corpus folder, files in :data:`CORPUS_FILES` order."""
+    """Every game of the corpus folder, files in :data:`CORPUS_FILES` order. A file stops at
+    the first record panal cannot read (the corpus's two Hive-Ultimate games, a variant with
+    other pieces, are each a file of their own)."""
     for pattern in CORPUS_FILES:
         for path in sorted(root.glob(pattern)):
             relative = path.relative_to(root).as_posix()
-            for index, record in enumerate(iter_records(path), 1):
+            records = iter_records(path)
+            index = 0
+            while True:
+                try:
+                    record = next(records)
+                except (StopIteration, RecordError):
+                    break
+                index += 1
                 yield SourceGame(
                     relative, index, str(record.game_type), record.options, tuple(record.moves)
                 )
@@ -232,7 +253,7 @@ def examine(game: Game, stage: Stage, source: dict[str, Any]) -> list[Puzzle]:
             return []
         if puzzle is not None:
             return [puzzle]
-    if stage.defence:
+    if stage.defence and len(empty_queen_cells(game, attacker)) <= 2:
         try:
             if Solver(game, node_limit=stage.node_limit).wins_within(1):
                 return []
@@ -249,11 +270,21 @@ def mine_game(source: SourceGame, stage: Stage) -> list[Puzzle]:
     game = Game(source.game_type, options=source.options)
     found = []
     only = None if stage.before_end is None else len(source.moves) - stage.before_end
+    if only is not None and not _won_by(source, only & 1):
+        return []  # a drawn or resigned game, or one the other side won: nothing to find there
     for ply, text in enumerate(source.moves):
         if ply >= FIRST_PLY and (only is None or ply == only):
             found += examine(game, stage, _source(source, ply))
         game.push(text, lenient=True)
     return found
+
+
+def _won_by(source: SourceGame, color: int) -> bool:
+    """Whether the game ended with ``color`` surrounding the enemy queen."""
+    game = Game(source.game_type, options=source.options)
+    for text in source.moves:
+        game.push(text, lenient=True)
+    return game.state is _WIN_STATE[color]
 
 
 class _Progress:

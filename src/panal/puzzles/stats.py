@@ -9,7 +9,7 @@ from panal.hive.codes import PASS_CODE
 from panal.puzzles.record import Puzzle
 from panal.puzzles.solver import Solver
 
-__all__ = ["counts", "prove", "summary"]
+__all__ = ["counts", "prove", "summary", "tables"]
 
 
 def counts(puzzles: Sequence[Puzzle]) -> dict[str, Counter[str]]:
@@ -29,6 +29,22 @@ def summary(puzzles: Sequence[Puzzle]) -> str:
         parts = ", ".join(f"{key} {value}" for key, value in counter.most_common())
         lines.append(f"{name}: {parts}")
     return "\n".join(lines)
+
+
+_HEADINGS = {"kind": "kind", "game_type": "game type", "theme": "theme", "source": "source"}
+
+
+def tables(puzzles: Sequence[Puzzle]) -> str:
+    """The counts as the Markdown tables of docs/puzzles-and-lessons.md: by kind and length, game
+    type, theme and source, largest first (ties in name order)."""
+    found = counts(puzzles)
+    parts = []
+    for name in ("kind", "game_type", "theme", "source"):
+        rows = sorted(found[name].items(), key=lambda item: (-item[1], item[0]))
+        lines = [f"| {_HEADINGS[name]} | puzzles |", "|---|---|"]
+        lines += [f"| {key} | {value:,} |" for key, value in rows]
+        parts.append("\n".join(lines))
+    return "\n\n".join(parts) + "\n"
 
 
 def prove(puzzle: Puzzle) -> str | None:
