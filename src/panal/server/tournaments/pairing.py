@@ -392,17 +392,8 @@ def _balanced_round(
     difference within ±1 (None if there is none): the candidates in the order of
     :func:`_completing_round`, each first with the colours the weights give it."""
     ids, fitting, byes, diffs = _balanced_field(players)
-    weights = _weights(players)
     rank = {player: i for i, player in enumerate(ids)}
-    bye_order = {player: i for i, player in enumerate(reversed(ids))}
-    candidates: list[tuple[int, int, int | None, list[Pair]]] = []
-    for bye, pairs in _byes_and_rounds(ids, fitting, byes):
-        if len(candidates) == CANDIDATE_LIMIT:
-            raise _OutOfBudget
-        weight: int = sum(weights[frozenset(pair)] for pair in pairs)
-        candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
-    candidates.sort(key=lambda c: (c[0], c[1]))
-    for _, _, bye, pairs in candidates:
+    for bye, pairs in _candidate_rounds(players, ids, fitting, byes):
         preferred = _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
         games = [(w, b) for w, b in preferred if b is not None]
         others = [c for c in _colourings(pairs, diffs) if set(c) != set(games)]
@@ -455,21 +446,32 @@ def swiss_pairings(ranked: Sequence[PlayerHistory], rounds_left: int = 0) -> lis
 def _completing_round(players: list[PlayerHistory], later: int, budget: _Budget) -> list[Pairing]:
     """The best round after which ``later`` more rounds can be paired (one is known to exist):
     the candidate rounds with the bye lowest in the ranking first, then by the weights."""
-    weights = _weights(players)
     ids, unmet, byes = _field(players)
+    for bye, pairs in _candidate_rounds(players, ids, unmet, byes):
+        round_: list[Pairing] = [*pairs, *([(bye, None)] if bye is not None else [])]
+        if _pairable(*_field(_after(players, round_)), later, budget):
+            return _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
+    raise AssertionError("_pairable promised a round")
+
+
+def _candidate_rounds(
+    players: Sequence[PlayerHistory],
+    ids: list[int],
+    allowed: Mapping[int, set[int]],
+    byes: set[int],
+) -> list[tuple[int | None, list[Pair]]]:
+    """Every round of ``allowed`` pairs (at most :data:`CANDIDATE_LIMIT`), the bye lowest in the
+    ranking first, then by the pairing weights, heaviest first."""
+    weights = _weights(players)
     bye_order = {player: i for i, player in enumerate(reversed(ids))}
     candidates: list[tuple[int, int, int | None, list[Pair]]] = []
-    for bye, pairs in _byes_and_rounds(ids, unmet, byes):
+    for bye, pairs in _byes_and_rounds(ids, allowed, byes):
         if len(candidates) == CANDIDATE_LIMIT:
             raise _OutOfBudget
         weight: int = sum(weights[frozenset(pair)] for pair in pairs)
         candidates.append((bye_order[bye] if bye is not None else 0, -weight, bye, pairs))
     candidates.sort(key=lambda c: (c[0], c[1]))
-    for _, _, bye, pairs in candidates:
-        round_: list[Pairing] = [*pairs, *([(bye, None)] if bye is not None else [])]
-        if _pairable(*_field(_after(players, round_)), later, budget):
-            return _swiss_round(players, bye=bye, only={frozenset(pair) for pair in pairs})
-    raise AssertionError("_pairable promised a round")
+    return [(bye, pairs) for _, _, bye, pairs in candidates]
 
 
 def _weights(players: Sequence[PlayerHistory]) -> dict[frozenset[int], int]:
