@@ -235,7 +235,10 @@ async def run_session(
     try:
         await serve_requests(websocket, connection, handle, pump, where)
     finally:
-        await leave()
+        # Shielded: the leaving releases what the socket held (its presence in a room, its
+        # engine's job), so it must end even when this task is cancelled (a server shutting
+        # down, a client whose task is cancelled as it disconnects).
+        await asyncio.shield(leave())
         with contextlib.suppress(Exception):
             await pump
 
@@ -261,7 +264,7 @@ async def serve_watcher(
     except (WebSocketDisconnect, RuntimeError):
         return
     finally:
-        await detach()
+        await asyncio.shield(detach())  # as run_session's leaving: it must end
         connection.close()
         with contextlib.suppress(Exception):
             await pump
