@@ -31,7 +31,7 @@ from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.lobby.challenge_store import ChallengeStore
 from panal.server.players.accounts import AccountError, check_name
-from panal.server.players.auth import session_account
+from panal.server.players.auth import require_account, session_account
 from panal.server.players.player_store import Account, NameTaken, PlayerStore
 
 __all__ = ["bot_router"]
@@ -78,9 +78,7 @@ def _bots(request: Request) -> BotStore:
 
 async def _person(request: Request) -> Account:
     """The signed-in person (a bot cannot own or manage bots)."""
-    account = await session_account(request, _players(request))
-    if account is None:
-        raise RequestError("sign_in", "sign in first", 401)
+    account = await require_account(request)
     if account.bot:
         raise RequestError("not_for_bots", "a bot cannot manage bots", 403)
     return account

@@ -26,7 +26,7 @@ from panal.server.chat.chat import Chat, ChatRoom, ChatSocket, Viewer, rights
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import open_session, run_session
-from panal.server.players.auth import session_account, socket_account
+from panal.server.players.auth import require_account, session_account, socket_account
 from panal.server.players.player_store import Account, PlayerStore
 from panal.server.room.outbox import Outbox
 
@@ -81,12 +81,6 @@ def chat_router(chat: Chat, players: PlayerStore) -> APIRouter:
             raise RequestError("not_moderator", "only a moderator may do that", 403)
         return account
 
-    async def account_of(request: Request) -> Account:
-        account = await session_account(request, players)
-        if account is None:
-            raise RequestError("sign_in", "sign in first", 401)
-        return account
-
     @router.post("/api/chat/{kind}/{key}", status_code=201)
     async def say(kind: str, key: str, body: SayRequest, request: Request) -> dict[str, Any]:
         room, viewer = await request_viewer(kind, key, request)
@@ -114,12 +108,12 @@ def chat_router(chat: Chat, players: PlayerStore) -> APIRouter:
 
     @router.get("/api/chat/mutes")
     async def mutes(request: Request) -> dict[str, Any]:
-        account = await account_of(request)
+        account = await require_account(request)
         return {"muted": await chat.db(chat.store.mutes, account.id)}
 
     @router.put("/api/chat/mutes/{sender}", status_code=204)
     async def mute(sender: str, request: Request) -> Response:
-        account = await account_of(request)
+        account = await require_account(request)
         if not SENDER.match(sender) or sender == f"u:{account.id}":
             raise RequestError("bad_sender", "that is nobody you can mute")
         await chat.db(chat.store.mute, account.id, sender, chat.clock())
@@ -127,7 +121,7 @@ def chat_router(chat: Chat, players: PlayerStore) -> APIRouter:
 
     @router.delete("/api/chat/mutes/{sender}", status_code=204)
     async def unmute(sender: str, request: Request) -> Response:
-        account = await account_of(request)
+        account = await require_account(request)
         await chat.db(chat.store.unmute, account.id, sender)
         return Response(status_code=204)
 
