@@ -1,7 +1,7 @@
 """What a committed change of an online game tells its players (:mod:`panal.server.notifications`):
-a correspondence move, the other side's turn; a draw or a rematch offered, the other side. A
-game's live players see it on the board already; the notice reaches their other pages and,
-where they want it, their phones."""
+a correspondence move, the other side's turn; a draw, a rematch or a takeback offered, the other
+side. A game's live players see it on the board already; the notice reaches their other pages
+and, where they want it, their phones."""
 
 from __future__ import annotations
 
@@ -12,12 +12,8 @@ from panal.server.runtime.runtime import Runtime
 
 __all__ = ["notify_players"]
 
-#: A game's columns holding an offer's colour, and the kind of notice an offer is.
-OFFERS = {
-    "draw_offer": "draw_offer",
-    "rematch_offer": "rematch_offer",
-    "takeback_offer": "takeback_offer",
-}
+#: A game's columns holding an offer's colour; each is also the kind of notice its offer sends.
+OFFERS = ("draw_offer", "rematch_offer", "takeback_offer")
 
 
 def notify_players(runtime: Runtime, live: LiveGame, change: GameChange) -> None:
@@ -27,10 +23,10 @@ def notify_players(runtime: Runtime, live: LiveGame, change: GameChange) -> None
     if row.mode != "online" or None in users:
         return
     url = f"/game/{row.id}"
-    for column, kind in OFFERS.items():
-        offerer = change.values.get(column)
+    for offer in OFFERS:
+        offerer = change.values.get(offer)
         if isinstance(offerer, int) and offerer in (0, 1):
-            notify(runtime, users[1 - offerer], kind, url=url, by=users[offerer])
+            notify(runtime, users[1 - offerer], offer, url=url, by=users[offerer])
     control = row.control
     correspondence = control is not None and control.kind == "correspondence"
     if change.add_moves and correspondence and not live.is_finished:
