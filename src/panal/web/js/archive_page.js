@@ -25,7 +25,7 @@ export function showArchivePage(root) {
     } catch (failure) {
       error = describeError({ code: failure.code, message: failure.detail, details: failure.details });
     }
-    render();
+    renderList(); // only the list: the filters as the reader left them (open, half typed) stay
   }
 
   function filter(chosen) {
@@ -33,6 +33,7 @@ export function showArchivePage(root) {
     games = [];
     total = 0;
     history.replaceState(null, "", filters.toString() ? `/archive?${filters}` : "/archive");
+    render();
     load();
   }
 
@@ -52,7 +53,7 @@ export function showArchivePage(root) {
     return text;
   }
 
-  function render() {
+  function listHtml() {
     const date = new Intl.DateTimeFormat(getLanguage(), { dateStyle: "medium", timeStyle: "short" });
     const rows = games
       .map((game) => {
@@ -62,17 +63,28 @@ export function showArchivePage(root) {
           <td><a href="/game/${game.id}?watch=1" data-link>${t("archive.open")}</a></td></tr>`;
       })
       .join("");
-    root.innerHTML = `
-      <section class="archive-page">
-        <h1>${t("archive.title")}</h1>
-        <p><a href="/leaderboard" data-link class="to-leaderboard">${t("community.leaderboard")}</a></p>
-        ${filterForm(filters)}
+    return `
         ${error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : ""}
         ${games.length
           ? `<table class="archive"><thead><tr><th>${t("archive.game")}</th><th>${t("archive.result")}</th><th>${t("archive.moves")}</th>
               <th>${t("archive.date")}</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
           : error ? "" : `<p data-archive-empty>${t(filters.toString() ? "community.noMatch" : "archive.empty")}</p>`}
-        ${games.length < total ? `<button type="button" data-action="more">${t("archive.more")}</button>` : ""}
+        ${games.length < total ? `<button type="button" data-action="more">${t("archive.more")}</button>` : ""}`;
+  }
+
+  function renderList() {
+    const list = root.querySelector("[data-archive-list]");
+    if (list) list.innerHTML = listHtml();
+    else render();
+  }
+
+  function render() {
+    root.innerHTML = `
+      <section class="archive-page">
+        <h1>${t("archive.title")}</h1>
+        <p><a href="/leaderboard" data-link class="to-leaderboard">${t("community.leaderboard")}</a></p>
+        ${filterForm(filters)}
+        <div data-archive-list>${listHtml()}</div>
       </section>`;
   }
 
