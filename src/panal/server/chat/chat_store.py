@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from panal.server.database.columns import serial_id_column
 from panal.server.database.store import metadata
 from panal.server.http.request_error import RequestError
 from panal.server.room.tokens import hash_token
@@ -45,7 +46,7 @@ CHANNELS = ("players", "spectators")
 chat_messages_table = sa.Table(
     "chat_messages",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    serial_id_column(),
     sa.Column("room", sa.String(40), nullable=False),
     sa.Column("channel", sa.String(12), nullable=False),
     sa.Column("sender", sa.String(40), nullable=False),

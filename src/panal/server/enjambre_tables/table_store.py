@@ -30,6 +30,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, delete, exists, func, insert, or_, select, update
 
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    id_column,
+    updated_at_column,
+)
 from panal.server.database.store import (
     AppendLog,
     ChangeWrite,
@@ -56,9 +62,9 @@ __all__ = [
 tables_table = sa.Table(
     "enjambre_tables",
     metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("updated_at", sa.Float, nullable=False),
+    id_column(),
+    created_at_column(),
+    updated_at_column(),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("mode", sa.String(12), nullable=False),
     sa.Column("options", sa.Text, nullable=False),
@@ -98,7 +104,7 @@ seats_table = _part_of_table(
     sa.Column("name", sa.String(40)),
     sa.Column("seen_at", sa.Float),
     sa.Column("replaced", sa.Boolean, nullable=False, default=False),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id")),
+    account_column(nullable=True),
 )
 
 games_table = _part_of_table(

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, and_, bindparam, delete, insert, or_, select,
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import OPTION_SPECS, Options
+from panal.server.database.columns import created_at_column, id_column, updated_at_column
 from panal.server.database.store import (
     AppendLog,
     ChangeWrite,
@@ -60,9 +61,9 @@ CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server proces
 games_table = sa.Table(
     "games",
     metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("updated_at", sa.Float, nullable=False),
+    id_column(),
+    created_at_column(),
+    updated_at_column(),
     sa.Column("game_type", sa.String(16), nullable=False),
     sa.Column("tournament_opening", sa.Boolean, nullable=False),
     sa.Column("repetition_draw", sa.Boolean, nullable=False),

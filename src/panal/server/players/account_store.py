@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bots_table
 from panal.server.chat.chat_store import chat_messages_table
+from panal.server.database.columns import account_column, created_at_column
 from panal.server.database.store import metadata
 from panal.server.enjambre_tables.table_store import seats_table
 from panal.server.hive_games.game_store import games_table
@@ -55,10 +56,10 @@ account_tokens_table = sa.Table(
     "account_tokens",
     metadata,
     sa.Column("key", sa.String(64), primary_key=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    account_column(),
     sa.Column("purpose", sa.String(12), nullable=False),
     sa.Column("email", sa.String(254)),
-    sa.Column("created_at", sa.Float, nullable=False),
+    created_at_column(),
     sa.Column("expires_at", sa.Float, nullable=False),
     sa.Column("used_at", sa.Float),
     sa.Index("account_tokens_by_user", "user_id"),

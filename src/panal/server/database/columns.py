@@ -1,0 +1,54 @@
+"""The columns that many tables open with, written once: a row's id, when it was created and
+last changed, and a reference to an account.
+
+Only today's table declarations use these; the migrations have their own frozen copies
+(:mod:`panal.server.database.migrations.helpers`), since a released migration must create the
+same schema forever while these may change with the declarations.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlalchemy as sa
+
+__all__ = [
+    "account_column",
+    "created_at_column",
+    "id_column",
+    "serial_id_column",
+    "updated_at_column",
+]
+
+
+def id_column() -> sa.Column[Any]:
+    """The id of a game, a table or a challenge: a short random string (``room.tokens.new_id``)."""
+    return sa.Column("id", sa.String(16), primary_key=True)
+
+
+def serial_id_column() -> sa.Column[Any]:
+    """The id of an account, a message or a notification: the database counts them."""
+    return sa.Column("id", sa.Integer, primary_key=True, autoincrement=True)
+
+
+def created_at_column() -> sa.Column[Any]:
+    """When the row was written first (seconds since the epoch, as every time here)."""
+    return sa.Column("created_at", sa.Float, nullable=False)
+
+
+def updated_at_column() -> sa.Column[Any]:
+    """When the row last changed."""
+    return sa.Column("updated_at", sa.Float, nullable=False)
+
+
+def account_column(
+    name: str = "user_id", *, primary_key: bool = False, nullable: bool = False
+) -> sa.Column[Any]:
+    """A reference to an account (``users.id``); a primary key's part is never NULL."""
+    return sa.Column(
+        name,
+        sa.Integer,
+        sa.ForeignKey("users.id"),
+        primary_key=primary_key,
+        nullable=nullable and not primary_key,
+    )
