@@ -149,13 +149,55 @@ def test_the_migrations_build_the_tables_the_code_declares(empty_database: str) 
     engine = create_engine(empty_database)
     try:
         with engine.connect() as conn:
-            context = MigrationContext.configure(
-                conn, opts={"compare_type": True}
-            )
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
             differences = [
-                d for d in compare_metadata(context, metadata) if d[0] != "remove_table"
-                or d[1].name != "alembic_version"
+                d
+                for d in compare_metadata(context, metadata)
+                if d[0] != "remove_table" or d[1].name != "alembic_version"
             ]
     finally:
         engine.dispose()
     assert differences == []
+
+
+def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
+    """``database.columns`` is frozen: released migrations call it, so what each function
+    builds must never change (a column that differs is a new function)."""
+    import sqlalchemy as sa
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateTable
+
+    from panal.server.database.columns import (
+        account_column,
+        created_at_column,
+        id_column,
+        serial_id_column,
+        updated_at_column,
+    )
+
+    metadata = sa.MetaData()
+    tables = [
+        sa.Table("users", metadata, serial_id_column()),
+        sa.Table(
+            "rows",
+            metadata,
+            id_column(),
+            created_at_column(),
+            updated_at_column(),
+            account_column(),
+            account_column("owner_id", nullable=True),
+        ),
+        sa.Table("per_account", metadata, account_column(primary_key=True)),
+    ]
+    built = [
+        " ".join(str(CreateTable(t).compile(dialect=postgresql.dialect())).split()) for t in tables
+    ]
+    assert built == [
+        "CREATE TABLE users ( id SERIAL NOT NULL, PRIMARY KEY (id) )",
+        "CREATE TABLE rows ( id VARCHAR(16) NOT NULL, created_at FLOAT NOT NULL,"
+        " updated_at FLOAT NOT NULL, user_id INTEGER NOT NULL, owner_id INTEGER,"
+        " PRIMARY KEY (id), FOREIGN KEY(user_id) REFERENCES users (id),"
+        " FOREIGN KEY(owner_id) REFERENCES users (id) )",
+        "CREATE TABLE per_account ( user_id INTEGER NOT NULL, PRIMARY KEY (user_id),"
+        " FOREIGN KEY(user_id) REFERENCES users (id) )",
+    ]

@@ -1,9 +1,12 @@
 """The columns that many tables open with, written once: a row's id, when it was created and
-last changed, and a reference to an account.
+last changed, and a reference to an account. Both today's table declarations and the migrations
+build these columns with them.
 
-Only today's table declarations use these; the migrations have their own frozen copies
-(:mod:`panal.server.database.migrations.helpers`), since a released migration must create the
-same schema forever while these may change with the declarations.
+Frozen: a released migration must create the same schema on every database, forever, so a
+function here never changes once a migration calls it; a column that differs is a new function.
+(The migrations never import the table declarations themselves, which change with the code.)
+``tests/server/test_server_migrations.py`` pins what each function builds, and checks that
+upgrading an empty database gives the declared schema.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import created_at_column, id_column, updated_at_column
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -17,9 +19,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "games",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        id_column(),
+        created_at_column(),
+        updated_at_column(),
         sa.Column("game_type", sa.String(16), nullable=False),
         sa.Column("tournament_opening", sa.Boolean, nullable=False),
         sa.Column("repetition_draw", sa.Boolean, nullable=False),

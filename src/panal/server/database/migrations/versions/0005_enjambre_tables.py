@@ -13,6 +13,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import created_at_column, id_column, updated_at_column
+
 revision = "0005_enjambre"
 down_revision = "0004_players"
 branch_labels = None
@@ -22,9 +24,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "enjambre_tables",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        id_column(),
+        created_at_column(),
+        updated_at_column(),
         sa.Column("players", sa.Integer, nullable=False),
         sa.Column("mode", sa.String(12), nullable=False),
         sa.Column("options", sa.Text, nullable=False),

@@ -16,6 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import serial_id_column
+
 revision = "0008_signin"
 down_revision = "0007_fairness"
 branch_labels = None
@@ -61,7 +63,7 @@ def downgrade() -> None:
     op.drop_table("attempt_counters")
     op.create_table(
         "sign_in_failures",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id_column(),
         sa.Column("key", sa.String(80), nullable=False),
         sa.Column("at", sa.Float, nullable=False),
     )

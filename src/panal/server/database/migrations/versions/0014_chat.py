@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import serial_id_column
+
 revision = "0014_chat"
 down_revision = "0013_social"
 branch_labels = None
@@ -21,7 +23,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "chat_messages",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id_column(),
         sa.Column("room", sa.String(40), nullable=False),
         sa.Column("channel", sa.String(12), nullable=False),
         sa.Column("sender", sa.String(40), nullable=False),

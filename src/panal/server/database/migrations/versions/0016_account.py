@@ -17,6 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import account_column, created_at_column
+
 revision = "0016_account"
 down_revision = "0015_notify"
 branch_labels = None
@@ -33,10 +35,10 @@ def upgrade() -> None:
     op.create_table(
         "account_tokens",
         sa.Column("key", sa.String(64), primary_key=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        account_column(),
         sa.Column("purpose", sa.String(12), nullable=False),
         sa.Column("email", sa.String(254)),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
         sa.Column("expires_at", sa.Float, nullable=False),
         sa.Column("used_at", sa.Float),
     )
