@@ -41,10 +41,9 @@ from panal.server.database.store import (
     ChangeWrite,
     Conflict,
     Store,
-    bump_version,
+    logged_change,
     metadata,
     newest_first,
-    one_statement_write,
     row_fields,
 )
 from panal.server.ratings.rating_store import TABLE_CATEGORY, rate_table_game, shown_table_ratings
@@ -344,20 +343,8 @@ class TableStore:
             {"ply": change.first_ply + index, "player": player, "action": _action_text(action)}
             for index, (player, action) in enumerate(change.actions)
         ]
-        if not (
-            self.database.is_sqlite
-            or change.seats
-            or change.absent
-            or change.result
-            or change.next_game
-        ):
-            shared = {"game": change.game, "played_at": now}
-            return one_statement_write(
-                tables_table, table_id, version, change.values, now, ACTIONS, actions, shared
-            )
 
-        def write(conn: Connection) -> int:
-            written = bump_version(conn, tables_table, table_id, version, change.values, now)
+        def seats_first(conn: Connection) -> None:
             if change.absent is not None:
                 seat, cutoff = change.absent
                 gone = conn.execute(
@@ -376,14 +363,8 @@ class TableStore:
                     .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
                     .values(**seat_values)
                 )
-            if actions:
-                conn.execute(
-                    insert(actions_table),
-                    [
-                        {"table_id": table_id, "game": change.game, **action, "played_at": now}
-                        for action in actions
-                    ],
-                )
+
+        def games_after(conn: Connection) -> None:
             if change.result is not None:
                 conn.execute(
                     update(games_table)
@@ -402,9 +383,21 @@ class TableStore:
                         first_player=change.next_game.first_player,
                     )
                 )
-            return written
 
-        return ChangeWrite(table_id, version, work=write)
+        # As a Hive move, actions that change no seat and end no game are one statement.
+        return logged_change(
+            tables_table,
+            table_id,
+            version,
+            change.values,
+            now,
+            ACTIONS,
+            actions,
+            {"game": change.game, "played_at": now},
+            one_statement=not self.database.is_sqlite,
+            before_rows=seats_first if change.seats or change.absent is not None else None,
+            after_rows=None if change.result is None and change.next_game is None else games_after,
+        )
 
     def claim_seat(
         self,

@@ -28,10 +28,9 @@ from panal.server.database.store import (
     AppendLog,
     ChangeWrite,
     Store,
-    bump_version,
+    logged_change,
     metadata,
     newest_first,
-    one_statement_write,
     row_fields,
 )
 from panal.server.hive_games.archive_filter import ArchiveFilter
@@ -328,7 +327,6 @@ _OPTION_TAGS = frozenset(spec.uhp for spec in _OPTIONS_IN_HEADERS)
 _TAKE_BACK = delete(moves_table).where(
     moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
 )
-_INSERT_MOVES = insert(moves_table)
 #: A game's moves, as a change appends them.
 MOVES = AppendLog(moves_table, "game_id", ("ply", "move"), ("played_at",))
 
@@ -437,26 +435,22 @@ class GameStore(Store):
         added = change.add_moves
         first = int(change.values["plies"]) - len(added) + 1 if added else 0
         moves = [{"ply": first + i, "move": move} for i, move in enumerate(added)]
-        if not self.is_sqlite and change.keep_plies is None and change.also is None:
-            played = {"played_at": now}
-            return one_statement_write(
-                games_table, game_id, version, change.values, now, MOVES, moves, played
-            )
-
-        def write(conn: Connection) -> int:
-            written = bump_version(conn, games_table, game_id, version, change.values, now)
-            if change.keep_plies is not None:
-                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": change.keep_plies})
-            if moves:
-                conn.execute(
-                    _INSERT_MOVES,
-                    [{"game_id": game_id, **move, "played_at": now} for move in moves],
-                )
-            if change.also is not None:
-                change.also(conn)
-            return written
-
-        return ChangeWrite(game_id, version, work=write)
+        keep = change.keep_plies
+        return logged_change(
+            games_table,
+            game_id,
+            version,
+            change.values,
+            now,
+            MOVES,
+            moves,
+            {"played_at": now},
+            one_statement=not self.is_sqlite,
+            before_rows=None
+            if keep is None
+            else lambda conn: conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep}),
+            after_rows=change.also,
+        )
 
     def claim_seat(
         self,
