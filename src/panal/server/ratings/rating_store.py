@@ -26,7 +26,6 @@ __all__ = [
     "RATED_FROM_PLIES",
     "TABLE_CATEGORY",
     "game_category",
-    "hive_category",
     "locked_ratings",
     "rate_table_game",
     "rating_history_table",
@@ -78,10 +77,6 @@ rating_history_table = sa.Table(
     sa.Index("rating_history_by_user", "user_id", "category", "at"),
     sa.Index("rating_history_by_game", "game_id"),
 )
-
-
-def hive_category(control: TimeControl) -> str:
-    return HIVE_CATEGORY.format(speed=control.speed)
 
 
 def game_category(control: TimeControl, with_bot: bool) -> str:
