@@ -172,6 +172,7 @@ def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
         created_at_column,
         id_column,
         serial_id_column,
+        time_column,
         updated_at_column,
     )
 
@@ -186,6 +187,8 @@ def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
             updated_at_column(),
             account_column(),
             account_column("owner_id", nullable=True),
+            time_column("at"),
+            time_column("read_at", nullable=True),
         ),
         sa.Table("per_account", metadata, account_column(primary_key=True)),
     ]
@@ -196,6 +199,7 @@ def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
         "CREATE TABLE users ( id SERIAL NOT NULL, PRIMARY KEY (id) )",
         "CREATE TABLE rows ( id VARCHAR(16) NOT NULL, created_at FLOAT NOT NULL,"
         " updated_at FLOAT NOT NULL, user_id INTEGER NOT NULL, owner_id INTEGER,"
+        " at FLOAT NOT NULL, read_at FLOAT,"
         " PRIMARY KEY (id), FOREIGN KEY(user_id) REFERENCES users (id),"
         " FOREIGN KEY(owner_id) REFERENCES users (id) )",
         "CREATE TABLE per_account ( user_id INTEGER NOT NULL, PRIMARY KEY (user_id),"

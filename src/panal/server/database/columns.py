@@ -1,6 +1,6 @@
-"""The columns that many tables open with, written once: a row's id, when it was created and
-last changed, and a reference to an account. Both today's table declarations and the migrations
-build these columns with them.
+"""The columns that many tables share, written once: a row's id, a moment (when it was
+created, last changed, ...), and a reference to an account. Both today's table declarations and
+the migrations build these columns with them.
 
 Frozen: a released migration must create the same schema on every database, forever, so a
 function here never changes once a migration calls it; a column that differs is a new function.
@@ -20,6 +20,7 @@ __all__ = [
     "created_at_column",
     "id_column",
     "serial_id_column",
+    "time_column",
     "updated_at_column",
 ]
 
@@ -34,14 +35,19 @@ def serial_id_column() -> sa.Column[Any]:
     return sa.Column("id", sa.Integer, primary_key=True, autoincrement=True)
 
 
+def time_column(name: str, *, nullable: bool = False) -> sa.Column[Any]:
+    """A moment: seconds since the epoch (``time.time()``), as every moment here."""
+    return sa.Column(name, sa.Float, nullable=nullable)
+
+
 def created_at_column() -> sa.Column[Any]:
-    """When the row was written first (seconds since the epoch, as every time here)."""
-    return sa.Column("created_at", sa.Float, nullable=False)
+    """When the row was written first."""
+    return time_column("created_at")
 
 
 def updated_at_column() -> sa.Column[Any]:
     """When the row last changed."""
-    return sa.Column("updated_at", sa.Float, nullable=False)
+    return time_column("updated_at")
 
 
 def account_column(

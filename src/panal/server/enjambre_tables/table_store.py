@@ -34,6 +34,7 @@ from panal.server.database.columns import (
     account_column,
     created_at_column,
     id_column,
+    time_column,
     updated_at_column,
 )
 from panal.server.database.store import (
@@ -101,7 +102,7 @@ seats_table = _part_of_table(
     sa.Column("token", sa.String(64)),
     sa.Column("invite", sa.String(64)),
     sa.Column("name", sa.String(40)),
-    sa.Column("seen_at", sa.Float),
+    time_column("seen_at", nullable=True),
     sa.Column("replaced", sa.Boolean, nullable=False, default=False),
     account_column(nullable=True),
 )
@@ -120,7 +121,7 @@ actions_table = _part_of_table(
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("player", sa.Integer, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
-    sa.Column("played_at", sa.Float, nullable=False),
+    time_column("played_at"),
 )
 
 TABLE_FIELDS = frozenset({"status", "waiting_for", "replace_after"})

@@ -23,7 +23,12 @@ from sqlalchemy import Connection, and_, bindparam, delete, insert, or_, select,
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import OPTION_SPECS, Options
-from panal.server.database.columns import created_at_column, id_column, updated_at_column
+from panal.server.database.columns import (
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
 from panal.server.database.store import (
     AppendLog,
     ChangeWrite,
@@ -88,8 +93,8 @@ games_table = sa.Table(
     sa.Column("time_control", sa.String(64)),  # TimeControl.to_json as text; NULL: untimed
     sa.Column("white_clock", sa.Float),  # seconds left when the side's clock last stopped
     sa.Column("black_clock", sa.Float),
-    sa.Column("clock_since", sa.Float),  # when the running clock started (NULL: none runs)
-    sa.Column("deadline", sa.Float),  # when the running clock's time runs out
+    time_column("clock_since", nullable=True),  # when the running clock started (NULL: none runs)
+    time_column("deadline", nullable=True),  # when the running clock's time runs out
     sa.Column("rematch_offer", sa.Integer),  # the colour offering a rematch
     sa.Column("rematch_game", sa.String(16)),  # the rematch, once agreed
     sa.Index("games_by_update", "updated_at"),
@@ -113,7 +118,7 @@ heartbeats_table = sa.Table(
     "heartbeats",
     metadata,
     sa.Column("name", sa.String(16), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
 )
 
 moves_table = sa.Table(
@@ -122,7 +127,7 @@ moves_table = sa.Table(
     sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("move", sa.String(64), nullable=False),
-    sa.Column("played_at", sa.Float, nullable=False),
+    time_column("played_at"),
 )
 
 # The row's fields that a change may set (never the id, the rules or the creation time).

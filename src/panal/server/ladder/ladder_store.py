@@ -18,7 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Engine, insert, select, update
 
-from panal.server.database.columns import account_column, created_at_column
+from panal.server.database.columns import account_column, created_at_column, time_column
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
 
@@ -28,8 +28,8 @@ ladder_entries_table = sa.Table(
     "ladder_entries",
     metadata,
     account_column(primary_key=True),
-    sa.Column("joined_at", sa.Float, nullable=False),
-    sa.Column("seen_at", sa.Float, nullable=False),
+    time_column("joined_at"),
+    time_column("seen_at"),
     sa.Column("active", sa.Boolean, nullable=False),
     sa.Column("pair", sa.String(16)),  # the pair of games it plays now (NULL: free)
 )

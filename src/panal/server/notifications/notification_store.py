@@ -15,7 +15,12 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bot_users
-from panal.server.database.columns import account_column, created_at_column, serial_id_column
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    serial_id_column,
+    time_column,
+)
 from panal.server.database.store import metadata
 from panal.server.players.player_store import users_table
 
@@ -58,7 +63,7 @@ notifications_table = sa.Table(
     sa.Column("kind", sa.String(24), nullable=False),
     sa.Column("data", sa.Text, nullable=False),  # JSON object: what the page needs to say it
     created_at_column(),
-    sa.Column("read_at", sa.Float),  # NULL: unread
+    time_column("read_at", nullable=True),  # NULL: unread
     sa.Index("notifications_by_user", "user_id", "id"),
     sqlite_autoincrement=True,  # an id is never given twice: a page marks read what it saw
 )

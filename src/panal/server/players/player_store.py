@@ -26,7 +26,12 @@ from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, or_
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bot_users
-from panal.server.database.columns import account_column, created_at_column, serial_id_column
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    serial_id_column,
+    time_column,
+)
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating
@@ -63,7 +68,7 @@ users_table = sa.Table(
     # address (lower case), correspondence reminders by e-mail, and when it was deleted.
     sa.Column("email", sa.String(254)),
     sa.Column("reminders", sa.Boolean, nullable=False, server_default=sa.true()),
-    sa.Column("deleted_at", sa.Float),
+    time_column("deleted_at", nullable=True),
     sa.Index("users_by_email", "email", unique=True),
 )
 
@@ -73,7 +78,7 @@ sessions_table = sa.Table(
     sa.Column("key", sa.String(64), primary_key=True),
     account_column(),
     created_at_column(),
-    sa.Column("expires_at", sa.Float, nullable=False),
+    time_column("expires_at"),
     sa.Index("sessions_by_user", "user_id"),
 )
 

@@ -13,7 +13,12 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, insert, select, update
 
 from panal.server.bots.bot_table import bot_users
-from panal.server.database.columns import account_column, serial_id_column, updated_at_column
+from panal.server.database.columns import (
+    account_column,
+    serial_id_column,
+    time_column,
+    updated_at_column,
+)
 from panal.server.database.store import insert_ignore, metadata
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import games_table
@@ -70,7 +75,7 @@ rating_history_table = sa.Table(
     account_column(),
     sa.Column("category", sa.String(32), nullable=False),
     sa.Column("game_id", sa.String(16)),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("change", sa.Float, nullable=False),

@@ -17,7 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, select, update
 
-from panal.server.database.columns import account_column, updated_at_column
+from panal.server.database.columns import account_column, time_column, updated_at_column
 from panal.server.database.store import insert_ignore, metadata
 from panal.server.ratings.glicko2 import Glicko2, rate_game
 from panal.server.ratings.rating_store import locked_ratings, ratings_table, write_rating
@@ -54,7 +54,7 @@ def _first_times_table(name: str, item: sa.Column[Any], *more: sa.Column[Any]) -
         metadata,
         account_column(primary_key=True),
         item,
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         *more,
     )
 

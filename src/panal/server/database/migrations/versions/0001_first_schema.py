@@ -8,7 +8,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from panal.server.database.columns import created_at_column, id_column, updated_at_column
+from panal.server.database.columns import (
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
 
 revision = "0001"
 down_revision = None
@@ -44,7 +49,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("ply", sa.Integer, primary_key=True),
         sa.Column("move", sa.String(64), nullable=False),
-        sa.Column("played_at", sa.Float, nullable=False),
+        time_column("played_at"),
     )
 
 

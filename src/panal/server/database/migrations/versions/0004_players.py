@@ -14,6 +14,7 @@ from panal.server.database.columns import (
     created_at_column,
     id_column,
     serial_id_column,
+    time_column,
     updated_at_column,
 )
 
@@ -52,14 +53,14 @@ def upgrade() -> None:
         sa.Column("key", sa.String(64), primary_key=True),
         account_column(),
         created_at_column(),
-        sa.Column("expires_at", sa.Float, nullable=False),
+        time_column("expires_at"),
     )
     op.create_index("sessions_by_user", "sessions", ["user_id"])
     op.create_table(
         "sign_in_failures",
         serial_id_column(),
         sa.Column("key", sa.String(80), nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     op.create_index("sign_in_failures_by_key", "sign_in_failures", ["key", "at"])
     op.create_table(
@@ -78,7 +79,7 @@ def upgrade() -> None:
         account_column(),
         sa.Column("category", sa.String(32), nullable=False),
         sa.Column("game_id", sa.String(16)),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         sa.Column("rating", sa.Float, nullable=False),
         sa.Column("deviation", sa.Float, nullable=False),
         sa.Column("change", sa.Float, nullable=False),
@@ -89,7 +90,7 @@ def upgrade() -> None:
         "challenges",
         id_column(),
         created_at_column(),
-        sa.Column("expires_at", sa.Float, nullable=False),
+        time_column("expires_at"),
         account_column("creator_id", nullable=True),
         sa.Column("creator_token", sa.String(64), nullable=False),
         sa.Column("game_type", sa.String(16), nullable=False),
@@ -105,7 +106,7 @@ def upgrade() -> None:
     op.create_table(
         "heartbeats",
         sa.Column("name", sa.String(16), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     # Plain ADD COLUMNs (SQLite has them): a batch copy of ``games`` would trip the moves'
     # foreign key. The accounts' columns are indexed for the profile pages.

@@ -13,7 +13,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from panal.server.database.columns import created_at_column, id_column, updated_at_column
+from panal.server.database.columns import (
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
 
 revision = "0005_enjambre"
 down_revision = "0004_players"
@@ -47,7 +52,7 @@ def upgrade() -> None:
         sa.Column("token", sa.String(64)),
         sa.Column("invite", sa.String(64)),
         sa.Column("name", sa.String(40)),
-        sa.Column("seen_at", sa.Float),
+        time_column("seen_at", nullable=True),
         sa.Column("replaced", sa.Boolean, nullable=False, server_default=sa.false()),
     )
     op.create_table(
@@ -65,7 +70,7 @@ def upgrade() -> None:
         sa.Column("ply", sa.Integer, primary_key=True),
         sa.Column("player", sa.Integer, nullable=False),
         sa.Column("action", sa.Text, nullable=False),
-        sa.Column("played_at", sa.Float, nullable=False),
+        time_column("played_at"),
     )
 
 

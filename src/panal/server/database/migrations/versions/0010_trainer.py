@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from panal.server.database.columns import account_column, updated_at_column
+from panal.server.database.columns import account_column, time_column, updated_at_column
 
 revision = "0010_trainer"
 down_revision = "0009_analysisweb"
@@ -32,14 +32,14 @@ def upgrade() -> None:
         "puzzle_attempts",
         account_column(primary_key=True),
         sa.Column("puzzle_id", sa.String(16), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         sa.Column("solved", sa.Boolean, nullable=False),
     )
     op.create_table(
         "lesson_progress",
         account_column(primary_key=True),
         sa.Column("lesson_id", sa.String(40), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
 
 

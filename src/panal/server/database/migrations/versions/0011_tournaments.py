@@ -15,6 +15,7 @@ from panal.server.database.columns import (
     account_column,
     created_at_column,
     id_column,
+    time_column,
     updated_at_column,
 )
 
@@ -37,14 +38,14 @@ def upgrade() -> None:
         sa.Column("time_control", sa.String(64), nullable=False),
         sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("max_players", sa.Integer, nullable=False),
-        sa.Column("starts_at", sa.Float),
+        time_column("starts_at", nullable=True),
         sa.Column("start_when_full", sa.Boolean, nullable=False),
         sa.Column("no_show_seconds", sa.Float, nullable=False),
         account_column("creator_id"),
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("round", sa.Integer, nullable=False),
-        sa.Column("round_started_at", sa.Float),
-        sa.Column("ends_at", sa.Float),
+        time_column("round_started_at", nullable=True),
+        time_column("ends_at", nullable=True),
         created_at_column(),
         updated_at_column(),
         sa.Column("version", sa.Integer, nullable=False),
@@ -56,7 +57,7 @@ def upgrade() -> None:
             "tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True
         ),
         account_column(primary_key=True),
-        sa.Column("joined_at", sa.Float, nullable=False),
+        time_column("joined_at"),
         sa.Column("withdrawn", sa.Boolean, nullable=False),
     )
     op.create_table(

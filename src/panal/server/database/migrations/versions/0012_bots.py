@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from panal.server.database.columns import account_column, created_at_column
+from panal.server.database.columns import account_column, created_at_column, time_column
 
 revision = "0012_bots"
 down_revision = "0011_tournaments"
@@ -34,8 +34,8 @@ def upgrade() -> None:
     op.create_table(
         "ladder_entries",
         account_column(primary_key=True),
-        sa.Column("joined_at", sa.Float, nullable=False),
-        sa.Column("seen_at", sa.Float, nullable=False),
+        time_column("joined_at"),
+        time_column("seen_at"),
         sa.Column("active", sa.Boolean, nullable=False),
         sa.Column("pair", sa.String(16)),
     )

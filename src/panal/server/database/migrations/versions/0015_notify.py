@@ -10,7 +10,12 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from panal.server.database.columns import account_column, created_at_column, serial_id_column
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    serial_id_column,
+    time_column,
+)
 
 revision = "0015_notify"
 down_revision = "0014_chat"
@@ -26,7 +31,7 @@ def upgrade() -> None:
         sa.Column("kind", sa.String(24), nullable=False),
         sa.Column("data", sa.Text, nullable=False),
         created_at_column(),
-        sa.Column("read_at", sa.Float),
+        time_column("read_at", nullable=True),
         sqlite_autoincrement=True,  # an id is never given twice: a page marks read what it saw
     )
     op.create_index("notifications_by_user", "notifications", ["user_id", "id"])
