@@ -167,30 +167,23 @@ def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
     from sqlalchemy.dialects import postgresql
     from sqlalchemy.schema import CreateTable
 
-    from panal.server.database.columns import (
-        account_column,
-        created_at_column,
-        id_column,
-        serial_id_column,
-        time_column,
-        updated_at_column,
-    )
+    from panal.server.database import columns
 
     metadata = sa.MetaData()
     tables = [
-        sa.Table("users", metadata, serial_id_column()),
+        sa.Table("users", metadata, columns.serial_id_column()),
         sa.Table(
             "rows",
             metadata,
-            id_column(),
-            created_at_column(),
-            updated_at_column(),
-            account_column(),
-            account_column("owner_id", nullable=True),
-            time_column("at"),
-            time_column("read_at", nullable=True),
+            columns.id_column(),
+            columns.created_at_column(),
+            columns.updated_at_column(),
+            columns.account_column(),
+            columns.account_column("owner_id", nullable=True),
+            columns.time_column("at"),
+            columns.time_column("read_at", nullable=True),
         ),
-        sa.Table("per_account", metadata, account_column(primary_key=True)),
+        sa.Table("per_account", metadata, columns.account_column(primary_key=True)),
     ]
     built = [
         " ".join(str(CreateTable(t).compile(dialect=postgresql.dialect())).split()) for t in tables
