@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from panal.ai import Searcher
-from panal.ai.evaluation import FEATURES, WIN, evaluate, feature_counts
-from panal.ai.surround import SurroundSearch
+from panal.ai.evaluation import FEATURES, evaluate, feature_counts
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import Game, GameState
 from panal.hive.codes import PASS_CODE
@@ -183,7 +182,8 @@ def test_the_faster_evaluation_scores_as_before(game_string: str, score: int) ->
 
 
 # The same game played on from the first pass by panal on both sides (benchmarks/ai_convert.py):
-# after 94 more plies, Black fills the ring in two moves whatever White does.
+# White passes throughout (94 more plies; Black then fills the ring in two moves whatever
+# White does).
 SURROUND_IN_TWO = (
     IMMOBILE_WHITE
     + ";"
@@ -198,38 +198,6 @@ SURROUND_IN_TWO = (
         "bS1 bB1-;pass;bB1 wA2;pass;bS1 -bQ;pass;bS1 /wA1;pass;bS1 /bS2;pass"
     )
 )
-
-
-def test_the_forced_surround_search_proves_what_a_full_width_search_proves() -> None:
-    game = Game("Base", tournament_opening=True, repetition_draw=False)
-    for move in SURROUND_IN_TWO.split(";"):
-        game.push(move)
-    queen = game.piece_cells[0]
-    empty = {queen + step for step in NEIGHBOR_OFFSETS} - set(game.stacks)
-    search = SurroundSearch(game, node_cap=10_000)
-    assert search.find(1) is None  # two cells are empty: one move cannot do it
-    found = search.find(3)
-    assert found is not None
-    code, plies = found
-    assert plies == 3
-    assert code >> 6 in empty
-    # The full-width search, every line to its full depth, agrees: a win in three plies.
-    game.push_code(code)
-    reply = Searcher().search(game, depth=2)
-    assert reply.score == -(WIN - 2)
-    game.pop_code()
-    result = Searcher().search(game, node_limit=2_000)
-    assert result.is_win
-    assert result.score == WIN - 3
-
-
-def test_the_forced_surround_search_gives_up_within_its_budget() -> None:
-    game = Game("Base", tournament_opening=True, repetition_draw=False)
-    for move in SURROUND_IN_TWO.split(";"):
-        game.push(move)
-    search = SurroundSearch(game, node_cap=1)
-    assert search.find(3) is None
-    assert search.nodes == 2
 
 
 def test_the_reach_of_an_immobile_queen_counts_the_fills_that_keep_it_pinned() -> None:

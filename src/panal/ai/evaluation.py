@@ -10,8 +10,8 @@ ant a lot, and pieces in hand are kept in reserve at a discount.
 The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
 score is the weighted difference between the side to move and the other, plus a tempo bonus. The
 weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
-logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; two more, set by
-hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; three more, set
+by hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
 surround rather than a position to shuffle in until the move limit. Those games all have
 the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the same weights
 until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN` is far above
@@ -29,7 +29,6 @@ from collections.abc import Mapping, Sequence
 from operator import mul, sub
 from typing import TYPE_CHECKING
 
-from panal.ai.surround import filling_moves
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
 from panal.hive.codes import PASS_CODE
 from panal.hive.movement import SLIDE_STEPS, neighbor_mask, pinned_cells
@@ -387,6 +386,27 @@ def ring_reach(game: Game, color: int) -> int:
         if passed:
             game.pop_code()
     return min(len(cells), len(pieces))
+
+
+def filling_moves(game: Game) -> list[int]:
+    """The side to move's legal moves that fill an empty cell beside the enemy queen (none when
+    it is not placed); a piece already beside it, alone on its cell, does not count: moving it
+    along the ring gains no cell."""
+    cells = game.piece_cells
+    stacks = game.stacks
+    queen = cells[((game.ply & 1) ^ 1) << 4]
+    if queen < 0:
+        return []
+    empty = {queen + step for step in NEIGHBOR_OFFSETS if queen + step not in stacks}
+    found = []
+    for code in game.legal_move_codes():
+        if code < 0 or (code >> 6) not in empty:
+            continue
+        origin = cells[code & 31]
+        if origin >= 0 and origin - queen in _NEIGHBOR_SET and len(stacks[origin]) == 1:
+            continue
+        found.append(code)
+    return found
 
 
 def _mosquito_as(stacks: Mapping[int, Sequence[int]], cell: int) -> int:

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from panal.ai.evaluation import MATE_BOUND, WIN, evaluate
-from panal.ai.surround import SurroundSearch
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import Game, GameState, Move
 from panal.hive.codes import PASS_CODE
@@ -42,11 +41,6 @@ CONTEMPT = 15  # score units a draw costs the side that searches
 FUTILITY_MARGIN = 150  # score units per remaining ply
 NULL_REDUCTION = 2
 LATE_MOVE_LIMITS = {1: 16, 2: 28}  # quiet moves searched at these remaining depths
-# The forced-surround search at the root: at most this many filling moves, on at most
-# 1/SURROUND_BUDGET_SHARE of the node budget or time (SURROUND_NODES without a node budget).
-SURROUND_FILLS = 3
-SURROUND_BUDGET_SHARE = 4
-SURROUND_NODES = 20_000
 
 _EXACT = 0
 _LOWER = 1  # the score is a lower bound (the search failed high)
@@ -192,10 +186,6 @@ class Searcher:
             # A forced move (or a pass): nothing to think about.
             best.seconds = time.perf_counter() - start
             return best
-        if bounded and not noise and self.selective:
-            surround = self._forced_surround(position, start)
-            if surround is not None:
-                return surround
 
         for iteration in range(1, max_depth + 1):
             try:
@@ -557,29 +547,6 @@ class Searcher:
         return best_score
 
     # --- helpers --------------------------------------------------------------------------
-
-    def _forced_surround(self, game: Game, start: float) -> SearchResult | None:
-        """A forced surround of the enemy queen in at most :data:`SURROUND_FILLS` moves, found
-        by the narrow search of :mod:`panal.ai.surround` on a share of the budget, as a result;
-        None when none is proven (the nodes it spent count against the budget all the same)."""
-        share = SURROUND_BUDGET_SHARE
-        cap = self.node_limit // share if self.node_limit < 1 << 62 else SURROUND_NODES
-        deadline = start + (self.deadline - start) / share
-        surround = SurroundSearch(game, cap, deadline)
-        found = surround.find(SURROUND_FILLS)
-        self.nodes += surround.nodes
-        if found is None:
-            return None
-        code, plies = found
-        return SearchResult(
-            Move.from_code(code),
-            code,
-            WIN - plies,
-            plies,
-            self.nodes,
-            time.perf_counter() - start,
-            [code],
-        )
 
     @staticmethod
     def _queen_safe(game: Game) -> bool:
