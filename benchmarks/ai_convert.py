@@ -17,6 +17,8 @@ further on. Node budgets make the figures the same on any machine, whatever its 
 ``--baseline-evaluation FILE`` (a copy of an older ``panal/ai/evaluation.py``) plays every start
 with that evaluation too, one after the other in the same process, and prints both summaries:
 the share of games ending at the ply limit, the wins and the plies to each win.
+``--baseline-search FILE`` (a copy of an older ``panal/ai/search.py``) does the same with that
+search; with both, the baseline is the older search with the older evaluation.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from panal.ai import Searcher
 from panal.ai.evaluation import evaluate
@@ -59,13 +62,13 @@ def passing_starts(folders: list[Path], every: int = 0) -> list[tuple[str, GameT
 
 
 def play_on(
-    game_type: GameType, moves: list[str], evaluator: Callable[[Game], int], nodes: int, plies: int
+    game_type: GameType, moves: list[str], searcher: Searcher, nodes: int, plies: int
 ) -> tuple[GameState, int, float]:
     """Panal on both sides from the position after ``moves``: (state, plies played, CPU s)."""
     game = Game(game_type, tournament_opening=True, repetition_draw=False)
     for move in moves:
         game.push(move, lenient=True)
-    searcher = Searcher(evaluator=evaluator)
+    searcher.clear()
     started = time.process_time()
     played = 0
     while not game.is_over() and played < plies:
@@ -88,6 +91,17 @@ def summary(label: str, results: list[tuple[GameState, int, float]], plies: int)
     )
 
 
+def load_module(name: str, path: Path) -> Any:
+    """The Python file at ``path``, loaded as a module called ``name``."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # a dataclass looks its module up while it is being built
+    spec.loader.exec_module(module)
+    return module
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("folders", nargs="+", type=Path, help="ladder results (games.jsonl)")
@@ -95,22 +109,22 @@ def main() -> int:
     parser.add_argument("--plies", type=int, default=100)
     parser.add_argument("--every", type=int, default=0, help="also every K-th later pass")
     parser.add_argument("--baseline-evaluation", type=Path, metavar="FILE")
+    parser.add_argument("--baseline-search", type=Path, metavar="FILE")
     args = parser.parse_args()
-    evaluators: dict[str, Callable[[Game], int]] = {}
-    if args.baseline_evaluation is not None:
-        spec = importlib.util.spec_from_file_location("baseline", args.baseline_evaluation)
-        if spec is None or spec.loader is None:
-            print(f"cannot load {args.baseline_evaluation}", file=sys.stderr)
-            return 1
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        evaluators["baseline"] = module.evaluate
-    evaluators["current"] = evaluate
+    players: dict[str, Callable[[], Searcher]] = {}
+    if args.baseline_evaluation is not None or args.baseline_search is not None:
+        searcher, evaluator = Searcher, evaluate
+        if args.baseline_search is not None:
+            searcher = load_module("baseline_search", args.baseline_search).Searcher
+        if args.baseline_evaluation is not None:
+            evaluator = load_module("baseline_evaluation", args.baseline_evaluation).evaluate
+        players["baseline"] = lambda: searcher(evaluator=evaluator)
+    players["current"] = Searcher
     starts = passing_starts(args.folders, args.every)
-    results: dict[str, list[tuple[GameState, int, float]]] = {label: [] for label in evaluators}
+    results: dict[str, list[tuple[GameState, int, float]]] = {label: [] for label in players}
     for name, game_type, moves in starts:
-        for label, evaluator in evaluators.items():
-            state, played, seconds = play_on(game_type, moves, evaluator, args.nodes, args.plies)
+        for label, player in players.items():
+            state, played, seconds = play_on(game_type, moves, player(), args.nodes, args.plies)
             results[label].append((state, played, seconds))
             print(f"{name} {label}: {state} after {played} plies ({seconds:.0f} s)", flush=True)
     for label, played_on in results.items():

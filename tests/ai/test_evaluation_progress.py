@@ -9,7 +9,7 @@ import pytest
 from panal.ai import Searcher
 from panal.ai.evaluation import FEATURES, evaluate, feature_counts
 from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive import Game
+from panal.hive import Game, GameState
 from panal.hive.codes import PASS_CODE
 
 # A Base game from benchmarks/results/2026-11-26-base-1s (game 19), 176 plies: panal (Black) has
@@ -38,6 +38,7 @@ IMMOBILE_WHITE = (
 
 RING = FEATURES.index("ring_of_immobile_queen")
 CLOSING = FEATURES.index("closing_on_immobile_queen")
+REACH = FEATURES.index("reach_of_immobile_queen")
 
 
 def _immobile_white() -> Game:
@@ -178,3 +179,60 @@ SCORES = [
 def test_the_faster_evaluation_scores_as_before(game_string: str, score: int) -> None:
     game = Game.from_game_string(game_string, repetition_draw=False)
     assert evaluate(game) == score
+
+
+# The same game played on from the first pass by panal on both sides (benchmarks/ai_convert.py):
+# White passes throughout (94 more plies; Black then fills the ring in two moves whatever
+# White does).
+SURROUND_IN_TWO = (
+    IMMOBILE_WHITE
+    + ";"
+    + (
+        "pass;bA1 /wA3;pass;bA1 bB2-;pass;bG3 /bB2;pass;bA1 wA3-;pass;bA1 /bB1;pass;bG3 wA3-;"
+        "pass;bS2 /wA1;pass;bA1 bS2\\;pass;bS2 bA1\\;pass;bA1 bB2-;pass;bA1 /bB1;pass;bQ bB1-;"
+        "pass;bQ bB1/;pass;bB1 bA1-;pass;bA1 /wA3;pass;bA1 bB2-;pass;bQ \\wA2;pass;bA1 bS2-;"
+        "pass;bA1 /wA3;pass;bQ -wA2;pass;bA1 bB2-;pass;bA1 bS2-;pass;bA1 bG2-;pass;bG2 bA1-;"
+        "pass;bA1 bB2-;pass;bS1 bG2/;pass;bS1 \\wS2;pass;bQ \\wA2;pass;bA1 /wA3;pass;bQ wA2/;"
+        "pass;bA1 bB2-;pass;bA1 bS2-;pass;bQ \\wA2;pass;bQ -wA2;pass;bA1 wA2/;pass;bQ /wA2;pass;"
+        "bB1 wA2;pass;bA1 bB2-;pass;bS1 \\wS1;pass;bA1 bS2-;pass;bA1 /wA3;pass;bB1 \\bB1;pass;"
+        "bS1 bB1-;pass;bB1 wA2;pass;bS1 -bQ;pass;bS1 /wA1;pass;bS1 /bS2;pass"
+    )
+)
+
+
+def test_the_reach_of_an_immobile_queen_counts_the_fills_that_keep_it_pinned() -> None:
+    """Checked against the rules engine on each position of the game played on: the cells beside
+    White's queen that Black's legal moves fill while White can still only pass (or that end
+    the game), and the pieces that make such fills."""
+    game = Game("Base", tournament_opening=True, repetition_draw=False)
+    moves = SURROUND_IN_TWO.split(";")
+    for move in moves[:176]:
+        game.push(move)
+    counted = []
+    for move in moves[176:]:
+        game.push(move)
+        if game.turn != 1:
+            continue
+        queen = game.piece_cells[0]
+        empty = {queen + step for step in NEIGHBOR_OFFSETS} - set(game.stacks)
+        cells, pieces = set(), set()
+        for code in game.legal_move_codes():
+            origin = game.piece_cells[code & 31]
+            if code >> 6 not in empty or (
+                origin - queen in NEIGHBOR_OFFSETS and len(game.stacks[origin]) == 1
+            ):
+                continue
+            game.push_code(code)
+            if game.state is GameState.BLACK_WINS or game.legal_move_codes() == [PASS_CODE]:
+                cells.add(code >> 6)
+                pieces.add(code & 31)
+            game.pop_code()
+        before = game.hash
+        assert feature_counts(game)[1][REACH] == min(len(cells), len(pieces))
+        assert game.hash == before  # the fills tried are taken back
+        game.push_code(PASS_CODE)
+        assert feature_counts(game)[1][REACH] == min(len(cells), len(pieces))
+        game.pop_code()
+        counted.append(min(len(cells), len(pieces)))
+    assert len(counted) > 40
+    assert 0 in counted and max(counted) >= 2

@@ -10,8 +10,8 @@ ant a lot, and pieces in hand are kept in reserve at a discount.
 The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
 score is the weighted difference between the side to move and the other, plus a tempo bonus. The
 weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
-logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; two more, set by
-hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; three more, set
+by hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
 surround rather than a position to shuffle in until the move limit. Those games all have
 the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the same weights
 until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN` is far above
@@ -30,7 +30,9 @@ from operator import mul, sub
 from typing import TYPE_CHECKING
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
+from panal.hive.codes import PASS_CODE
 from panal.hive.movement import SLIDE_STEPS, neighbor_mask, pinned_cells
+from panal.hive.outcome import GameState
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 
 if TYPE_CHECKING:
@@ -94,13 +96,16 @@ def _names() -> list[str]:
         "tempo",
         "ring_of_immobile_queen",
         "closing_on_immobile_queen",
+        "reach_of_immobile_queen",
     ]
     return names
 
 
 FEATURES: tuple[str, ...] = tuple(_names())
 """Names of the features, in the order of :func:`feature_counts` and :data:`WEIGHTS`."""
-HAND_SET_FEATURES = frozenset({"ring_of_immobile_queen", "closing_on_immobile_queen"})
+HAND_SET_FEATURES = frozenset(
+    {"ring_of_immobile_queen", "closing_on_immobile_queen", "reach_of_immobile_queen"}
+)
 """Features whose weights are set by hand, not fitted (``benchmarks/ai_tune.py`` keeps them):
 they price the end of a won game, which human games are resigned or agreed before."""
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
@@ -125,7 +130,11 @@ _ENEMY_DROP_CELLS = _INDEX["enemy_drop_cells"]
 _TEMPO = _INDEX["tempo"]
 _RING_OF_IMMOBILE = _INDEX["ring_of_immobile_queen"]
 _CLOSING_ON_IMMOBILE = _INDEX["closing_on_immobile_queen"]
+_REACH_OF_IMMOBILE = _INDEX["reach_of_immobile_queen"]
 _COUNT = len(FEATURES)
+_WINS = (GameState.WHITE_WINS, GameState.BLACK_WINS)
+REACH_WEIGHT = 40
+"""Score units per empty cell beside an immobile queen that a free piece can fill in a move."""
 _MOBILE_MOSQUITO = _MOBILE[_MOSQUITO]
 # A colour with none of these counts has no piece on the board that can move.
 _MOVERS = (
@@ -154,9 +163,9 @@ WEIGHTS: tuple[int, ...] = (
     5, -46, -26, -40,
     # attacker_mobile, attacker_pinned, pillbug_guard, enemy_drop_cells, tempo
     45, 38, 35, -7, 26,
-    # ring_of_immobile_queen, closing_on_immobile_queen (set by hand, not fitted: see
-    # feature_counts)
-    60, 4,
+    # ring_of_immobile_queen, closing_on_immobile_queen, reach_of_immobile_queen (set by
+    # hand, not fitted: see feature_counts)
+    60, 4, REACH_WEIGHT,
 )
 # fmt: on
 """Weight of each feature in :data:`FEATURES` (score units per count), for games with expansion
@@ -340,8 +349,64 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             # move limit.
             other[_RING_OF_IMMOBILE] += filled
             other[_CLOSING_ON_IMMOBILE] += closing[color ^ 1]
+            # Counting pieces near the ring is not enough: its last cells are often gated, and
+            # a fill that sets a defender free loses the terms above; what brings the end
+            # nearer is a piece that can fill a cell and keep the defender pinned.
+            other[_REACH_OF_IMMOBILE] += ring_reach(game, color ^ 1)
     counts[game.ply & 1][_TEMPO] += 1
     return counts
+
+
+def ring_reach(game: Game, color: int) -> int:
+    """How many empty cells beside the enemy queen ``color`` can fill, one move each, without
+    setting the enemy (who can only pass) free: the smaller of the cells such fills reach and
+    the pieces that make them (a fill that surrounds the queen counts too). Plays each fill on
+    ``game`` and takes it back: the rules' own move generation, affordable only in the
+    endgames where it is asked for, where one side has stopped moving."""
+    passed = game.ply & 1 != color
+    if passed:
+        game.push_code(PASS_CODE)
+    try:
+        cells: set[int] = set()
+        pieces: set[int] = set()
+        win = _WINS[color]
+        for code in filling_moves(game):
+            game.push_code(code)
+            try:
+                state = game.state
+                safe = state is win or (
+                    state is GameState.IN_PROGRESS and game.legal_move_codes() == [PASS_CODE]
+                )
+            finally:
+                game.pop_code()
+            if safe:
+                cells.add(code >> 6)
+                pieces.add(code & 31)
+    finally:
+        if passed:
+            game.pop_code()
+    return min(len(cells), len(pieces))
+
+
+def filling_moves(game: Game) -> list[int]:
+    """The side to move's legal moves that fill an empty cell beside the enemy queen (none when
+    it is not placed); a piece already beside it, alone on its cell, does not count: moving it
+    along the ring gains no cell."""
+    cells = game.piece_cells
+    stacks = game.stacks
+    queen = cells[((game.ply & 1) ^ 1) << 4]
+    if queen < 0:
+        return []
+    empty = {queen + step for step in NEIGHBOR_OFFSETS if queen + step not in stacks}
+    found = []
+    for code in game.legal_move_codes():
+        if code < 0 or (code >> 6) not in empty:
+            continue
+        origin = cells[code & 31]
+        if origin >= 0 and origin - queen in _NEIGHBOR_SET and len(stacks[origin]) == 1:
+            continue
+        found.append(code)
+    return found
 
 
 def _mosquito_as(stacks: Mapping[int, Sequence[int]], cell: int) -> int:
