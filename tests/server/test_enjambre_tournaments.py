@@ -1,0 +1,123 @@
+"""Enjambre tournaments (a series) through the HTTP API, on SQLite and PostgreSQL + Redis (the
+``backend`` fixture): what is refused and why, and a series played to its end, its standings
+equal to a recomputation from the stored tables' places."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from panal.server.app import create_app
+from panal.server.enjambre_tables.live import TableLimits
+from tests.server.conftest import Backend, first_legal_move
+from tests.server.players_helpers import Person
+
+QUICK = TableLimits(bot_pause=0.0, presence_seconds=0.2, sweep_seconds=0.2, stall_seconds=2.0)
+SERIES = {"name": "Enjambre night", "format": "series", "game_type": "Enjambre"}
+
+
+@pytest.fixture
+def site(backend: Backend) -> Iterator[TestClient]:
+    app = create_app(
+        backend.db_url,
+        ai_runner=first_legal_move,
+        levels=("beginner",),
+        ai_workers=1,
+        table_limits=QUICK,
+        **backend.app_options(),
+    )
+    with TestClient(app) as client:
+        yield client
+
+
+def people(client: TestClient, count: int) -> list[Person]:
+    found = [Person(client) for _ in range(count)]
+    for i, person in enumerate(found):
+        person.sign_up(f"swarm{i}")
+    return found
+
+
+def refused(person: Person, body: dict[str, Any]) -> str:
+    response = person.post("/api/tournaments", {**SERIES, **body})
+    assert response.status_code == 422, response.text
+    return str(response.json()["error"])
+
+
+def test_a_series_refuses_what_enjambre_cannot_play(site: TestClient) -> None:
+    (ana,) = people(site, 1)
+    assert refused(ana, {"max_players": 7}) == "series_players"
+    assert refused(ana, {"format": "swiss"}) == "enjambre_series_only"
+    assert refused(ana, {"game_type": "Base"}) == "enjambre_series_only"
+    assert refused(ana, {"options": {"rounds": "3"}}) == "series_options"
+    clock = {"kind": "realtime", "base": 600, "increment": 0}
+    assert refused(ana, {"clock": clock}) == "series_clock"
+    assert ana.get("/api/tournaments").json()["tournaments"] == []
+
+
+@pytest.mark.slow  # about 13 s: two no-show times and two bot games
+def test_a_series_runs_to_its_end(site: TestClient, backend: Backend) -> None:
+    """Three players, two rounds: each round one table of all three, seats turned; nobody
+    comes, so each seat goes to a bot after the no-show time and the bots play it out. One
+    player takes their seat's token first (as the page does) and sees the table as that seat."""
+    ana, bea, cid = people(site, 3)
+    made = ana.post(
+        "/api/tournaments", {**SERIES, "rounds": 2, "max_players": 3, "no_show_seconds": 5}
+    )
+    assert made.status_code == 201, made.text
+    tournament_id = made.json()["id"]
+    for person in (ana, bea, cid):
+        assert person.post(f"/api/tournaments/{tournament_id}/join").status_code == 200
+    started = ana.post(f"/api/tournaments/{tournament_id}/start")
+    assert started.status_code == 200, started.text
+    first = started.json()["pairings"][0]["boards"]
+    assert [seat["name"] for seat in first] == ["swarm0", "swarm1", "swarm2"]
+    table_id = first[0]["table"]
+    assert bea.post(f"/api/enjambre/tables/{table_id}/seats/mine").json()["seat"] == 1
+    outsider = Person(site)
+    outsider.sign_up("outsider")
+    assert outsider.post(f"/api/enjambre/tables/{table_id}/seats/mine").json()["error"] == (
+        "no_seat"
+    )
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        seen = ana.get(f"/api/tournaments/{tournament_id}").json()
+        if seen["status"] == "finished":
+            break
+        time.sleep(0.3)
+    assert seen["status"] == "finished", seen
+    rounds = seen["pairings"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    assert [s["name"] for s in rounds[1]["boards"]] == ["swarm1", "swarm2", "swarm0"]
+    # the recomputation: every pair at each stored table, the better place 1, equal ½
+    engine = create_engine(backend.db_url)
+    score: dict[str, float] = {"swarm0": 0.0, "swarm1": 0.0, "swarm2": 0.0}
+    with engine.connect() as conn:
+        for table in {s["table"] for r in rounds for s in r["boards"]}:
+            result = conn.execute(
+                text("SELECT result FROM enjambre_games WHERE table_id = :t"), {"t": table}
+            ).scalar_one()
+            seats = conn.execute(
+                text(
+                    "SELECT s.seat, s.replaced, u.name FROM enjambre_seats s "
+                    "JOIN users u ON u.id = s.user_id WHERE s.table_id = :t ORDER BY s.seat"
+                ),
+                {"t": table},
+            ).all()
+            places = json.loads(result)["places"]
+            place = {n: len(places) if r else places[s] for s, r, n in seats}
+            for a, b in combinations(place, 2):
+                won = 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
+                score[a] += won
+                score[b] += 1.0 - won
+    engine.dispose()
+    assert {s["name"]: s["score"] for s in seen["standings"]} == score
+    assert sum(score.values()) == 6.0  # three pairs a round, two rounds
+    ranks = [s["score"] for s in seen["standings"]]
+    assert ranks == sorted(ranks, reverse=True)
