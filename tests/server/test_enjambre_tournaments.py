@@ -4,20 +4,18 @@ equal to a recomputation from the stored tables' places."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
-from itertools import combinations
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
 from panal.server.app import create_app
 from panal.server.enjambre_tables.live import TableLimits
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.players_helpers import Person
+from tests.server.tournament_helpers import check_standings, stored_series
 
 QUICK = TableLimits(bot_pause=0.0, presence_seconds=0.2, sweep_seconds=0.2, stall_seconds=2.0)
 SERIES = {"name": "Enjambre night", "format": "series", "game_type": "Enjambre"}
@@ -95,29 +93,6 @@ def test_a_series_runs_to_its_end(site: TestClient, backend: Backend) -> None:
     rounds = seen["pairings"]
     assert [r["round"] for r in rounds] == [1, 2]
     assert [s["name"] for s in rounds[1]["boards"]] == ["swarm1", "swarm2", "swarm0"]
-    # the recomputation: every pair at each stored table, the better place 1, equal ½
-    engine = create_engine(backend.db_url)
-    score: dict[str, float] = {"swarm0": 0.0, "swarm1": 0.0, "swarm2": 0.0}
-    with engine.connect() as conn:
-        for table in {s["table"] for r in rounds for s in r["boards"]}:
-            result = conn.execute(
-                text("SELECT result FROM enjambre_games WHERE table_id = :t"), {"t": table}
-            ).scalar_one()
-            seats = conn.execute(
-                text(
-                    "SELECT s.seat, s.replaced, u.name FROM enjambre_seats s "
-                    "JOIN users u ON u.id = s.user_id WHERE s.table_id = :t ORDER BY s.seat"
-                ),
-                {"t": table},
-            ).all()
-            places = json.loads(result)["places"]
-            place = {n: len(places) if r else places[s] for s, r, n in seats}
-            for a, b in combinations(place, 2):
-                won = 1.0 if place[a] < place[b] else 0.5 if place[a] == place[b] else 0.0
-                score[a] += won
-                score[b] += 1.0 - won
-    engine.dispose()
-    assert {s["name"]: s["score"] for s in seen["standings"]} == score
-    assert sum(score.values()) == 6.0  # three pairs a round, two rounds
-    ranks = [s["score"] for s in seen["standings"]]
-    assert ranks == sorted(ranks, reverse=True)
+    games = stored_series(backend.db_url, tournament_id)
+    assert len(games) == 2 * 3  # three pairs a round, two rounds
+    check_standings(seen, games)
