@@ -4,7 +4,6 @@ equal to a recomputation from the stored tables' places."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,6 +14,7 @@ from panal.server.app import create_app
 from panal.server.enjambre_tables.live import TableLimits
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.players_helpers import Person
+from tests.server.test_server_tournaments import wait
 from tests.server.tournament_helpers import check_standings, stored_series
 
 QUICK = TableLimits(bot_pause=0.0, presence_seconds=0.2, sweep_seconds=0.2, stall_seconds=2.0)
@@ -77,19 +77,18 @@ def test_a_series_runs_to_its_end(site: TestClient, backend: Backend) -> None:
     first = started.json()["pairings"][0]["boards"]
     assert [seat["name"] for seat in first] == ["swarm0", "swarm1", "swarm2"]
     table_id = first[0]["table"]
-    assert bea.post(f"/api/enjambre/tables/{table_id}/seats/mine").json()["seat"] == 1
+    taken = bea.post(f"/api/enjambre/tables/{table_id}/seats/mine").json()
+    assert taken["seat"] == 1
+    seen_by_seat = bea.get(
+        f"/api/enjambre/tables/{table_id}", headers={"Authorization": f"Bearer {taken['token']}"}
+    )
+    assert seen_by_seat.status_code == 200, seen_by_seat.text
+    assert seen_by_seat.json()["you"] == [1]
     outsider = Person(site)
     outsider.sign_up("outsider")
-    assert outsider.post(f"/api/enjambre/tables/{table_id}/seats/mine").json()["error"] == (
-        "no_seat"
-    )
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        seen = ana.get(f"/api/tournaments/{tournament_id}").json()
-        if seen["status"] == "finished":
-            break
-        time.sleep(0.3)
-    assert seen["status"] == "finished", seen
+    mine = outsider.post(f"/api/enjambre/tables/{table_id}/seats/mine")
+    assert (mine.status_code, mine.json()["error"]) == (403, "no_seat")
+    seen = wait(ana, tournament_id, lambda s: s["status"] == "finished", seconds=90)
     rounds = seen["pairings"]
     assert [r["round"] for r in rounds] == [1, 2]
     assert [s["name"] for s in rounds[1]["boards"]] == ["swarm1", "swarm2", "swarm0"]
