@@ -90,6 +90,11 @@ def results(snapshot: Snapshot) -> list[GameResult]:
             found.append(GameResult(p.round, p.player, None, p.points or 0.0))
         elif p.color == 0 and p.game_id is None and p.points is not None:
             found.append(GameResult(p.round, p.player, p.opponent, p.points, played=False))
+        elif p.color == 0 and p.result == GameState.NOT_STARTED.value:
+            # aborted by the game's clock (a first move that never came, hive_games.clock's
+            # window): a no-show, so the side whose first move it was loses by forfeit
+            points = 0.0 if p.plies == 0 else 1.0
+            found.append(GameResult(p.round, p.player, p.opponent, points, played=False))
         elif p.color == 0 and p.result is not None:
             played = p.end_reason != Termination.FORFEIT.value
             found.append(
