@@ -19,6 +19,7 @@ SUBSYSTEMS = (
     "panal.server.commands",
     "panal.server.bots.commands",
     "panal.server.chat.commands",
+    "panal.server.players.commands",
     "panal.puzzles.commands",
     "panal.ai.commands",
 )

@@ -56,6 +56,10 @@ def test_two_players_chat_and_a_muted_player_is_silenced(
         page.wait_for_selector("details.chat summary")
         assert page.evaluate("document.querySelector('details.chat').open") is False
     assert apart(box(guest, "details.chat"), box(guest, ".board-area"))
+    # On the desktop it sits in the side column beside the board, not below the board's edge.
+    board, chat = box(host, ".board-area"), box(host, "details.chat")
+    assert chat["x"] >= board["x"] + board["width"], (board, chat)
+    assert chat["y"] + chat["height"] <= board["y"] + board["height"], (board, chat)
 
     host.click("details.chat summary")
     say(host, "Good luck!")

@@ -149,6 +149,11 @@ def test_four_players_two_people_and_two_bots_play_to_the_scoreboard(
     assert "invite=" not in guest.url
     assert "Colocación" in guest.inner_text(".status")  # the guest reads Spanish
     host.wait_for_selector(".enj-tray")
+    # On the desktop the chat sits in the side column beside the board, not below its edge.
+    board = host.locator(".enj-board-wrap").bounding_box()
+    chat = host.locator("details.chat").bounding_box()
+    assert board and chat and chat["x"] >= board["x"] + board["width"], (board, chat)
+    assert chat["y"] + chat["height"] <= board["y"] + board["height"], (board, chat)
     arrange(host, by_taps=True)
     host.screenshot(path=str(artifacts / "enjambre-setup-done.png"))
     arrange(guest, by_drag=True)

@@ -19,6 +19,7 @@ from tests.server.translations import AREAS, LANGUAGES
 pytestmark = pytest.mark.browser
 
 WIDTH, HEIGHT = 390, 844
+NARROW = 360  # the header's links fit from this width in every language
 FINISHED = (
     "Base;BlackWins;Black[6];wQ;bG1 -wQ;wS1 wQ/;bQ \\bG1;wS2 wQ-;bQ -wS1;wG1 wQ\\;bA1 /bG1;"
     "wS2 \\wS1;bA1 bG1\\;wA1 wQ-"
@@ -58,10 +59,10 @@ OVERFLOW = """(width) => {
 }"""
 
 
-def on_screen(page: Any, selector: str) -> dict[str, float]:
+def on_screen(page: Any, selector: str, width: int = WIDTH) -> dict[str, float]:
     box: dict[str, float] | None = page.locator(selector).bounding_box()
     assert box is not None, f"{selector} is not shown"
-    assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH + 0.5, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
     assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
     return box
 
@@ -153,17 +154,32 @@ def test_every_page_is_reachable_from_the_phone_header(
     open_page: Any, artifacts: Path, locale: str
 ) -> None:
     page = open_page("/new", locale=locale, phone=True)
-    header = on_screen(page, ".site-header")
+    page.set_viewport_size({"width": NARROW, "height": HEIGHT})  # the narrow phones' width
+    header = on_screen(page, ".site-header", NARROW)
     links = page.locator(".site-header nav a")
     assert links.count() == 7  # lobby, new game, import, archive, Enjambre, analysis, tournaments
+    boxes = []
     for index in range(links.count()):
         box = links.nth(index).bounding_box()
         assert box is not None, links.nth(index).inner_text()
         # on screen, in the header, and big enough to tap
-        assert box["x"] >= 0 and box["x"] + box["width"] <= WIDTH + 0.5, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW + 0.5, box
         assert header["y"] <= box["y"] <= box["y"] + box["height"] <= header["y"] + header["height"]
-        assert box["width"] >= 44 and box["height"] >= 44, box
-    assert page.evaluate(OVERFLOW, WIDTH) == []
+        # (44 px less a layout rounding: a box at y 49.89 can measure 43.99999)
+        assert box["width"] >= 44 - 0.01 and box["height"] >= 44 - 0.01, box
+        # no two links' boxes (nor their texts, which may not spill out of the box) overlap
+        text_width = links.nth(index).evaluate("(link) => link.scrollWidth")
+        assert text_width <= box["width"] + 0.5, (links.nth(index).inner_text(), text_width, box)
+        for other in boxes:
+            apart = (
+                box["x"] >= other["x"] + other["width"] - 0.5
+                or other["x"] >= box["x"] + box["width"] - 0.5
+                or box["y"] >= other["y"] + other["height"] - 0.5
+                or other["y"] >= box["y"] + box["height"] - 0.5
+            )
+            assert apart, (locale, links.nth(index).inner_text(), box, other)
+        boxes.append(box)
+    assert page.evaluate(OVERFLOW, NARROW) == []
     page.screenshot(path=str(artifacts / f"phone-header-{locale}.png"))
     page.tap("a[data-nav=enjambre]")
     page.wait_for_selector("form.new-table")

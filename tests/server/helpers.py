@@ -175,6 +175,7 @@ class ServerProcess:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.stop()  # a server that never answered is not left running
         raise RuntimeError(f"panal serve did not start: {self.log_path.read_text()}")
 
     def kill(self) -> None:

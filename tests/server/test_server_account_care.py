@@ -233,3 +233,46 @@ def test_a_correspondence_reminder_is_mailed_once(mailing: tuple[TestClient, Inb
     ana.request("PATCH", "/api/account/settings", json={"reminders": True})
     assert portal.call(care.remind) == 1  # a new move awaited: a new reminder
     assert len(inbox.wait(3)) == 3
+
+
+def test_an_operator_prints_a_reset_link_without_smtp(
+    client: TestClient, db_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from panal.cli import main
+
+    person, other_device = Person(client), Person(client)
+    person.sign_up("forgetful", PASSWORD)
+    signed = other_device.post("/api/account/signin", {"name": "forgetful", "password": PASSWORD})
+    assert signed.status_code == 200, signed.text
+    assert main(["account", "reset-password", "nobody_here", "--db", db_url]) == 1
+    assert "no account named 'nobody_here'" in capsys.readouterr().err
+    assert (
+        main(
+            [
+                "account",
+                "reset-password",
+                "Forgetful",
+                "--url",
+                "https://hive.example/",
+                "--db",
+                db_url,
+            ]
+        )
+        == 0
+    )
+    link = capsys.readouterr().out.strip()
+    assert link.startswith("https://hive.example/reset#")
+    token = link.split("#", 1)[1]
+    # The player opens it and chooses the password (the operator never knows it), once.
+    helper = Person(client)
+    answer = helper.post("/api/account/reset/confirm", {"token": token, "password": "a new horse"})
+    assert answer.status_code == 200 and answer.json()["name"] == "forgetful", answer.text
+    again = helper.post("/api/account/reset/confirm", {"token": token, "password": "another horse"})
+    assert again.status_code == 410 and again.json()["error"] == "bad_link"
+    assert other_device.get("/api/account").json()["name"] is None  # signed out
+    old = Person(client).post("/api/account/signin", {"name": "forgetful", "password": PASSWORD})
+    assert old.status_code == 401
+    fresh = Person(client).post(
+        "/api/account/signin", {"name": "forgetful", "password": "a new horse"}
+    )
+    assert fresh.status_code == 200, fresh.text

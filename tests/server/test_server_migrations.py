@@ -132,3 +132,69 @@ def test_a_new_database_is_at_the_newest_revision(backend: Backend) -> None:
         assert store.revision() == HEAD_REVISION
     finally:
         store.close()
+
+
+def test_the_migrations_build_the_tables_the_code_declares(empty_database: str) -> None:
+    """Upgrading an empty database to the newest revision gives the schema of today's table
+    declarations: no table, column, type, nullability, index or foreign key more or less. The
+    migrations are frozen and spell their columns out (they never import the declarations, which
+    change), so this is what keeps the two in step."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    import panal.server.app  # noqa: F401  (every store: every table declaration)
+    from panal.server.database.store import metadata
+
+    GameStore(empty_database).close()  # a store upgrades its database at start-up
+    engine = create_engine(empty_database)
+    try:
+        with engine.connect() as conn:
+            context = MigrationContext.configure(conn, opts={"compare_type": True})
+            differences = [
+                d
+                for d in compare_metadata(context, metadata)
+                if d[0] != "remove_table" or d[1].name != "alembic_version"
+            ]
+    finally:
+        engine.dispose()
+    assert differences == []
+
+
+def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
+    """``database.columns`` is frozen: released migrations call it, so what each function
+    builds must never change (a column that differs is a new function)."""
+    import sqlalchemy as sa
+    from sqlalchemy.dialects import postgresql
+    from sqlalchemy.schema import CreateTable
+
+    from panal.server.database import columns
+
+    metadata = sa.MetaData()
+    tables = [
+        sa.Table("users", metadata, columns.serial_id_column()),
+        sa.Table(
+            "rows",
+            metadata,
+            columns.id_column(),
+            columns.created_at_column(),
+            columns.updated_at_column(),
+            columns.account_column(),
+            columns.account_column("owner_id", nullable=True),
+            columns.time_column("at"),
+            columns.time_column("read_at", nullable=True),
+        ),
+        sa.Table("per_account", metadata, columns.account_column(primary_key=True)),
+    ]
+    built = [
+        " ".join(str(CreateTable(t).compile(dialect=postgresql.dialect())).split()) for t in tables
+    ]
+    assert built == [
+        "CREATE TABLE users ( id SERIAL NOT NULL, PRIMARY KEY (id) )",
+        "CREATE TABLE rows ( id VARCHAR(16) NOT NULL, created_at FLOAT NOT NULL,"
+        " updated_at FLOAT NOT NULL, user_id INTEGER NOT NULL, owner_id INTEGER,"
+        " at FLOAT NOT NULL, read_at FLOAT,"
+        " PRIMARY KEY (id), FOREIGN KEY(user_id) REFERENCES users (id),"
+        " FOREIGN KEY(owner_id) REFERENCES users (id) )",
+        "CREATE TABLE per_account ( user_id INTEGER NOT NULL, PRIMARY KEY (user_id),"
+        " FOREIGN KEY(user_id) REFERENCES users (id) )",
+    ]

@@ -296,8 +296,8 @@ def test_workers_share_the_port_and_die_with_their_supervisor(
         tmp_path / "workers.log",
         ("--redis", redis, "--redis-prefix", prefix + "-workers", "--workers", "2"),
     )
-    server.start()
     try:
+        server.start()
         assert server.process is not None
         web_processes = descendants(server.process.pid)
         assert len(web_processes) >= 2

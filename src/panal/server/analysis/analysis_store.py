@@ -19,9 +19,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Column, Connection, Float, Integer, String, Table, Text, delete, select
+from sqlalchemy import Column, Connection, Integer, String, Table, Text, delete, select
 from sqlalchemy.exc import IntegrityError
 
+from panal.server.database.columns import created_at_column, updated_at_column
 from panal.server.database.store import Conflict, Store, bump_version, metadata
 
 __all__ = ["AnalysisStore", "ReviewRow"]
@@ -32,7 +33,7 @@ positions_table = Table(
     Column("key", String(32), primary_key=True),
     Column("nodes", Integer, nullable=False),
     Column("analysis", Text, nullable=False),
-    Column("created_at", Float, nullable=False),
+    created_at_column(),
 )
 
 engines_table = Table(
@@ -40,7 +41,7 @@ engines_table = Table(
     metadata,
     Column("client", String(32), primary_key=True),
     Column("job_id", String(64)),
-    Column("updated_at", Float, nullable=False),
+    updated_at_column(),
 )
 
 reviews_table = Table(
@@ -54,8 +55,8 @@ reviews_table = Table(
     Column("nodes_per_ply", Integer, nullable=False),
     Column("review", Text),
     Column("error", Text),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
+    created_at_column(),
+    updated_at_column(),
 )
 
 REVIEW_FIELDS = ("status", "done", "total", "nodes_per_ply", "review", "error")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlalchemy import Connection, select
 
+from panal.server.database.columns import account_column, created_at_column
 from panal.server.database.store import metadata
 
 __all__ = ["bot_users", "bots_table"]
@@ -13,12 +14,12 @@ __all__ = ["bot_users", "bots_table"]
 bots_table = sa.Table(
     "bots",
     metadata,
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
-    sa.Column("owner_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    account_column(primary_key=True),
+    account_column("owner_id"),
     sa.Column("token_hash", sa.String(64)),  # SHA-256 of the API token; NULL: revoked
     sa.Column("limits", sa.Text, nullable=False),  # BotLimits as JSON
     sa.Column("engine", sa.Text),  # the engine it last reported: name, version, options
-    sa.Column("created_at", sa.Float, nullable=False),
+    created_at_column(),
     sa.Index("bots_by_token", "token_hash", unique=True),
     sa.Index("bots_by_owner", "owner_id"),
 )

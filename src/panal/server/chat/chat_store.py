@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, case, delete, func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
+from panal.server.database.columns import serial_id_column, time_column
 from panal.server.database.store import metadata
 from panal.server.http.request_error import RequestError
 from panal.server.room.tokens import hash_token
@@ -45,7 +46,7 @@ CHANNELS = ("players", "spectators")
 chat_messages_table = sa.Table(
     "chat_messages",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    serial_id_column(),
     sa.Column("room", sa.String(40), nullable=False),
     sa.Column("channel", sa.String(12), nullable=False),
     sa.Column("sender", sa.String(40), nullable=False),
@@ -53,8 +54,10 @@ chat_messages_table = sa.Table(
     sa.Column("author", sa.String(40)),  # the account's name when it spoke
     sa.Column("seat", sa.Integer),  # a guest's seat
     sa.Column("text", sa.Text, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
-    sa.Column("deleted_at", sa.Float),  # by a moderator: kept for the reports, shown to nobody
+    time_column("at"),
+    time_column(
+        "deleted_at", nullable=True
+    ),  # by a moderator: kept for the reports, shown to nobody
     sa.Column("deleted_by", sa.Integer),
     sa.Index("chat_messages_by_room", "room", "id"),
 )
@@ -64,7 +67,7 @@ chat_reports_table = sa.Table(
     metadata,
     sa.Column("message_id", sa.Integer, primary_key=True),
     sa.Column("reporter", sa.String(40), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
     sa.Index("chat_reports_by_time", "at"),
 )
 
@@ -73,7 +76,7 @@ chat_mutes_table = sa.Table(
     metadata,
     sa.Column("user_id", sa.Integer, primary_key=True),
     sa.Column("sender", sa.String(40), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
 )
 
 chat_rates_table = sa.Table(
@@ -81,7 +84,7 @@ chat_rates_table = sa.Table(
     metadata,
     sa.Column("sender", sa.String(40), primary_key=True),
     sa.Column("tokens", sa.Float, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
     sa.Column("granted", sa.Integer, nullable=False),  # whether the last message passed
 )
 
@@ -89,15 +92,15 @@ moderators_table = sa.Table(
     "moderators",
     metadata,
     sa.Column("user_id", sa.Integer, primary_key=True),
-    sa.Column("added_at", sa.Float, nullable=False),
+    time_column("added_at"),
 )
 
 chat_silences_table = sa.Table(
     "chat_silences",
     metadata,
     sa.Column("user_id", sa.Integer, primary_key=True),
-    sa.Column("until", sa.Float, nullable=False),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("until"),
+    time_column("at"),
 )
 
 

@@ -253,6 +253,40 @@ def bump_version(
     return version + 1
 
 
+def logged_change(
+    target: Table,
+    key: str,
+    version: int,
+    values: dict[str, Any],
+    now: float,
+    log: AppendLog,
+    rows: Sequence[dict[str, Any]],
+    shared: dict[str, Any],
+    *,
+    one_statement: bool,
+    before_rows: Callable[[Connection], object] | None = None,
+    after_rows: Callable[[Connection], object] | None = None,
+) -> ChangeWrite:
+    """A change of ``target``'s row ``key`` from ``version`` that sets ``values`` and appends
+    ``rows`` to ``log`` (a Hive move, Enjambre actions). Where ``one_statement`` (PostgreSQL)
+    and nothing else is written, one statement (:func:`one_statement_write`); otherwise a
+    transaction: the compare-and-set, ``before_rows``, the rows, ``after_rows``."""
+    if one_statement and before_rows is None and after_rows is None:
+        return one_statement_write(target, key, version, values, now, log, rows, shared)
+
+    def write(conn: Connection) -> int:
+        written = bump_version(conn, target, key, version, values, now)
+        if before_rows is not None:
+            before_rows(conn)
+        if rows:
+            conn.execute(insert(log.table), [{log.key: key, **row, **shared} for row in rows])
+        if after_rows is not None:
+            after_rows(conn)
+        return written
+
+    return ChangeWrite(key, version, work=write)
+
+
 @functools.lru_cache(maxsize=512)
 def lock_name(conn: Connection, name: str) -> None:
     """Hold a lock on ``name`` until the end of ``conn``'s transaction, against every process

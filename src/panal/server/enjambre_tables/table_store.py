@@ -30,15 +30,21 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, delete, exists, func, insert, or_, select, update
 
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
 from panal.server.database.store import (
     AppendLog,
     ChangeWrite,
     Conflict,
     Store,
-    bump_version,
+    logged_change,
     metadata,
     newest_first,
-    one_statement_write,
     row_fields,
 )
 from panal.server.ratings.rating_store import TABLE_CATEGORY, rate_table_game, shown_table_ratings
@@ -56,9 +62,9 @@ __all__ = [
 tables_table = sa.Table(
     "enjambre_tables",
     metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("updated_at", sa.Float, nullable=False),
+    id_column(),
+    created_at_column(),
+    updated_at_column(),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("mode", sa.String(12), nullable=False),
     sa.Column("options", sa.Text, nullable=False),
@@ -96,9 +102,9 @@ seats_table = _part_of_table(
     sa.Column("token", sa.String(64)),
     sa.Column("invite", sa.String(64)),
     sa.Column("name", sa.String(40)),
-    sa.Column("seen_at", sa.Float),
+    time_column("seen_at", nullable=True),
     sa.Column("replaced", sa.Boolean, nullable=False, default=False),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id")),
+    account_column(nullable=True),
 )
 
 games_table = _part_of_table(
@@ -115,7 +121,7 @@ actions_table = _part_of_table(
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("player", sa.Integer, nullable=False),
     sa.Column("action", sa.Text, nullable=False),
-    sa.Column("played_at", sa.Float, nullable=False),
+    time_column("played_at"),
 )
 
 TABLE_FIELDS = frozenset({"status", "waiting_for", "replace_after"})
@@ -338,20 +344,8 @@ class TableStore:
             {"ply": change.first_ply + index, "player": player, "action": _action_text(action)}
             for index, (player, action) in enumerate(change.actions)
         ]
-        if not (
-            self.database.is_sqlite
-            or change.seats
-            or change.absent
-            or change.result
-            or change.next_game
-        ):
-            shared = {"game": change.game, "played_at": now}
-            return one_statement_write(
-                tables_table, table_id, version, change.values, now, ACTIONS, actions, shared
-            )
 
-        def write(conn: Connection) -> int:
-            written = bump_version(conn, tables_table, table_id, version, change.values, now)
+        def seats_first(conn: Connection) -> None:
             if change.absent is not None:
                 seat, cutoff = change.absent
                 gone = conn.execute(
@@ -370,14 +364,8 @@ class TableStore:
                     .where(seats_table.c.table_id == table_id, seats_table.c.seat == seat)
                     .values(**seat_values)
                 )
-            if actions:
-                conn.execute(
-                    insert(actions_table),
-                    [
-                        {"table_id": table_id, "game": change.game, **action, "played_at": now}
-                        for action in actions
-                    ],
-                )
+
+        def games_after(conn: Connection) -> None:
             if change.result is not None:
                 conn.execute(
                     update(games_table)
@@ -396,9 +384,21 @@ class TableStore:
                         first_player=change.next_game.first_player,
                     )
                 )
-            return written
 
-        return ChangeWrite(table_id, version, work=write)
+        # As a Hive move, actions that change no seat and end no game are one statement.
+        return logged_change(
+            tables_table,
+            table_id,
+            version,
+            change.values,
+            now,
+            ACTIONS,
+            actions,
+            {"game": change.game, "played_at": now},
+            one_statement=not self.database.is_sqlite,
+            before_rows=seats_first if change.seats or change.absent is not None else None,
+            after_rows=None if change.result is None and change.next_game is None else games_after,
+        )
 
     def claim_seat(
         self,

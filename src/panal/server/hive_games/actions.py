@@ -252,9 +252,7 @@ def undo(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChan
     return GameChange(values, keep_plies=keep)
 
 
-def resign(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def resign(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     check_open(live)
     loser = live.acting_color(seats)
     result = GameState.BLACK_WINS if loser == 0 else GameState.WHITE_WINS
@@ -309,18 +307,14 @@ REMATCH = Offer("rematch_offer", "rematch")
 TAKEBACK = Offer("takeback_offer", "takeback")
 
 
-def offer_draw(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def offer_draw(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     check_open(live)
     if live.row.mode == "ai":
         raise RequestError("no_draw", "the AI does not agree to draws", 409)
     return DRAW.made(live, seats)
 
 
-def accept_draw(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def accept_draw(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     check_open(live)
     DRAW.answered(live, seats)
     return GameChange(
@@ -333,16 +327,12 @@ def accept_draw(
     )
 
 
-def decline_draw(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def decline_draw(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     check_open(live)
     return DRAW.declined(live)
 
 
-def offer_rematch(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def offer_rematch(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     row = live.row
     check_rematch(live)
     if row.rematch_offer is not None and row.rematch_offer != live.acting_color(seats):
@@ -350,9 +340,7 @@ def offer_rematch(
     return REMATCH.made(live, seats)
 
 
-def accept_rematch(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def accept_rematch(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     """The rematch: the same game with the colours swapped, its seats held by the same
     tokens and accounts, created in the transaction that records the agreement."""
     row = live.row
@@ -375,25 +363,19 @@ def accept_rematch(
     )
 
 
-def decline_rematch(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def decline_rematch(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     check_rematch(live)
     return REMATCH.declined(live)
 
 
-def offer_takeback(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def offer_takeback(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     """Propose to take back one's last move (see :func:`takeback_plies`)."""
     check_takebacks(live)
     takeback_plies(live, live.acting_color(seats))
     return TAKEBACK.made(live, seats)
 
 
-def accept_takeback(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def accept_takeback(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     """The opponent's last move taken back: the moves after it are deleted in the game's
     compare-and-set write, as an undo's are, and the clocks rewound
     (:meth:`ClockState.taken_back`)."""
@@ -407,9 +389,7 @@ def accept_takeback(
     return GameChange(values, keep_plies=keep)
 
 
-def decline_takeback(
-    live: LiveGame, seats: frozenset[int], message: dict[str, Any], now: float
-) -> GameChange:
+def decline_takeback(live: LiveGame, seats: Seats, message: Request, now: float) -> GameChange:
     check_takebacks(live)
     return TAKEBACK.declined(live)
 

@@ -23,14 +23,19 @@ from sqlalchemy import Connection, and_, bindparam, delete, insert, or_, select,
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import OPTION_SPECS, Options
+from panal.server.database.columns import (
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
 from panal.server.database.store import (
     AppendLog,
     ChangeWrite,
     Store,
-    bump_version,
+    logged_change,
     metadata,
     newest_first,
-    one_statement_write,
     row_fields,
 )
 from panal.server.hive_games.archive_filter import ArchiveFilter
@@ -60,9 +65,9 @@ CLOCK_HEARTBEAT = "clocks"  # the heartbeats row that tells when a server proces
 games_table = sa.Table(
     "games",
     metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("updated_at", sa.Float, nullable=False),
+    id_column(),
+    created_at_column(),
+    updated_at_column(),
     sa.Column("game_type", sa.String(16), nullable=False),
     sa.Column("tournament_opening", sa.Boolean, nullable=False),
     sa.Column("repetition_draw", sa.Boolean, nullable=False),
@@ -88,8 +93,8 @@ games_table = sa.Table(
     sa.Column("time_control", sa.String(64)),  # TimeControl.to_json as text; NULL: untimed
     sa.Column("white_clock", sa.Float),  # seconds left when the side's clock last stopped
     sa.Column("black_clock", sa.Float),
-    sa.Column("clock_since", sa.Float),  # when the running clock started (NULL: none runs)
-    sa.Column("deadline", sa.Float),  # when the running clock's time runs out
+    time_column("clock_since", nullable=True),  # when the running clock started (NULL: none runs)
+    time_column("deadline", nullable=True),  # when the running clock's time runs out
     sa.Column("rematch_offer", sa.Integer),  # the colour offering a rematch
     sa.Column("rematch_game", sa.String(16)),  # the rematch, once agreed
     sa.Index("games_by_update", "updated_at"),
@@ -113,7 +118,7 @@ heartbeats_table = sa.Table(
     "heartbeats",
     metadata,
     sa.Column("name", sa.String(16), primary_key=True),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
 )
 
 moves_table = sa.Table(
@@ -122,7 +127,7 @@ moves_table = sa.Table(
     sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("ply", sa.Integer, primary_key=True),
     sa.Column("move", sa.String(64), nullable=False),
-    sa.Column("played_at", sa.Float, nullable=False),
+    time_column("played_at"),
 )
 
 # The row's fields that a change may set (never the id, the rules or the creation time).
@@ -327,7 +332,6 @@ _OPTION_TAGS = frozenset(spec.uhp for spec in _OPTIONS_IN_HEADERS)
 _TAKE_BACK = delete(moves_table).where(
     moves_table.c.game_id == bindparam("b_id"), moves_table.c.ply > bindparam("b_ply")
 )
-_INSERT_MOVES = insert(moves_table)
 #: A game's moves, as a change appends them.
 MOVES = AppendLog(moves_table, "game_id", ("ply", "move"), ("played_at",))
 
@@ -436,26 +440,22 @@ class GameStore(Store):
         added = change.add_moves
         first = int(change.values["plies"]) - len(added) + 1 if added else 0
         moves = [{"ply": first + i, "move": move} for i, move in enumerate(added)]
-        if not self.is_sqlite and change.keep_plies is None and change.also is None:
-            played = {"played_at": now}
-            return one_statement_write(
-                games_table, game_id, version, change.values, now, MOVES, moves, played
-            )
-
-        def write(conn: Connection) -> int:
-            written = bump_version(conn, games_table, game_id, version, change.values, now)
-            if change.keep_plies is not None:
-                conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": change.keep_plies})
-            if moves:
-                conn.execute(
-                    _INSERT_MOVES,
-                    [{"game_id": game_id, **move, "played_at": now} for move in moves],
-                )
-            if change.also is not None:
-                change.also(conn)
-            return written
-
-        return ChangeWrite(game_id, version, work=write)
+        keep = change.keep_plies
+        return logged_change(
+            games_table,
+            game_id,
+            version,
+            change.values,
+            now,
+            MOVES,
+            moves,
+            {"played_at": now},
+            one_statement=not self.is_sqlite,
+            before_rows=None
+            if keep is None
+            else lambda conn: conn.execute(_TAKE_BACK, {"b_id": game_id, "b_ply": keep}),
+            after_rows=change.also,
+        )
 
     def claim_seat(
         self,

@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Engine, insert, select, update
 
+from panal.server.database.columns import account_column, created_at_column, time_column
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
 
@@ -26,9 +27,9 @@ __all__ = ["LadderEntry", "LadderStore", "PairTaken", "ladder_entries_table", "l
 ladder_entries_table = sa.Table(
     "ladder_entries",
     metadata,
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
-    sa.Column("joined_at", sa.Float, nullable=False),
-    sa.Column("seen_at", sa.Float, nullable=False),
+    account_column(primary_key=True),
+    time_column("joined_at"),
+    time_column("seen_at"),
     sa.Column("active", sa.Boolean, nullable=False),
     sa.Column("pair", sa.String(16)),  # the pair of games it plays now (NULL: free)
 )
@@ -38,7 +39,7 @@ ladder_games_table = sa.Table(
     metadata,
     sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("pair", sa.String(16), nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
+    created_at_column(),
     sa.Column("opening", sa.Text, nullable=False),  # JSON list of the opening's moves
     sa.Index("ladder_games_by_pair", "pair"),
 )

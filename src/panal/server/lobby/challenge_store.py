@@ -17,6 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy import and_, func, insert, or_, select, update
 
 from panal.server.bots.bot_table import bot_users
+from panal.server.database.columns import account_column, created_at_column, id_column, time_column
 from panal.server.database.store import metadata, row_fields
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, insert_game
@@ -35,10 +36,10 @@ __all__ = [
 challenges_table = sa.Table(
     "challenges",
     metadata,
-    sa.Column("id", sa.String(16), primary_key=True),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("expires_at", sa.Float, nullable=False),
-    sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id")),
+    id_column(),
+    created_at_column(),
+    time_column("expires_at"),
+    account_column("creator_id", nullable=True),
     sa.Column("creator_token", sa.String(64), nullable=False),
     sa.Column("creator_address", sa.String(32)),  # attempts.address_key of the creator's address
     sa.Column("game_type", sa.String(16), nullable=False),

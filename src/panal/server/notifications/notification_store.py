@@ -15,6 +15,12 @@ from sqlalchemy import Connection, Engine, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bot_users
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    serial_id_column,
+    time_column,
+)
 from panal.server.database.store import metadata
 from panal.server.players.player_store import users_table
 
@@ -52,12 +58,12 @@ MAX_SUBSCRIPTIONS = 10  # browsers per player; the oldest subscription goes firs
 notifications_table = sa.Table(
     "notifications",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    serial_id_column(),
+    account_column(),
     sa.Column("kind", sa.String(24), nullable=False),
     sa.Column("data", sa.Text, nullable=False),  # JSON object: what the page needs to say it
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("read_at", sa.Float),  # NULL: unread
+    created_at_column(),
+    time_column("read_at", nullable=True),  # NULL: unread
     sa.Index("notifications_by_user", "user_id", "id"),
     sqlite_autoincrement=True,  # an id is never given twice: a page marks read what it saw
 )
@@ -65,7 +71,7 @@ notifications_table = sa.Table(
 notification_switches_table = sa.Table(
     "notification_switches",
     metadata,
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    account_column(primary_key=True),
     sa.Column("kind", sa.String(24), primary_key=True),
     sa.Column("channel", sa.String(8), primary_key=True),
     sa.Column("enabled", sa.Boolean, nullable=False),
@@ -74,12 +80,12 @@ notification_switches_table = sa.Table(
 push_subscriptions_table = sa.Table(
     "push_subscriptions",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    serial_id_column(),
+    account_column(),
     sa.Column("endpoint", sa.Text, nullable=False),
     sa.Column("p256dh", sa.String(200), nullable=False),  # the browser's public key (base64url)
     sa.Column("auth", sa.String(64), nullable=False),  # its authentication secret (base64url)
-    sa.Column("created_at", sa.Float, nullable=False),
+    created_at_column(),
     sa.Index("push_subscriptions_by_endpoint", "endpoint", unique=True),
     sa.Index("push_subscriptions_by_user", "user_id"),
 )
@@ -89,7 +95,7 @@ server_keys_table = sa.Table(
     metadata,
     sa.Column("name", sa.String(32), primary_key=True),
     sa.Column("value", sa.Text, nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
+    created_at_column(),
 )
 
 

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bots_table
 from panal.server.chat.chat_store import chat_messages_table
+from panal.server.database.columns import account_column, created_at_column, time_column
 from panal.server.database.store import metadata
 from panal.server.enjambre_tables.table_store import seats_table
 from panal.server.hive_games.game_store import games_table
@@ -55,12 +56,12 @@ account_tokens_table = sa.Table(
     "account_tokens",
     metadata,
     sa.Column("key", sa.String(64), primary_key=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    account_column(),
     sa.Column("purpose", sa.String(12), nullable=False),
     sa.Column("email", sa.String(254)),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("expires_at", sa.Float, nullable=False),
-    sa.Column("used_at", sa.Float),
+    created_at_column(),
+    time_column("expires_at"),
+    time_column("used_at", nullable=True),
     sa.Index("account_tokens_by_user", "user_id"),
 )
 
@@ -69,7 +70,7 @@ mail_reminders_table = sa.Table(
     metadata,
     sa.Column("game_id", sa.String(16), primary_key=True),
     sa.Column("ply", sa.Integer, nullable=False),  # the move awaited (the game's plies)
-    sa.Column("sent_at", sa.Float, nullable=False),
+    time_column("sent_at"),
 )
 
 

@@ -38,7 +38,6 @@ from typing import Any, TypeVar
 from sqlalchemy import (
     Column,
     Connection,
-    Float,
     Index,
     Integer,
     String,
@@ -51,6 +50,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import postgresql, sqlite
 
+from panal.server.database.columns import time_column
 from panal.server.database.store import metadata
 from panal.server.room.tokens import hash_token
 
@@ -90,7 +90,7 @@ attempt_counters_table = Table(
     "attempt_counters",
     metadata,
     Column("key", String(64), primary_key=True),
-    Column("window_start", Float, nullable=False),
+    time_column("window_start"),
     Column("attempts", Integer, nullable=False),
     Index("attempt_counters_by_window", "window_start"),
 )

@@ -26,6 +26,12 @@ from sqlalchemy import Connection, Engine, and_, case, delete, func, insert, or_
 from sqlalchemy.exc import IntegrityError
 
 from panal.server.bots.bot_table import bot_users
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    serial_id_column,
+    time_column,
+)
 from panal.server.database.store import metadata
 from panal.server.hive_games.game_store import GameRow, games_table
 from panal.server.ratings.glicko2 import Glicko2, TableRating
@@ -47,13 +53,13 @@ __all__ = [
 users_table = sa.Table(
     "users",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    serial_id_column(),
     sa.Column("name", sa.String(20), nullable=False),
     sa.Column("name_key", sa.String(20), nullable=False),
     # Nullable: accounts older than the column whose skeleton another account already had.
     sa.Column("name_skeleton", sa.String(80)),
     sa.Column("password_hash", sa.String(255), nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
+    created_at_column(),
     sa.Column("language", sa.String(8)),
     sa.Column("look", sa.String(12)),
     sa.Index("users_by_name_key", "name_key", unique=True),
@@ -62,7 +68,7 @@ users_table = sa.Table(
     # address (lower case), correspondence reminders by e-mail, and when it was deleted.
     sa.Column("email", sa.String(254)),
     sa.Column("reminders", sa.Boolean, nullable=False, server_default=sa.true()),
-    sa.Column("deleted_at", sa.Float),
+    time_column("deleted_at", nullable=True),
     sa.Index("users_by_email", "email", unique=True),
 )
 
@@ -70,9 +76,9 @@ sessions_table = sa.Table(
     "sessions",
     metadata,
     sa.Column("key", sa.String(64), primary_key=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
-    sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("expires_at", sa.Float, nullable=False),
+    account_column(),
+    created_at_column(),
+    time_column("expires_at"),
     sa.Index("sessions_by_user", "user_id"),
 )
 

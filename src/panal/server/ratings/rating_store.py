@@ -13,6 +13,12 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, insert, select, update
 
 from panal.server.bots.bot_table import bot_users
+from panal.server.database.columns import (
+    account_column,
+    serial_id_column,
+    time_column,
+    updated_at_column,
+)
 from panal.server.database.store import insert_ignore, metadata
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import games_table
@@ -25,7 +31,6 @@ __all__ = [
     "RATED_FROM_PLIES",
     "TABLE_CATEGORY",
     "game_category",
-    "hive_category",
     "locked_ratings",
     "rate_table_game",
     "rating_history_table",
@@ -52,33 +57,31 @@ TABLE_CATEGORY = "enjambre"
 ratings_table = sa.Table(
     "ratings",
     metadata,
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    account_column(primary_key=True),
     sa.Column("category", sa.String(32), primary_key=True),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("volatility", sa.Float),
     sa.Column("games", sa.Integer, nullable=False),
-    sa.Column("updated_at", sa.Float, nullable=False),
+    updated_at_column(),
+    # The leaderboard reads a category best first (revision 0013_social).
+    sa.Index("ratings_by_category", "category", "rating"),
 )
 
 rating_history_table = sa.Table(
     "rating_history",
     metadata,
-    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    serial_id_column(),
+    account_column(),
     sa.Column("category", sa.String(32), nullable=False),
     sa.Column("game_id", sa.String(16)),
-    sa.Column("at", sa.Float, nullable=False),
+    time_column("at"),
     sa.Column("rating", sa.Float, nullable=False),
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("change", sa.Float, nullable=False),
     sa.Index("rating_history_by_user", "user_id", "category", "at"),
     sa.Index("rating_history_by_game", "game_id"),
 )
-
-
-def hive_category(control: TimeControl) -> str:
-    return HIVE_CATEGORY.format(speed=control.speed)
 
 
 def game_category(control: TimeControl, with_bot: bool) -> str:

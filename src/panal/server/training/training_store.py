@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, select, update
 
+from panal.server.database.columns import account_column, time_column, updated_at_column
 from panal.server.database.store import insert_ignore, metadata
 from panal.server.ratings.glicko2 import Glicko2, rate_game
 from panal.server.ratings.rating_store import locked_ratings, ratings_table, write_rating
@@ -41,7 +42,7 @@ puzzle_ratings_table = sa.Table(
     sa.Column("deviation", sa.Float, nullable=False),
     sa.Column("volatility", sa.Float, nullable=False),
     sa.Column("plays", sa.Integer, nullable=False),
-    sa.Column("updated_at", sa.Float, nullable=False),
+    updated_at_column(),
 )
 
 
@@ -51,9 +52,9 @@ def _first_times_table(name: str, item: sa.Column[Any], *more: sa.Column[Any]) -
     return sa.Table(
         name,
         metadata,
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        account_column(primary_key=True),
         item,
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         *more,
     )
 

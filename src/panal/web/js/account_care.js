@@ -4,7 +4,7 @@
 
 import { account, loadAccount } from "./account.js";
 import { api } from "./api.js";
-import { escapeHtml } from "./dom.js";
+import { drawPart, escapeHtml } from "./dom.js";
 import { describeError, getLanguage, onChange, t } from "./i18n.js";
 
 /** A refused request in words: a password's reason has its own sentence. */
@@ -51,20 +51,6 @@ export function showAccountSettings(root, navigate) {
         <p><a href="/signin" data-link>${t("nav.signIn")}</a></p></section>`;
       return;
     }
-    if (!settings) return;
-    const mail = settings.mail
-      ? `<form class="account-form" data-form="email" novalidate>
-          <h2>${t("account.email")}</h2>
-          <p class="hint" data-email-now>${settings.email ? t("account.emailNow", { email: escapeHtml(settings.email) }) : t("account.emailNone")}</p>
-          <label class="block">${t("account.newEmail")}
-            <input name="email" type="email" autocomplete="email" maxlength="254" required></label>
-          <div class="form-actions"><button type="submit" class="primary">${t("account.sendCheck")}</button>
-            ${settings.email ? `<button type="button" data-action="remove-email">${t("account.removeEmail")}</button>` : ""}</div>
-          ${statusLine("email")}
-          <label class="choice"><input type="checkbox" name="reminders" ${settings.reminders ? "checked" : ""}> ${t("account.reminders")}</label>
-          <small class="hint">${t("account.remindersHelp")}</small>
-        </form>`
-      : `<section class="account-form"><h2>${t("account.email")}</h2><p class="hint" data-mail-off>${t("account.mailOff")}</p></section>`;
     root.innerHTML = `
       <section class="form-page account-care">
         <h1>${t("account.title")}</h1>
@@ -77,7 +63,7 @@ export function showAccountSettings(root, navigate) {
           <div class="form-actions"><button type="submit" class="primary">${t("account.savePassword")}</button></div>
           ${statusLine("password")}
         </form>
-        ${mail}
+        <div data-mail-part>${mailHtml()}</div>
         <form class="account-form danger-zone" data-form="delete" novalidate>
           <h2>${t("account.delete")}</h2>
           <p class="hint">${t("account.deleteHelp")}</p>
@@ -88,9 +74,28 @@ export function showAccountSettings(root, navigate) {
       </section>`;
   }
 
+  // The e-mail part waits for the settings; the password forms do not, and what is typed in
+  // them stays when the settings arrive (only this part is drawn again).
+  function mailHtml() {
+    if (!settings) return "";
+    return settings.mail
+      ? `<form class="account-form" data-form="email" novalidate>
+          <h2>${t("account.email")}</h2>
+          <p class="hint" data-email-now>${settings.email ? t("account.emailNow", { email: escapeHtml(settings.email) }) : t("account.emailNone")}</p>
+          <label class="block">${t("account.newEmail")}
+            <input name="email" type="email" autocomplete="email" maxlength="254" required></label>
+          <div class="form-actions"><button type="submit" class="primary">${t("account.sendCheck")}</button>
+            ${settings.email ? `<button type="button" data-action="remove-email">${t("account.removeEmail")}</button>` : ""}</div>
+          ${statusLine("email")}
+          <label class="choice"><input type="checkbox" name="reminders" ${settings.reminders ? "checked" : ""}> ${t("account.reminders")}</label>
+          <small class="hint">${t("account.remindersHelp")}</small>
+        </form>`
+      : `<section class="account-form"><h2>${t("account.email")}</h2><p class="hint" data-mail-off>${t("account.mailOff")}</p></section>`;
+  }
+
   async function load() {
     settings = await api("/api/account/settings");
-    render();
+    drawPart(root, "[data-mail-part]", mailHtml(), render);
   }
 
   root.addEventListener("submit", (event) => {

@@ -2,7 +2,7 @@
 
 import { api } from "./api.js";
 import { describeError, getLanguage, onChange, playerName, t } from "./i18n.js";
-import { escapeHtml } from "./dom.js";
+import { drawPart, escapeHtml } from "./dom.js";
 import { ruleTexts } from "./rules.js";
 import { filterForm, filtersOf, readFilters } from "./archive_filters.js";
 import { controlWithSpeed } from "./clock.js";
@@ -72,11 +72,7 @@ export function showArchivePage(root) {
         ${games.length < total ? `<button type="button" data-action="more">${t("archive.more")}</button>` : ""}`;
   }
 
-  function renderList() {
-    const list = root.querySelector("[data-archive-list]");
-    if (list) list.innerHTML = listHtml();
-    else render();
-  }
+  const renderList = () => drawPart(root, "[data-archive-list]", listHtml(), render);
 
   function render() {
     root.innerHTML = `

@@ -34,3 +34,14 @@ export function keepingFocus(root, render) {
     }
   }
 }
+
+/** Draw again only the part of a page that a load changed (`root`'s element matching
+ *  `selector`), so the rest (a form the reader is typing into, a <details> they opened) stays
+ *  as it is; `renderAll` when the part is not on the page. */
+export function drawPart(root, selector, html, renderAll) {
+  const part = root.querySelector(selector);
+  if (!part) return renderAll();
+  keepingFocus(part, () => {
+    part.innerHTML = html;
+  });
+}

@@ -159,8 +159,10 @@ class TablePage extends TableView {
         <section class="enj-players" aria-labelledby="enj-players-title"><h2 id="enj-players-title" class="sr-only"></h2><ol class="enj-seats"></ol></section>
         <div class="enj-board-wrap"><div class="enj-board-area"></div><div class="enj-overlay" hidden></div></div>
         <div class="dock enj-dock" aria-live="polite"></div>
-        <details class="chat" data-chat></details>
-        <aside class="side-panel enj-side"></aside>
+        <div class="side-column">
+          <details class="chat" data-chat></details>
+          <aside class="side-panel enj-side"></aside>
+        </div>
       </div>
       <div class="enj-handover" hidden></div>`;
     this.board = new TableBoard(this.root.querySelector(".enj-board-area"), {

@@ -241,8 +241,10 @@ class GamePage extends GameView {
             <div class="action-bar" hidden></div>
           </div>
         </div>
-        <details class="chat" data-chat></details>
-        <aside class="side-panel"></aside>
+        <div class="side-column">
+          <details class="chat" data-chat></details>
+          <aside class="side-panel"></aside>
+        </div>
         <div class="sr-only" aria-live="polite" data-announcer></div>
       </section>`;
     this.board = new Board(this.root.querySelector(".board-holder"), {

@@ -8,11 +8,11 @@ import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
 import { bugName, colorName, describeError, getLanguage, getLook, hiveBugName, onChange, t } from "./i18n.js";
+import { EXPANSIONS, gameTypeOf } from "./game_type.js";
 import { showMyGames } from "./my_games.js";
 import { pieceSvg } from "./pieces.js";
 import { gameSeats } from "./storage.js";
 
-export const EXPANSIONS = ["M", "L", "P", "D"];
 const LEGEND = ["Q", "B", "G", "S", "A", "M", "L", "P", "D"];
 
 /**
@@ -146,10 +146,9 @@ export function showNewGamePage(root, config, navigate) {
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (busy) return;
-    const letters = EXPANSIONS.filter((letter) => form.expansions.has(letter)).join("");
     const body = {
       mode: form.mode,
-      game_type: letters ? `Base+${letters}` : "Base",
+      game_type: gameTypeOf(form.expansions),
       look: getLook(),
       color: form.mode === "hotseat" ? "white" : form.color,
     };

@@ -22,23 +22,23 @@ export function showLadderPage(root) {
     render();
   }
 
-  function engineText(engine) {
+  function engineText(engine, open) {
     if (!engine) return `<span class="muted">${t("ladder.noEngine")}</span>`;
     const options = Object.entries(engine.options || {})
       .map(([name, value]) => `<li><code>${escapeHtml(name)}=${escapeHtml(value)}</code></li>`)
       .join("");
     return `<span data-engine-name>${escapeHtml(engine.name || "?")}</span>
       ${engine.version ? `<span class="muted" data-engine-version>${escapeHtml(engine.version)}</span>` : ""}
-      ${options ? `<details><summary>${t("ladder.options")}</summary><ul class="ladder-options">${options}</ul></details>` : ""}`;
+      ${options ? `<details ${open ? "open" : ""}><summary>${t("ladder.options")}</summary><ul class="ladder-options">${options}</ul></details>` : ""}`;
   }
 
-  function card(row, place) {
+  function card(row, place, opened) {
     return `<li class="ladder-entry" data-bot="${escapeHtml(row.name)}">
         <span class="ladder-place">${place}</span>
         <div class="ladder-who">
           <a href="/@/${encodeURIComponent(row.name)}" data-link>${escapeHtml(row.name)}</a>
           ${row.active ? "" : `<span class="muted">${t("ladder.away")}</span>`}
-          <div class="ladder-engine">${engineText(row.engine)}</div>
+          <div class="ladder-engine">${engineText(row.engine, opened.has(row.name))}</div>
         </div>
         <div class="ladder-rating">
           <strong data-rating>${row.rating}</strong>
@@ -60,6 +60,8 @@ export function showLadderPage(root) {
         ${error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : ""}</section>`;
       return;
     }
+    // The refresh every REFRESH_MS draws the standings again: the engine options a reader opened stay open.
+    const opened = new Set([...root.querySelectorAll(".ladder-entry[data-bot] details[open]")].map((details) => details.closest("[data-bot]").dataset.bot));
     const clock = t("ladder.clock", { base: ladder.clock.base, increment: ladder.clock.increment });
     root.innerHTML = `
       <section class="ladder-page">
@@ -68,7 +70,7 @@ export function showLadderPage(root) {
         <p>${t("ladder.intro", { clock, game_type: ladder.game_type })}</p>
         <p class="muted" data-method>${t("ladder.method")}</p>
         ${ladder.standings.length
-          ? `<ol class="ladder" aria-label="${escapeHtml(t("ladder.title"))}">${ladder.standings.map((row, i) => card(row, i + 1)).join("")}</ol>`
+          ? `<ol class="ladder" aria-label="${escapeHtml(t("ladder.title"))}">${ladder.standings.map((row, i) => card(row, i + 1, opened)).join("")}</ol>`
           : `<p>${t("ladder.empty")}</p>`}
         <p><a href="/api/ladder/games.pgn" download data-download>${t("ladder.download", { n: ladder.games })}</a></p>
         ${ladder.recent.length ? `<h2>${t("ladder.recent")}</h2><ul class="ladder-recent">${ladder.recent.map(recentRow).join("")}</ul>` : ""}

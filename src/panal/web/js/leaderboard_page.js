@@ -4,7 +4,7 @@
 
 import { account } from "./account.js";
 import { api } from "./api.js";
-import { escapeHtml, keepingFocus } from "./dom.js";
+import { drawPart, escapeHtml, keepingFocus } from "./dom.js";
 import { describeError, onChange, t } from "./i18n.js";
 import { SPEED_ORDER, categoryName, challengeHref } from "./profile_page.js";
 
@@ -59,7 +59,7 @@ export function showLeaderboardPage(root) {
     } catch (failure) {
       error = describeError({ code: failure.code, message: failure.detail, details: failure.details });
     }
-    render();
+    renderBoard();
   }
 
   async function search(text) {
@@ -67,7 +67,7 @@ export function showLeaderboardPage(root) {
     searchError = "";
     if (!text) {
       found = null;
-      render();
+      renderResults();
       return;
     }
     try {
@@ -79,7 +79,7 @@ export function showLeaderboardPage(root) {
       found = [];
       searchError = describeError({ code: failure.code, message: failure.detail, details: failure.details });
     }
-    render();
+    renderResults();
   }
 
   function rows(players) {
@@ -93,27 +93,15 @@ export function showLeaderboardPage(root) {
       .join("");
   }
 
-  function render() {
-    keepingFocus(root, () => {
-      const tabs = BOARDS.map((each) => {
-        const current = category(each) === category(board);
-        return `<a href="/leaderboard?${boardQuery(each)}" data-board="${category(each)}" class="tab" ${current ? 'aria-current="page"' : ""}>${escapeHtml(categoryName(category(each)))}</a>`;
-      }).join("");
-      const results = found === null
-        ? ""
-        : `<ul class="search-results" data-search-results aria-live="polite">${found.length
-            ? found.map((name) => `<li>${playerLink(name)}${account().name && account().name !== name ? ` <a class="challenge-link" href="${challengeHref(name)}" data-link>${t("profile.challenge", { name: escapeHtml(name) })}</a>` : ""}</li>`).join("")
-            : `<li class="hint">${searchError ? escapeHtml(searchError) : t("community.noPlayers")}</li>`}</ul>`;
-      root.innerHTML = `
-        <section class="leaderboard-page">
-          <h1>${t("community.leaderboard")}</h1>
-          <form class="player-search" role="search" data-player-search>
-            <label>${t("community.search")}
-              <input type="search" name="q" value="${escapeHtml(query)}" maxlength="20" autocomplete="off"
-                spellcheck="false" autocapitalize="none" placeholder="${escapeHtml(t("community.searchHint"))}"></label>
-            ${results}
-          </form>
-          <nav class="leaderboard-tabs" aria-label="${escapeHtml(t("community.boards"))}">${tabs}</nav>
+  function resultsHtml() {
+    if (found === null) return "";
+    return `<ul class="search-results" data-search-results aria-live="polite">${found.length
+      ? found.map((name) => `<li>${playerLink(name)}${account().name && account().name !== name ? ` <a class="challenge-link" href="${challengeHref(name)}" data-link>${t("profile.challenge", { name: escapeHtml(name) })}</a>` : ""}</li>`).join("")
+      : `<li class="hint">${searchError ? escapeHtml(searchError) : t("community.noPlayers")}</li>`}</ul>`;
+  }
+
+  function boardHtml() {
+    return `
           ${error ? `<p class="banner error" role="alert">${escapeHtml(error)}</p>` : ""}
           <section class="ranked"><h2>${escapeHtml(categoryName(category(board)))}</h2>
             ${ranked.players.length ? `<ol class="leaders" data-ranked>${rows(ranked.players)}</ol>` : `<p class="hint">${t("community.nobody")}</p>`}
@@ -122,7 +110,30 @@ export function showLeaderboardPage(root) {
             ? `<section class="provisional"><h2>${t("community.provisional")}</h2><p class="hint">${t("community.provisionalHint")}</p>
                 <ul class="leaders" data-provisional-list>${rows(provisional.players)}</ul>
                 ${provisional.total > provisional.players.length ? `<p class="hint">${t("community.andMore", { n: provisional.total - provisional.players.length })}</p>` : ""}</section>`
-            : ""}
+            : ""}`;
+  }
+
+  // A load or a search's answer draws only its own part: the search field keeps what is typed.
+  const renderBoard = () => drawPart(root, "[data-board-part]", boardHtml(), render);
+  const renderResults = () => drawPart(root, "[data-search-part]", resultsHtml(), render);
+
+  function render() {
+    keepingFocus(root, () => {
+      const tabs = BOARDS.map((each) => {
+        const current = category(each) === category(board);
+        return `<a href="/leaderboard?${boardQuery(each)}" data-board="${category(each)}" class="tab" ${current ? 'aria-current="page"' : ""}>${escapeHtml(categoryName(category(each)))}</a>`;
+      }).join("");
+      root.innerHTML = `
+        <section class="leaderboard-page">
+          <h1>${t("community.leaderboard")}</h1>
+          <form class="player-search" role="search" data-player-search>
+            <label>${t("community.search")}
+              <input type="search" name="q" value="${escapeHtml(query)}" maxlength="20" autocomplete="off"
+                spellcheck="false" autocapitalize="none" placeholder="${escapeHtml(t("community.searchHint"))}"></label>
+            <div data-search-part>${resultsHtml()}</div>
+          </form>
+          <nav class="leaderboard-tabs" aria-label="${escapeHtml(t("community.boards"))}">${tabs}</nav>
+          <div data-board-part>${boardHtml()}</div>
         </section>`;
     });
   }

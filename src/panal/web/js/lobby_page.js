@@ -6,11 +6,11 @@ import { account } from "./account.js";
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, controlWithSpeed, newClockChoice, showClockFields } from "./clock.js";
 import { escapeHtml, keepingFocus } from "./dom.js";
-import { bugName, describeError, getLook, onChange, t } from "./i18n.js";
+import { describeError, getLook, onChange, t } from "./i18n.js";
+import { expansionChoices, expansionsText, gameTypeOf } from "./game_type.js";
 import { followLobby, forgetChallenge, myChallenges, rememberChallenge } from "./lobby_feed.js";
 import { gameSeats } from "./storage.js";
 
-const EXPANSIONS = ["M", "L", "P", "D"];
 // The colour the one who accepts plays, for the colour its creator chose.
 const OTHER_COLOR = { white: "black", black: "white", random: "random" };
 
@@ -27,11 +27,6 @@ export function showLobbyPage(root, config, navigate) {
   let error = "";
   let busy = false;
 
-  function gameTypeText(gameType) {
-    const extras = gameType.split("+")[1] || "";
-    return extras ? [...extras].map((letter) => bugName(letter)).join(", ") : "—";
-  }
-
   function challengeRow(challenge) {
     const mine = myChallenges().has(challenge.id) || (account().name && challenge.creator === account().name);
     const who = challenge.creator ? `${escapeHtml(challenge.creator)}${challenge.creator_rating ? ` (${challenge.creator_rating})` : ""}` : t("lobby.guest");
@@ -45,7 +40,7 @@ export function showLobbyPage(root, config, navigate) {
     return `<li class="challenge" data-challenge-row="${challenge.id}">
         <span class="who">${who}</span>
         <span class="what">${escapeHtml(what)}</span>
-        <span class="pieces">${escapeHtml(gameTypeText(challenge.game_type))} · ${t("lobby.color")}: ${t(`new.color.${mine ? challenge.color : OTHER_COLOR[challenge.color]}`)}</span>
+        <span class="pieces">${escapeHtml(expansionsText(challenge.game_type) || "—")} · ${t("lobby.color")}: ${t(`new.color.${mine ? challenge.color : OTHER_COLOR[challenge.color]}`)}</span>
         <span class="act">${action}</span></li>`;
   }
 
@@ -62,7 +57,7 @@ export function showLobbyPage(root, config, navigate) {
     return `<li class="challenge named" data-named="${incoming ? "incoming" : "sent"}" data-challenge-row="${challenge.id}">
         <span class="who">${escapeHtml(who)}</span>
         <span class="what">${escapeHtml(what)}</span>
-        <span class="pieces">${escapeHtml(gameTypeText(challenge.game_type))} · ${t("lobby.color")}: ${t(`new.color.${color}`)}</span>
+        <span class="pieces">${escapeHtml(expansionsText(challenge.game_type) || "—")} · ${t("lobby.color")}: ${t(`new.color.${color}`)}</span>
         <span class="act">${action}</span></li>`;
   }
 
@@ -108,9 +103,6 @@ export function showLobbyPage(root, config, navigate) {
   function render() {
     const signedIn = Boolean(account().name);
     if (!signedIn) form.rated = false;
-    const pieces = EXPANSIONS.map(
-      (letter) => `<label class="choice"><input type="checkbox" name="expansion" value="${letter}" ${form.expansions.has(letter) ? "checked" : ""}> ${bugName(letter)}</label>`,
-    ).join("");
     const colors = ["random", "white", "black"]
       .map((color) => `<option value="${color}" ${form.color === color ? "selected" : ""}>${t(`new.color.${color}`)}</option>`)
       .join("");
@@ -121,7 +113,7 @@ export function showLobbyPage(root, config, navigate) {
           <div class="lobby-for-you"></div>
           <form class="challenge-form">
             <h2>${t("lobby.create")}</h2>
-            <fieldset><legend>${t("lobby.pieces")}</legend><div class="inline-choices">${pieces}</div></fieldset>
+            <fieldset><legend>${t("lobby.pieces")}</legend><div class="inline-choices">${expansionChoices(form.expansions)}</div></fieldset>
             ${clockPickerMarkup(config, form.clock)}
             <fieldset><legend>${t("lobby.rated")} / ${t("lobby.casual")}</legend><div class="inline-choices">
               <label class="choice"><input type="radio" name="rated" value="yes" ${form.rated ? "checked" : ""} ${signedIn ? "" : "disabled"}> ${t("lobby.rated")}</label>
@@ -175,12 +167,11 @@ export function showLobbyPage(root, config, navigate) {
     if (busy) return;
     busy = true;
     showError(null);
-    const letters = EXPANSIONS.filter((letter) => form.expansions.has(letter)).join("");
     try {
       const posted = await api("/api/challenges", {
         method: "POST",
         body: {
-          game_type: letters ? `Base+${letters}` : "Base",
+          game_type: gameTypeOf(form.expansions),
           look: getLook(),
           clock: chosenClock(form.clock),
           rated: form.rated,

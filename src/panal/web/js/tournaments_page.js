@@ -5,8 +5,9 @@
 import { account } from "./account.js";
 import { api } from "./api.js";
 import { chosenClock, clockChanged, clockPickerMarkup, controlWithSpeed, newClockChoice, showClockFields } from "./clock.js";
-import { escapeHtml, keepingFocus } from "./dom.js";
-import { EXPANSIONS, needsMet, ruleOptionMarkup, ruleOptions } from "./home_page.js";
+import { drawPart, escapeHtml, keepingFocus } from "./dom.js";
+import { expansionChoices, expansionsText, gameTypeOf } from "./game_type.js";
+import { needsMet, ruleOptionMarkup, ruleOptions } from "./home_page.js";
 import { bugName, describeError, hasKey, onChange, playerName, t } from "./i18n.js";
 import { changedRules, ruleTexts } from "./rules.js";
 import { ReconnectingSocket } from "./socket.js";
@@ -41,11 +42,6 @@ function clockText(tournament) {
   return tournament.format === "series" ? escapeHtml(t("tour.enjambre")) : controlWithSpeed(tournament.clock);
 }
 
-function gameTypeText(gameType) {
-  const extras = gameType.split("+")[1] || "";
-  return extras ? [...extras].map((letter) => bugName(letter)).join(", ") : "";
-}
-
 /** The list of tournaments and, for an account, the form to create one. */
 export function showTournamentsPage(root, config, navigate) {
   const options = ruleOptions(config);
@@ -73,6 +69,9 @@ export function showTournamentsPage(root, config, navigate) {
       </li>`;
   }
 
+  const listHtml = () =>
+    listed.length ? `<ul class="lobby-list tournament-list">${listed.map(row).join("")}</ul>` : `<p class="hint">${t("tour.none")}</p>`;
+
   function render() {
     const signedIn = Boolean(account().name);
     const series = form.format === "series";
@@ -96,9 +95,7 @@ export function showTournamentsPage(root, config, navigate) {
               <div class="row" ${form.format === "arena" ? "" : "hidden"}><label>${t("tour.minutes")} <input name="minutes" type="number" min="1" max="720" value="${form.minutes}"></label></div>
               <div ${series ? "hidden" : ""} data-hive-settings>
               ${clockPickerMarkup(config, form.clock, { allowUntimed: false })}
-              <fieldset><legend>${t("new.pieces")}</legend>${EXPANSIONS.map(
-                (letter) => `<label class="choice"><input type="checkbox" name="expansion" value="${letter}" ${form.expansions.has(letter) ? "checked" : ""}> ${bugName(letter)}</label>`,
-              ).join("")}</fieldset>
+              <fieldset><legend>${t("new.pieces")}</legend>${expansionChoices(form.expansions)}</fieldset>
               <fieldset class="rule-options"><legend>${t("new.rules")}</legend>${options
                 .filter((option) => needsMet(option.needs, form.expansions))
                 .map((option) => ruleOptionMarkup(option, form.rules[option.field]))
@@ -115,7 +112,7 @@ export function showTournamentsPage(root, config, navigate) {
               : `<p class="hint"><a href="/signin" data-link>${t("nav.signIn")}</a> · ${t("tour.signInHelp")}</p>`
           }
           <h2>${t("tour.list")}</h2>
-          ${listed.length ? `<ul class="lobby-list tournament-list">${listed.map(row).join("")}</ul>` : `<p class="hint">${t("tour.none")}</p>`}
+          <div data-tournament-list>${listHtml()}</div>
         </section>`;
     });
     if (!series) showClockFields(root, form.clock);
@@ -127,7 +124,8 @@ export function showTournamentsPage(root, config, navigate) {
     } catch {
       listed = [];
     }
-    render();
+    // only the list: the form as the player left it (typed, chosen, focused) stays
+    drawPart(root, "[data-tournament-list]", listHtml(), render);
   }
 
   // What is typed is kept in the form's state, so that drawing the form again keeps it.
@@ -156,7 +154,6 @@ export function showTournamentsPage(root, config, navigate) {
   root.addEventListener("submit", async (event) => {
     event.preventDefault();
     const data = new FormData(event.target);
-    const letters = EXPANSIONS.filter((letter) => form.expansions.has(letter)).join("");
     const body = {
       name: String(data.get("name") || ""),
       rated: form.rated,
@@ -166,9 +163,8 @@ export function showTournamentsPage(root, config, navigate) {
     if (form.format === "series") Object.assign(body, { format: "series", game_type: "Enjambre", rounds: Number(data.get("rounds")) });
     else Object.assign(body, {
       format: form.format,
-      format: form.format,
       clock: chosenClock(form.clock),
-      game_type: letters ? `Base+${letters}` : "Base",
+      game_type: gameTypeOf(form.expansions),
       // the rules about pieces not in the game are left out: they would not apply
       options: Object.fromEntries(options.filter((option) => needsMet(option.needs, form.expansions)).map((option) => [option.field, form.rules[option.field]])),
     });
@@ -272,7 +268,7 @@ export function showTournamentPage(root, tournamentId, navigate, config) {
         <section class="tournament-page" data-status="${state.status}">
           <h1>${escapeHtml(state.name)}</h1>
           <p class="tournament-facts">${escapeHtml(formatText(state))} · ${clockText(state)} · ${t(state.rated ? "game.rated" : "game.casual")}${
-            gameTypeText(state.game_type) ? ` · ${escapeHtml(gameTypeText(state.game_type))}` : ""
+            expansionsText(state.game_type) ? ` · ${escapeHtml(expansionsText(state.game_type))}` : ""
           }<br>
             <span data-tournament-status>${t(`tour.status.${state.status}`)}</span>${state.status === "running" ? ` · ${roundText}` : ""}
             · ${t("tour.playersCount", { n: state.player_count, max: state.max_players })} · ${t(state.format === "series" ? "tour.noShowSeries" : "tour.noShow", { n: Math.round(state.no_show_seconds) })}</p>

@@ -8,6 +8,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import (
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
+
 revision = "0001"
 down_revision = None
 branch_labels = None
@@ -17,9 +24,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "games",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        id_column(),
+        created_at_column(),
+        updated_at_column(),
         sa.Column("game_type", sa.String(16), nullable=False),
         sa.Column("tournament_opening", sa.Boolean, nullable=False),
         sa.Column("repetition_draw", sa.Boolean, nullable=False),
@@ -42,7 +49,7 @@ def upgrade() -> None:
         sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("ply", sa.Integer, primary_key=True),
         sa.Column("move", sa.String(64), nullable=False),
-        sa.Column("played_at", sa.Float, nullable=False),
+        time_column("played_at"),
     )
 
 

@@ -9,6 +9,15 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    id_column,
+    serial_id_column,
+    time_column,
+    updated_at_column,
+)
+
 revision = "0004_players"
 down_revision = "0003"
 branch_labels = None
@@ -30,11 +39,11 @@ GAME_COLUMNS = (
 def upgrade() -> None:
     op.create_table(
         "users",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id_column(),
         sa.Column("name", sa.String(20), nullable=False),
         sa.Column("name_key", sa.String(20), nullable=False),
         sa.Column("password_hash", sa.String(255), nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
         sa.Column("language", sa.String(8)),
         sa.Column("look", sa.String(12)),
     )
@@ -42,35 +51,35 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("key", sa.String(64), primary_key=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("expires_at", sa.Float, nullable=False),
+        account_column(),
+        created_at_column(),
+        time_column("expires_at"),
     )
     op.create_index("sessions_by_user", "sessions", ["user_id"])
     op.create_table(
         "sign_in_failures",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id_column(),
         sa.Column("key", sa.String(80), nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     op.create_index("sign_in_failures_by_key", "sign_in_failures", ["key", "at"])
     op.create_table(
         "ratings",
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        account_column(primary_key=True),
         sa.Column("category", sa.String(32), primary_key=True),
         sa.Column("rating", sa.Float, nullable=False),
         sa.Column("deviation", sa.Float, nullable=False),
         sa.Column("volatility", sa.Float),
         sa.Column("games", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        updated_at_column(),
     )
     op.create_table(
         "rating_history",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        serial_id_column(),
+        account_column(),
         sa.Column("category", sa.String(32), nullable=False),
         sa.Column("game_id", sa.String(16)),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         sa.Column("rating", sa.Float, nullable=False),
         sa.Column("deviation", sa.Float, nullable=False),
         sa.Column("change", sa.Float, nullable=False),
@@ -79,10 +88,10 @@ def upgrade() -> None:
     op.create_index("rating_history_by_game", "rating_history", ["game_id"])
     op.create_table(
         "challenges",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("expires_at", sa.Float, nullable=False),
-        sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id")),
+        id_column(),
+        created_at_column(),
+        time_column("expires_at"),
+        account_column("creator_id", nullable=True),
         sa.Column("creator_token", sa.String(64), nullable=False),
         sa.Column("game_type", sa.String(16), nullable=False),
         sa.Column("options", sa.String(200), nullable=False),
@@ -97,7 +106,7 @@ def upgrade() -> None:
     op.create_table(
         "heartbeats",
         sa.Column("name", sa.String(16), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     # Plain ADD COLUMNs (SQLite has them): a batch copy of ``games`` would trip the moves'
     # foreign key. The accounts' columns are indexed for the profile pages.

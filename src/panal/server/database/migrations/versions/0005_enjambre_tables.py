@@ -13,6 +13,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import (
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
+
 revision = "0005_enjambre"
 down_revision = "0004_players"
 branch_labels = None
@@ -22,9 +29,9 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "enjambre_tables",
-        sa.Column("id", sa.String(16), primary_key=True),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        id_column(),
+        created_at_column(),
+        updated_at_column(),
         sa.Column("players", sa.Integer, nullable=False),
         sa.Column("mode", sa.String(12), nullable=False),
         sa.Column("options", sa.Text, nullable=False),
@@ -45,7 +52,7 @@ def upgrade() -> None:
         sa.Column("token", sa.String(64)),
         sa.Column("invite", sa.String(64)),
         sa.Column("name", sa.String(40)),
-        sa.Column("seen_at", sa.Float),
+        time_column("seen_at", nullable=True),
         sa.Column("replaced", sa.Boolean, nullable=False, server_default=sa.false()),
     )
     op.create_table(
@@ -63,7 +70,7 @@ def upgrade() -> None:
         sa.Column("ply", sa.Integer, primary_key=True),
         sa.Column("player", sa.Integer, nullable=False),
         sa.Column("action", sa.Text, nullable=False),
-        sa.Column("played_at", sa.Float, nullable=False),
+        time_column("played_at"),
     )
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import serial_id_column, time_column
+
 revision = "0008_signin"
 down_revision = "0007_fairness"
 branch_labels = None
@@ -30,7 +32,7 @@ def upgrade() -> None:
     op.create_table(
         "attempt_counters",
         sa.Column("key", sa.String(64), primary_key=True),
-        sa.Column("window_start", sa.Float, nullable=False),
+        time_column("window_start"),
         sa.Column("attempts", sa.Integer, nullable=False),
     )
     op.create_index("attempt_counters_by_window", "attempt_counters", ["window_start"])
@@ -61,8 +63,8 @@ def downgrade() -> None:
     op.drop_table("attempt_counters")
     op.create_table(
         "sign_in_failures",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id_column(),
         sa.Column("key", sa.String(80), nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     op.create_index("sign_in_failures_by_key", "sign_in_failures", ["key", "at"])

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import created_at_column, id_column, updated_at_column
+
 revision = "0009_analysisweb"
 down_revision = "0008_signin"
 branch_labels = None
@@ -21,17 +23,17 @@ def upgrade() -> None:
         sa.Column("key", sa.String(32), primary_key=True),
         sa.Column("nodes", sa.Integer, nullable=False),
         sa.Column("analysis", sa.Text, nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
     )
     op.create_table(
         "analysis_engines",
         sa.Column("client", sa.String(32), primary_key=True),
         sa.Column("job_id", sa.String(64)),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        updated_at_column(),
     )
     op.create_table(
         "game_reviews",
-        sa.Column("id", sa.String(16), primary_key=True),
+        id_column(),
         sa.Column("version", sa.Integer, nullable=False),
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("done", sa.Integer, nullable=False),
@@ -39,8 +41,8 @@ def upgrade() -> None:
         sa.Column("nodes_per_ply", sa.Integer, nullable=False),
         sa.Column("review", sa.Text),
         sa.Column("error", sa.Text),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        created_at_column(),
+        updated_at_column(),
     )
 
 

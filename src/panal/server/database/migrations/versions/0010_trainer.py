@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import account_column, time_column, updated_at_column
+
 revision = "0010_trainer"
 down_revision = "0009_analysisweb"
 branch_labels = None
@@ -24,20 +26,20 @@ def upgrade() -> None:
         sa.Column("deviation", sa.Float, nullable=False),
         sa.Column("volatility", sa.Float, nullable=False),
         sa.Column("plays", sa.Integer, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        updated_at_column(),
     )
     op.create_table(
         "puzzle_attempts",
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        account_column(primary_key=True),
         sa.Column("puzzle_id", sa.String(16), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         sa.Column("solved", sa.Boolean, nullable=False),
     )
     op.create_table(
         "lesson_progress",
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        account_column(primary_key=True),
         sa.Column("lesson_id", sa.String(40), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
 
 

@@ -11,6 +11,14 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    id_column,
+    time_column,
+    updated_at_column,
+)
+
 revision = "0011_tournaments"
 down_revision = "0010_trainer"
 branch_labels = None
@@ -20,7 +28,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "tournaments",
-        sa.Column("id", sa.String(16), primary_key=True),
+        id_column(),
         sa.Column("name", sa.String(60), nullable=False),
         sa.Column("format", sa.String(12), nullable=False),
         sa.Column("cycles", sa.Integer, nullable=False),
@@ -30,16 +38,16 @@ def upgrade() -> None:
         sa.Column("time_control", sa.String(64), nullable=False),
         sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("max_players", sa.Integer, nullable=False),
-        sa.Column("starts_at", sa.Float),
+        time_column("starts_at", nullable=True),
         sa.Column("start_when_full", sa.Boolean, nullable=False),
         sa.Column("no_show_seconds", sa.Float, nullable=False),
-        sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        account_column("creator_id"),
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("round", sa.Integer, nullable=False),
-        sa.Column("round_started_at", sa.Float),
-        sa.Column("ends_at", sa.Float),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("updated_at", sa.Float, nullable=False),
+        time_column("round_started_at", nullable=True),
+        time_column("ends_at", nullable=True),
+        created_at_column(),
+        updated_at_column(),
         sa.Column("version", sa.Integer, nullable=False),
     )
     op.create_index("tournaments_by_status", "tournaments", ["status", "starts_at"])
@@ -48,8 +56,8 @@ def upgrade() -> None:
         sa.Column(
             "tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True
         ),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
-        sa.Column("joined_at", sa.Float, nullable=False),
+        account_column(primary_key=True),
+        time_column("joined_at"),
         sa.Column("withdrawn", sa.Boolean, nullable=False),
     )
     op.create_table(
@@ -58,7 +66,7 @@ def upgrade() -> None:
             "tournament_id", sa.String(16), sa.ForeignKey("tournaments.id"), primary_key=True
         ),
         sa.Column("round", sa.Integer, primary_key=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        account_column(primary_key=True),
         sa.Column("board", sa.Integer, nullable=False),
         sa.Column("opponent_id", sa.Integer),
         sa.Column("color", sa.Integer),

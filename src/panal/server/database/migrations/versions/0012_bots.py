@@ -11,6 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import account_column, created_at_column, time_column
+
 revision = "0012_bots"
 down_revision = "0011_tournaments"
 branch_labels = None
@@ -20,20 +22,20 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "bots",
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
-        sa.Column("owner_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        account_column(primary_key=True),
+        account_column("owner_id"),
         sa.Column("token_hash", sa.String(64)),
         sa.Column("limits", sa.Text, nullable=False),
         sa.Column("engine", sa.Text),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
     )
     op.create_index("bots_by_token", "bots", ["token_hash"], unique=True)
     op.create_index("bots_by_owner", "bots", ["owner_id"])
     op.create_table(
         "ladder_entries",
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
-        sa.Column("joined_at", sa.Float, nullable=False),
-        sa.Column("seen_at", sa.Float, nullable=False),
+        account_column(primary_key=True),
+        time_column("joined_at"),
+        time_column("seen_at"),
         sa.Column("active", sa.Boolean, nullable=False),
         sa.Column("pair", sa.String(16)),
     )
@@ -41,7 +43,7 @@ def upgrade() -> None:
         "ladder_games",
         sa.Column("game_id", sa.String(16), sa.ForeignKey("games.id"), primary_key=True),
         sa.Column("pair", sa.String(16), nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
         sa.Column("opening", sa.Text, nullable=False),
     )
     op.create_index("ladder_games_by_pair", "ladder_games", ["pair"])

@@ -12,6 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import serial_id_column, time_column
+
 revision = "0014_chat"
 down_revision = "0013_social"
 branch_labels = None
@@ -21,7 +23,7 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "chat_messages",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        serial_id_column(),
         sa.Column("room", sa.String(40), nullable=False),
         sa.Column("channel", sa.String(12), nullable=False),
         sa.Column("sender", sa.String(40), nullable=False),
@@ -29,8 +31,8 @@ def upgrade() -> None:
         sa.Column("author", sa.String(40)),
         sa.Column("seat", sa.Integer),
         sa.Column("text", sa.Text, nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
-        sa.Column("deleted_at", sa.Float),
+        time_column("at"),
+        time_column("deleted_at", nullable=True),
         sa.Column("deleted_by", sa.Integer),
     )
     op.create_index("chat_messages_by_room", "chat_messages", ["room", "id"])
@@ -38,32 +40,32 @@ def upgrade() -> None:
         "chat_reports",
         sa.Column("message_id", sa.Integer, primary_key=True),
         sa.Column("reporter", sa.String(40), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     op.create_index("chat_reports_by_time", "chat_reports", ["at"])
     op.create_table(
         "chat_mutes",
         sa.Column("user_id", sa.Integer, primary_key=True),
         sa.Column("sender", sa.String(40), primary_key=True),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
     )
     op.create_table(
         "chat_rates",
         sa.Column("sender", sa.String(40), primary_key=True),
         sa.Column("tokens", sa.Float, nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("at"),
         sa.Column("granted", sa.Integer, nullable=False),
     )
     op.create_table(
         "moderators",
         sa.Column("user_id", sa.Integer, primary_key=True),
-        sa.Column("added_at", sa.Float, nullable=False),
+        time_column("added_at"),
     )
     op.create_table(
         "chat_silences",
         sa.Column("user_id", sa.Integer, primary_key=True),
-        sa.Column("until", sa.Float, nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
+        time_column("until"),
+        time_column("at"),
     )
 
 

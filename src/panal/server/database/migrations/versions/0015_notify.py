@@ -10,6 +10,13 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import (
+    account_column,
+    created_at_column,
+    serial_id_column,
+    time_column,
+)
+
 revision = "0015_notify"
 down_revision = "0014_chat"
 branch_labels = None
@@ -19,30 +26,30 @@ depends_on = None
 def upgrade() -> None:
     op.create_table(
         "notifications",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        serial_id_column(),
+        account_column(),
         sa.Column("kind", sa.String(24), nullable=False),
         sa.Column("data", sa.Text, nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("read_at", sa.Float),
+        created_at_column(),
+        time_column("read_at", nullable=True),
         sqlite_autoincrement=True,  # an id is never given twice: a page marks read what it saw
     )
     op.create_index("notifications_by_user", "notifications", ["user_id", "id"])
     op.create_table(
         "notification_switches",
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        account_column(primary_key=True),
         sa.Column("kind", sa.String(24), primary_key=True),
         sa.Column("channel", sa.String(8), primary_key=True),
         sa.Column("enabled", sa.Boolean, nullable=False),
     )
     op.create_table(
         "push_subscriptions",
-        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        serial_id_column(),
+        account_column(),
         sa.Column("endpoint", sa.Text, nullable=False),
         sa.Column("p256dh", sa.String(200), nullable=False),
         sa.Column("auth", sa.String(64), nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
     )
     op.create_index(
         "push_subscriptions_by_endpoint", "push_subscriptions", ["endpoint"], unique=True
@@ -52,7 +59,7 @@ def upgrade() -> None:
         "server_keys",
         sa.Column("name", sa.String(32), primary_key=True),
         sa.Column("value", sa.Text, nullable=False),
-        sa.Column("created_at", sa.Float, nullable=False),
+        created_at_column(),
     )
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
+from panal.server.database.columns import account_column, created_at_column, time_column
+
 revision = "0016_account"
 down_revision = "0015_notify"
 branch_labels = None
@@ -28,24 +30,24 @@ def upgrade() -> None:
     op.add_column(
         "users", sa.Column("reminders", sa.Boolean, nullable=False, server_default=sa.true())
     )
-    op.add_column("users", sa.Column("deleted_at", sa.Float))
+    op.add_column("users", time_column("deleted_at", nullable=True))
     op.create_index("users_by_email", "users", ["email"], unique=True)
     op.create_table(
         "account_tokens",
         sa.Column("key", sa.String(64), primary_key=True),
-        sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+        account_column(),
         sa.Column("purpose", sa.String(12), nullable=False),
         sa.Column("email", sa.String(254)),
-        sa.Column("created_at", sa.Float, nullable=False),
-        sa.Column("expires_at", sa.Float, nullable=False),
-        sa.Column("used_at", sa.Float),
+        created_at_column(),
+        time_column("expires_at"),
+        time_column("used_at", nullable=True),
     )
     op.create_index("account_tokens_by_user", "account_tokens", ["user_id"])
     op.create_table(
         "mail_reminders",
         sa.Column("game_id", sa.String(16), primary_key=True),
         sa.Column("ply", sa.Integer, nullable=False),
-        sa.Column("sent_at", sa.Float, nullable=False),
+        time_column("sent_at"),
     )
 
 
