@@ -94,3 +94,60 @@ def test_register_see_pairings_and_standings(open_page: Any, artifacts: Path) ->
     assert "tourney_bruno" in ana.inner_text(".standings tbody tr:nth-child(2)")
     assert ana.inner_text(".pairings td.result") in ("1–0", "0–1")
     ana.screenshot(path=str(artifacts / "tournaments-standings.png"), full_page=True)
+
+
+def test_an_enjambre_series_on_a_phone(open_page: Any, artifacts: Path) -> None:
+    """An Enjambre series: created on a computer (no clock, no pieces: its tables have none),
+    joined on a phone in Spanish; when full it starts, both pages show round 1's table live,
+    seat by seat, and the phone's player takes their seat and lands on the table, as that
+    seat. A refusal is translated; nothing scrolls sideways."""
+    ana = open_page("/")
+    sign_up(ana, "swarm_ana")
+    ana.click("a[data-nav=tournaments]")
+    ana.wait_for_selector("form.tournament-form")
+    ana.fill("input[name=name]", "Enjambre night")
+    ana.select_option("select[name=format]", "series")
+    ana.wait_for_selector("[data-series-help]:not([hidden])")
+    assert ana.locator("[data-hive-settings]").is_hidden()
+    ana.fill("input[name=rounds]", "1")
+    # the field stops at six; past a tampered field the server refuses seven, in words
+    assert ana.get_attribute("input[name=max_players]", "max") == "6"
+    ana.evaluate("document.querySelector('input[name=max_players]').max = '64'")
+    ana.fill("input[name=max_players]", "7")
+    ana.click("[data-action=create]")
+    ana.wait_for_selector("[data-form-error]:not([hidden])")
+    assert "2 to 6" in ana.inner_text("[data-form-error]")
+    ana.fill("input[name=max_players]", "2")
+    ana.select_option("select[name=start]", "full")
+    ana.click("[data-action=create]")
+    ana.wait_for_url("**/tournament/*")
+    ana.wait_for_selector(".tournament-page[data-status=registering]")
+    assert "Enjambre" in ana.inner_text(".tournament-facts")
+    ana.click("[data-action=join]")
+    ana.wait_for_selector("[data-action=withdraw]")
+
+    bruno = open_page("/", phone=True, locale="es")
+    bruno.tap(".settings-toggle")
+    sign_up(bruno, "swarm_bruno")
+    bruno.goto(bruno.url.split("/@/")[0] + "/tournaments")
+    bruno.wait_for_selector("[data-tournament-row] a")
+    assert "Serie de Enjambre" in bruno.inner_text(".tournament-list")
+    bruno.click("[data-tournament-row] a")
+    bruno.wait_for_selector(".tournament-page")
+    bruno.click("[data-action=join]")
+    for page in (ana, bruno):
+        page.wait_for_selector(".tournament-page[data-status=running]")
+        page.wait_for_selector(".tournament-round[data-round='1'] [data-take-seat]")
+    seats = bruno.inner_text(".pairings tbody")
+    assert seats.index("swarm_ana") < seats.index("swarm_bruno")  # seeds in seat order
+    assert "Asiento" in bruno.inner_text(".pairings thead")
+    width = bruno.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    box = bruno.locator("[data-take-seat]").first.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390, box
+    bruno.screenshot(path=str(artifacts / "tournaments-series-phone.png"), full_page=True)
+    bruno.click("[data-take-seat]")
+    bruno.wait_for_url("**/table/*")
+    bruno.wait_for_selector(".enj-page")
+    table_id = bruno.url.rsplit("/", 1)[1]
+    assert bruno.evaluate(f"localStorage.getItem('panal.table.{table_id}')")

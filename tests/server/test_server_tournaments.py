@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from panal.server.app import create_app
-from panal.server.tournaments.tournaments import Tournaments
+from panal.server.tournaments.standings import GameResult
+from panal.server.tournaments.tournament_store import Pairing, Snapshot, TournamentRow
+from panal.server.tournaments.tournaments import Tournaments, results, table
 from tests.server.conftest import Backend, first_legal_move
 from tests.server.helpers import receive_state
 from tests.server.players_helpers import Person
@@ -293,3 +295,27 @@ def test_watchers_see_registrations_and_results_live(site: TestClient) -> None:
         while not seen["standings"][0]["score"]:
             seen = ws.receive_json()
         assert seen["standings"][0]["name"] == "entrant0"
+
+
+def test_a_game_aborted_for_no_first_move_is_a_no_show_forfeit() -> None:
+    """A tournament game the game's clock aborted (no first move within its window, result
+    ``NotStarted``) counts as the no-show's forfeit; before, it raised KeyError in the tick and
+    the tournament page (seen when a round's games waited over a minute on a loaded machine)."""
+    row = TournamentRow(
+        "t", "cup", "swiss", 1, 1, None, "Base", "{}", False, 4, None, False, 120.0, 1
+    )
+
+    def game(white: int, black: int, plies: int) -> list[Pairing]:
+        common = {"game_id": f"g{white}", "points": None, "counted": True, "plies": plies}
+        return [
+            Pairing(1, white, black, 0, result="NotStarted", end_reason="no_first_move", **common),
+            Pairing(1, black, white, 1, result="NotStarted", end_reason="no_first_move", **common),
+        ]
+
+    snapshot = Snapshot(row, [(1, False), (2, False), (3, False), (4, False)], [])
+    snapshot.pairings = game(1, 2, 0) + game(3, 4, 1)  # White never moved; Black never did
+    assert results(snapshot) == [
+        GameResult(1, 1, 2, 0.0, played=False),
+        GameResult(1, 3, 4, 1.0, played=False),
+    ]
+    assert [(s.player, s.score) for s in table(snapshot)][:2] == [(2, 1.0), (3, 1.0)]

@@ -28,12 +28,22 @@ from tests.server.tournament_helpers import (
     run_tournament,
     sign_up,
     stored,
+    stored_series,
+    wait_for,
 )
 
 pytestmark = pytest.mark.slow
 
 SWISS = {"name": "Swiss six", "format": "swiss", "rounds": 4, "max_players": 6}
 ROUND_ROBIN = {"name": "Round robin four", "format": "round_robin", "max_players": 4}
+SERIES = {
+    "name": "Enjambre three",
+    "format": "series",
+    "game_type": "Enjambre",
+    "rounds": 2,
+    "max_players": 3,
+    "no_show_seconds": 5,
+}
 
 
 #: The two bots' engines: panal's greedy reference player and ``panal uhp`` at its weakest.
@@ -118,6 +128,48 @@ def prove(
         assert "Traceback" not in Path(server.log_path).read_text()
 
 
+def prove_series(
+    servers: list[ServerProcess], db_url: str, kill: Callable[[list[ServerProcess]], None]
+) -> None:
+    """An Enjambre series of three, a process killed while round 1's table is played (nobody
+    sits down: each seat goes to a bot after the no-show time, and the bots play it out)."""
+    alive = list(servers)
+    players = [Player(f"swarm{i}") for i in range(1, 4)]
+    sign_up(players, alive[0])
+    created = players[0].post(alive[0], "/api/tournaments", SERIES)
+    assert created.status_code == 201, created.text
+    tournament_id = created.json()["id"]
+    for i, player in enumerate(players):
+        joined = player.post(alive[i % len(alive)], f"/api/tournaments/{tournament_id}/join")
+        assert joined.status_code == 200, joined.text
+    started = players[0].post(alive[0], f"/api/tournaments/{tournament_id}/start")
+    assert started.status_code == 200, started.text
+    kill(alive)  # round 1's table is being played
+    wait_for(alive[0], tournament_id, lambda s: s["round"] == 2 or s["status"] == "finished")
+    final = wait_for(alive[0], tournament_id, lambda s: s["status"] == "finished")
+    assert final["round"] == 2
+    games = stored_series(db_url, tournament_id)
+    assert len(games) == 2 * 3  # two tables of three: three pairs each, once
+    assert len({frozenset((g["white"], g["black"])) for g in games}) == 3
+    check_standings(final, games)
+    for server in alive:
+        assert "Traceback" not in Path(server.log_path).read_text()
+
+
+def test_series_on_sqlite_with_the_process_killed_and_started_again(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path / "series.sqlite3", tmp_path / "serve.log")
+    server.start()
+
+    def kill(alive: list[ServerProcess]) -> None:
+        server.kill()
+        server.start()
+
+    try:
+        prove_series([server], f"sqlite:///{tmp_path / 'series.sqlite3'}", kill)
+    finally:
+        server.stop()
+
+
 def test_on_sqlite_with_the_process_killed_and_started_again(tmp_path: Path) -> None:
     server = ServerProcess(tmp_path / "tournaments.sqlite3", tmp_path / "serve.log")
     server.start()
@@ -157,3 +209,15 @@ def test_on_postgres_with_two_processes_one_killed(
 
     # the bots use process b, which lives (the people move on from a to b when a dies)
     prove(servers, db, kill, tmp_path, servers[1])
+
+
+def test_series_on_postgres_with_two_processes_one_killed(
+    two_servers: tuple[list[ServerProcess], str],
+) -> None:
+    servers, db = two_servers
+
+    def kill(alive: list[ServerProcess]) -> None:
+        alive[0].kill()
+        alive.pop(0)
+
+    prove_series(servers, db, kill)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -233,6 +234,41 @@ def stored(db_url: str, tournament_id: str) -> list[dict[str, Any]]:
         store.close()
     games = [dict(r._mapping) for r in rows]
     return games + [{"round": r, "white": name, "black": None, "result": "bye"} for r, name in byes]
+
+
+def stored_series(db_url: str, tournament_id: str) -> list[dict[str, Any]]:
+    """An Enjambre series' stored tables as the pairwise games they stand for, in
+    :func:`stored`'s shape: each pair of players at a finished table, the earlier seat as
+    "White", the better place winning (a player a bot replaced is placed last), equal places a
+    draw; read from the tables' seats and results, not from the tournament's code."""
+    store = Store(db_url)
+    try:
+        with store.engine.connect() as conn:
+            seats = conn.execute(
+                text(
+                    "SELECT p.round, p.table_id, s.seat, s.replaced, u.name, g.result"
+                    " FROM tournament_pairings p"
+                    " JOIN enjambre_seats s ON s.table_id = p.table_id AND s.user_id = p.user_id"
+                    " JOIN enjambre_games g ON g.table_id = p.table_id"
+                    " JOIN users u ON u.id = p.user_id"
+                    " WHERE p.tournament_id = :t ORDER BY p.round, s.seat"
+                ),
+                {"t": tournament_id},
+            ).all()
+    finally:
+        store.close()
+    tables: dict[tuple[int, str], list[tuple[str, int]]] = {}
+    for r in seats:
+        assert r.result is not None, f"table {r.table_id} never finished"
+        places = json.loads(r.result)["places"]
+        place = len(places) if r.replaced else places[r.seat]
+        tables.setdefault((r.round, r.table_id), []).append((r.name, place))
+    games = []
+    for (number, _table), seated in sorted(tables.items()):
+        for (white, a), (black, b) in itertools.combinations(seated, 2):
+            result = "WhiteWins" if a < b else "Draw" if a == b else "BlackWins"
+            games.append({"round": number, "white": white, "black": black, "result": result})
+    return games
 
 
 def recompute(games: list[dict[str, Any]], names: list[str]) -> dict[str, dict[str, float]]:

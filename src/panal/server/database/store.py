@@ -89,7 +89,7 @@ __all__ = [
     "row_fields",
 ]
 
-HEAD_REVISION = "0018_tourney2"
+HEAD_REVISION = "0019_etourney"
 MIGRATION_LOCK = 0x70616E616C  # "panal": PostgreSQL advisory lock held while migrating
 
 

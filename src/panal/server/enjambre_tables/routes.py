@@ -10,6 +10,8 @@ HTTP (JSON; errors are ``{"error": code, "detail": message}`` with a 4xx status,
 * ``POST /api/enjambre/tables/{id}/join``              take an open seat with its invitation
                                                         (as the signed-in account, if any)
 * ``POST /api/enjambre/tables/{id}/seats/{n}/invite``  the host: a new invitation for a seat
+* ``POST /api/enjambre/tables/{id}/seats/mine``        signed in: a token for the account's
+                                                        seat (a tournament's table)
 * ``GET  /api/enjambre/tables/{id}``                   the table as the token's seat sees it
                                                         (``Authorization: Bearer``; none: public)
 * ``GET  /api/enjambre/tables/{id}/replay``            a finished game, step by step, by a seat
@@ -45,8 +47,10 @@ from panal.server.http.clients import client_of
 from panal.server.http.models import PageLimit, PageOffset, StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import Greeting, Joined, serve_room
-from panal.server.players.auth import session_account
+from panal.server.players.auth import require_account, session_account
 from panal.server.players.player_store import PlayerStore
+from panal.server.room.core import Reload
+from panal.server.room.tokens import hash_token, new_token
 
 __all__ = ["table_router"]
 
@@ -115,6 +119,23 @@ def table_router(tables: TableHub, players: PlayerStore) -> APIRouter:
     async def join_table(table_id: str, request: JoinTableRequest, http: Request) -> dict[str, Any]:
         account = await session_account(http, players)
         return await tables.join(table_id, request.seat, request.invite, request.name, account)
+
+    @router.post("/api/enjambre/tables/{table_id}/seats/mine")
+    async def my_seat(table_id: str, http: Request) -> dict[str, Any]:
+        """The signed-in account's seat at a table seated by account (a tournament's): a
+        token for it, as an invitation gives one."""
+        account = await require_account(http, "to take your seat")
+        live = await tables.get(table_id)
+        token = new_token()
+        seat = await tables.runtime.db(
+            tables.store.account_seat, table_id, account.id, hash_token(token)
+        )
+        if seat is None:
+            raise RequestError("no_seat", "you have no seat at this table", 403)
+        async with live.lock:
+            await tables.rooms.reload(live)
+        await tables.rooms.publish(table_id, Reload(live.version))
+        return {"id": table_id, "seat": seat, "token": token}
 
     @router.post("/api/enjambre/tables/{table_id}/seats/{seat}/invite")
     async def reissue_invite(

@@ -435,6 +435,28 @@ class TableStore:
             )
             return True
 
+    def account_seat(self, table_id: str, user_id: int, token_hash: str) -> int | None:
+        """A new token for the seat held by the account (a series' table, seated by account;
+        a new device takes over, the old token stops working); the seat, or None when the
+        account holds no seat there a person still plays (a bot replaced a no-show)."""
+        now = time.time()
+        where = (
+            (seats_table.c.table_id == table_id)
+            & (seats_table.c.user_id == user_id)
+            & (seats_table.c.kind == "person")
+        )
+        with self.engine.begin() as conn:
+            seat = conn.execute(select(seats_table.c.seat).where(where)).scalar()
+            if seat is None:
+                return None
+            conn.execute(update(seats_table).where(where).values(token=token_hash, seen_at=now))
+            conn.execute(
+                update(tables_table)
+                .where(tables_table.c.id == table_id)
+                .values(version=tables_table.c.version + 1, updated_at=now)
+            )
+        return int(seat)
+
     def touch(self, seats: Sequence[tuple[str, int]], now: float | None = None) -> None:
         """Players connected here are present: their seats' ``seen_at`` becomes now."""
         if not seats:

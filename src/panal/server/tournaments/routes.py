@@ -24,6 +24,7 @@ from panal.server.http.websocket_session import serve_watcher
 from panal.server.players.auth import require_account, session_account
 from panal.server.players.player_store import Account
 from panal.server.room.outbox import Connection
+from panal.server.tournaments.series import MAX_SERIES_PLAYERS
 from panal.server.tournaments.tournament_store import (
     FINISHED,
     REGISTERING,
@@ -40,12 +41,13 @@ MAX_ROUND_ROBIN_PLAYERS = 20  # 19 rounds, 38 in a double one
 MAX_SWISS_ROUNDS = 20
 MAX_ARENA_MINUTES = 720
 MAX_START_DELAY = 30 * 86400.0
+ENJAMBRE = "Enjambre"  # a tournament's game type when it is an Enjambre series
 RETRIES = 5  # a registration racing others: the compare-and-set is tried again
 
 
 class CreateRequest(StrictModel):
     name: str = Field(min_length=1, max_length=60)
-    format: Literal["round_robin", "swiss", "arena"]
+    format: Literal["round_robin", "swiss", "arena", "series"]
     cycles: Literal[1, 2] = 1
     rounds: int = Field(5, ge=1, le=MAX_SWISS_ROUNDS)
     minutes: int = Field(30, ge=1, le=MAX_ARENA_MINUTES)
@@ -90,6 +92,45 @@ def tournament_rules(game_type: GameType, values: dict[str, bool | str]) -> Opti
     return Options.from_values(values)
 
 
+Settings = tuple[str, Options, dict[str, Any] | None]  # game type, rule options, clock
+
+
+def _hive_settings(body: CreateRequest) -> Settings:
+    """A Hive tournament's game type, rule options and clock, each checked."""
+    game_type = requested_game_type(body.game_type)
+    options = tournament_rules(game_type, body.options)
+    control = requested_clock(body.clock)
+    if control is None:
+        raise RequestError("bad_clock", "a tournament's games have a clock", 422)
+    return str(game_type), options, control.to_json()
+
+
+def _series_settings(body: CreateRequest) -> Settings:
+    """An Enjambre series' settings, each refusal specific: one table of 2 to 6 players, the
+    standard rules, no clock (Enjambre tables have none; a no-show's seat goes to a bot)."""
+    if body.format != "series" or body.game_type != ENJAMBRE:
+        raise RequestError(
+            "enjambre_series_only",
+            "an Enjambre tournament is a series, and a series is of Enjambre",
+            422,
+        )
+    if "max_players" not in body.model_fields_set:  # a full table by default
+        body.max_players = MAX_SERIES_PLAYERS
+    if body.max_players > MAX_SERIES_PLAYERS:
+        raise RequestError(
+            "series_players",
+            f"a series is one Enjambre table: 2 to {MAX_SERIES_PLAYERS} players",
+            422,
+        )
+    if body.options:
+        raise RequestError(
+            "series_options", "an Enjambre series is played with the standard rules", 422
+        )
+    if body.clock is not None:
+        raise RequestError("series_clock", "Enjambre tables have no clock", 422)
+    return ENJAMBRE, Options(), None
+
+
 def _manager(connection: Request | WebSocket) -> Tournaments:
     manager: Tournaments = connection.app.state.tournaments
     return manager
@@ -126,11 +167,8 @@ async def create_tournament(body: CreateRequest, request: Request) -> dict[str, 
     name = body.name.strip()
     if not name:
         raise RequestError("bad_name", "a tournament needs a name")
-    game_type = requested_game_type(body.game_type)
-    options = tournament_rules(game_type, body.options)
-    control = requested_clock(body.clock)
-    if control is None:
-        raise RequestError("bad_clock", "a tournament's games have a clock", 422)
+    enjambre = body.format == "series" or body.game_type == ENJAMBRE
+    game_type, options, clock = (_series_settings if enjambre else _hive_settings)(body)
     if body.format == "round_robin" and body.max_players > MAX_ROUND_ROBIN_PLAYERS:
         raise RequestError(
             "too_many_players",
@@ -145,11 +183,11 @@ async def create_tournament(body: CreateRequest, request: Request) -> dict[str, 
         name=name,
         format=body.format,
         cycles=body.cycles if body.format == "round_robin" else 1,
-        rounds=body.rounds if body.format == "swiss" else None,
+        rounds=body.rounds if body.format in ("swiss", "series") else None,
         minutes=body.minutes if body.format == "arena" else None,
-        game_type=str(game_type),
+        game_type=game_type,
         options=json.dumps(options.changed(), separators=(",", ":"), sort_keys=True),
-        time_control=json.dumps(control.to_json(), separators=(",", ":")),
+        time_control=json.dumps(clock, separators=(",", ":")),
         rated=body.rated,
         max_players=body.max_players,
         starts_at=body.starts_at,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from sqlalchemy import (
@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 
 from panal.hive import Options
 from panal.server.database.store import Conflict, bump_version, metadata
+from panal.server.enjambre_tables.series import SeriesTable, account_places, insert_table
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
 
@@ -47,7 +48,7 @@ __all__ = [
     "TournamentStore",
 ]
 
-FORMATS = ("round_robin", "swiss", "arena")
+FORMATS = ("round_robin", "swiss", "arena", "series")
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 
 tournaments_table = Table(
@@ -100,6 +101,8 @@ tournament_pairings_table = Table(
     Column("game_id", String(16), ForeignKey("games.id")),  # NULL: a bye or a forfeit
     Column("points", Float),  # a bye's or a forfeit's, set when paired; a game's: its result
     Column("counted", Boolean, nullable=False),  # an arena's games unfinished at its end: not
+    # a series' round: the Enjambre table its players sit at (0019_etourney)
+    Column("table_id", String(16), ForeignKey("enjambre_tables.id")),
     Index("tournament_pairings_by_game", "game_id"),
 )
 
@@ -156,6 +159,7 @@ class Pairing:
     end_reason: str | None = None
     plies: int = 0
     game_updated_at: float | None = None
+    table_id: str | None = None  # a series' round: the Enjambre table (then no game)
 
 
 @dataclass
@@ -165,6 +169,8 @@ class Snapshot:
     row: TournamentRow
     players: list[tuple[int, bool]]  # (user id, withdrawn), by registration
     pairings: list[Pairing]
+    # a series' finished tables: {table: {user id: place}}, 1 the best
+    places: dict[str, dict[int, int]] = field(default_factory=dict)
 
     def active(self) -> list[int]:
         return [p for p, withdrawn in self.players if not withdrawn]
@@ -205,11 +211,13 @@ class TournamentStore:
                     g.end_reason,
                     g.plies,
                     g.updated_at,
+                    p.table_id,
                 )
                 .select_from(tournament_pairings_table.outerjoin(games_table, g.id == p.game_id))
                 .where(p.tournament_id == tournament_id)
                 .order_by(p.round, p.board, p.color)
             ).all()
+            places = account_places(conn, [r.table_id for r in pairings if r.table_id])
         return Snapshot(
             row,
             [(user, bool(withdrawn)) for user, withdrawn in players],
@@ -226,9 +234,11 @@ class TournamentStore:
                     end_reason=r.end_reason,
                     plies=r.plies or 0,
                     game_updated_at=r.updated_at,
+                    table_id=r.table_id,
                 )
                 for r in pairings
             ],
+            places,
         )
 
     def listing(self, limit: int = 50) -> list[tuple[TournamentRow, int]]:
@@ -328,17 +338,21 @@ class TournamentStore:
         games: Sequence[GameRow],
         uncount: Sequence[str] = (),
         now: float | None = None,
+        tables: Sequence[SeriesTable] = (),
     ) -> bool:
         """One step of a tournament in one transaction, if it is still at ``version``: its row's
         ``values``, the new ``pairings`` and their ``games``, and games no longer counted
         (``uncount``: an arena's unfinished at its end). False (nothing written) when another
-        process made the step first."""
+        process made the step first. ``tables``: a series' round's Enjambre tables, written in
+        the same transaction (never a table without its round, nor a round twice)."""
         now = time.time() if now is None else now
         try:
             with self.engine.begin() as conn:
                 bump_version(conn, tournaments_table, tournament_id, version, values, now)
                 for game in games:
                     insert_game(conn, game)
+                for enjambre_table in tables:
+                    insert_table(conn, enjambre_table)
                 if pairings:
                     conn.execute(
                         insert(tournament_pairings_table),

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from panal.hive import GameState, Termination
+from panal.server.enjambre_tables.series import SeriesTable, series_table
 from panal.server.hive_games.actions import GameChange
 from panal.server.hive_games.game_store import GameRow, clock_values, online_game
 from panal.server.hive_games.games import GameHub
@@ -43,6 +44,7 @@ from panal.server.tournaments.pairing import (
     round_robin_rounds,
     swiss_pairings,
 )
+from panal.server.tournaments.series import seating, series_results
 from panal.server.tournaments.standings import (
     GameResult,
     Standing,
@@ -70,11 +72,16 @@ TIE_BREAKS_BY_FORMAT = {
     "round_robin": ("head_to_head", "wins_as_black", "sonneborn_berger"),
     "swiss": ("buchholz", "sonneborn_berger", "head_to_head", "wins_as_black"),
     "arena": ("buchholz", "sonneborn_berger"),
+    # an Enjambre series: every pair meets every round, so Buchholz is everyone's same sum
+    "series": ("head_to_head", "sonneborn_berger"),
 }
 
 
 def results(snapshot: Snapshot) -> list[GameResult]:
-    """The finished pairings that count, one per game, bye or forfeit."""
+    """The finished pairings that count, one per game, bye or forfeit (a series: a finished
+    table's pairs)."""
+    if snapshot.row.format == "series":
+        return series_results(snapshot)
     found = []
     for p in snapshot.pairings:
         if not p.counted:
@@ -83,6 +90,11 @@ def results(snapshot: Snapshot) -> list[GameResult]:
             found.append(GameResult(p.round, p.player, None, p.points or 0.0))
         elif p.color == 0 and p.game_id is None and p.points is not None:
             found.append(GameResult(p.round, p.player, p.opponent, p.points, played=False))
+        elif p.color == 0 and p.result == GameState.NOT_STARTED.value:
+            # aborted by the game's clock (a first move that never came, hive_games.clock's
+            # window): a no-show, so the side whose first move it was loses by forfeit
+            points = 0.0 if p.plies == 0 else 1.0
+            found.append(GameResult(p.round, p.player, p.opponent, points, played=False))
         elif p.color == 0 and p.result is not None:
             played = p.end_reason != Termination.FORFEIT.value
             found.append(
@@ -182,6 +194,8 @@ class Tournaments:
         await self._forfeit_no_shows(snapshot, now)
         if row.format == "arena":
             return await self._arena_step(snapshot, now)
+        if row.format == "series":
+            return await self._series_step(snapshot, now)
         current = [p for p in snapshot.pairings if p.round == row.round]
         if any(p.game_id is not None and p.result is None for p in current):
             return False  # the round is still being played
@@ -202,10 +216,12 @@ class Tournaments:
         values: dict[str, Any] = {"status": RUNNING}
         if row.format == "round_robin":
             values["rounds"] = round_robin_rounds(len(players), row.cycles)
-        elif row.format == "swiss":
+        elif row.format in ("swiss", "series"):
             values["rounds"] = min(row.rounds or 1, len(players) - 1 + len(players) % 2)
         else:
             values["ends_at"] = now + (row.minutes or 0) * 60
+        if row.format == "series":
+            return await self._seat(snapshot, 1, now, values)
         started = _started(snapshot, values)
         if row.format == "arena":  # players are paired as they wait, from now on
             written = await self._write(snapshot, values)
@@ -228,6 +244,38 @@ class Tournaments:
         )
         # look ahead: never a round after which the declared rounds cannot all be paired
         return swiss_pairings(ranked, rounds_left=(row.rounds or 0) - number)
+
+    async def _series_step(self, snapshot: Snapshot, now: float) -> bool:
+        """A series' round ends when its table does; then the next table, or the end."""
+        row = snapshot.row
+        playing = {p.table_id for p in snapshot.pairings if p.round == row.round and p.table_id}
+        if any(table_id not in snapshot.places for table_id in playing):
+            return False
+        if row.round >= (row.rounds or 0) or len(snapshot.active()) < 2:
+            return await self._write(snapshot, {"status": FINISHED})
+        return await self._seat(snapshot, row.round + 1, now)
+
+    async def _seat(
+        self, snapshot: Snapshot, number: int, now: float, values: dict[str, Any] | None = None
+    ) -> bool:
+        """Write a series' round ``number``: one Enjambre table of every active player (the
+        seats turned), made in the round's own transaction."""
+        row = snapshot.row
+        players = seating(snapshot.active(), number)
+        names = await self.runtime.db(self.players.names, set(players))
+        table = series_table(
+            [(player, names.get(player, "?")) for player in players],
+            rated=row.rated,
+            replace_after=row.no_show_seconds,
+            now=now,
+            options=json.loads(row.options),
+        )
+        rows = [
+            {**_pairing(number, seat + 1, player, None, None, None, None), "table_id": table.id}
+            for seat, player in enumerate(players)
+        ]
+        step = {"round": number, "round_started_at": now, **(values or {})}
+        return await self._write(snapshot, step, rows, tables=[table])
 
     async def _arena_step(self, snapshot: Snapshot, now: float) -> bool:
         row = snapshot.row
@@ -326,6 +374,7 @@ class Tournaments:
         pairings: Sequence[dict[str, Any]] = (),
         games: Sequence[GameRow] = (),
         uncount: Sequence[str] = (),
+        tables: Sequence[SeriesTable] = (),
     ) -> bool:
         row = snapshot.row
         written = await self.runtime.db(
@@ -337,6 +386,7 @@ class Tournaments:
             games,
             uncount,
             self.runtime.now(),
+            tables,
         )
         if written:
             self.changed(row.id)
@@ -388,6 +438,11 @@ class Tournaments:
         names = await self.runtime.db(self.players.names, ids)
         rounds: dict[int, list[dict[str, Any]]] = {}
         for p in snapshot.pairings:
+            if p.table_id is not None:  # a series: one entry per seat, in seat order
+                place = snapshot.places.get(p.table_id, {}).get(p.player)
+                seat = {"table": p.table_id, "name": names.get(p.player), "place": place}
+                rounds.setdefault(p.round, []).append(seat)
+                continue
             if p.color == 1:
                 continue
             board: dict[str, Any] = {
@@ -463,7 +518,7 @@ def summary(row: TournamentRow, players: int, names: dict[int, str]) -> dict[str
         "minutes": row.minutes,
         "game_type": row.game_type,
         "options": row.rules.changed(),
-        "clock": row.control.shown(),
+        "clock": None if row.format == "series" else row.control.shown(),
         "rated": row.rated,
         "max_players": row.max_players,
         "starts_at": row.starts_at,

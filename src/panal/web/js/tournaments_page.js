@@ -11,8 +11,11 @@ import { needsMet, ruleOptionMarkup, ruleOptions } from "./home_page.js";
 import { bugName, describeError, hasKey, onChange, playerName, t } from "./i18n.js";
 import { changedRules, ruleTexts } from "./rules.js";
 import { ReconnectingSocket } from "./socket.js";
+import { tableSeats } from "./storage.js";
 
-const FORMATS = ["swiss", "round_robin", "arena"];
+// "series": an Enjambre series, one table of 2 to 6 players a round (no clock, standard rules)
+const FORMATS = ["swiss", "round_robin", "arena", "series"];
+const SERIES_MAX_PLAYERS = 6;
 const RESULT_TEXT = { WhiteWins: "1–0", BlackWins: "0–1", Draw: "½–½" };
 
 function formatText(tournament) {
@@ -32,6 +35,11 @@ function errorText(failure) {
   if (details.option && hasKey("en", `option.${details.option}`)) details.option = t(`option.${details.option}`);
   if (details.pieces) details.pieces = [...details.pieces].map((letter) => bugName(letter)).join(", ");
   return describeError({ code: failure.code, message: failure.detail, details });
+}
+
+/** The clock, or for an Enjambre series (its tables have none) the game's name. */
+function clockText(tournament) {
+  return tournament.format === "series" ? escapeHtml(t("tour.enjambre")) : controlWithSpeed(tournament.clock);
 }
 
 /** The list of tournaments and, for an account, the form to create one. */
@@ -56,7 +64,7 @@ export function showTournamentsPage(root, config, navigate) {
   function row(tournament) {
     return `<li class="tournament-row" data-tournament-row="${tournament.id}">
         <a href="/tournament/${tournament.id}" data-link class="who">${escapeHtml(tournament.name)}</a>
-        <span class="what">${escapeHtml(formatText(tournament))} · ${controlWithSpeed(tournament.clock)} · ${t(tournament.rated ? "game.rated" : "game.casual")}</span>
+        <span class="what">${escapeHtml(formatText(tournament))} · ${clockText(tournament)} · ${t(tournament.rated ? "game.rated" : "game.casual")}</span>
         <span class="pieces">${t(`tour.status.${tournament.status}`)} · ${t("tour.playersCount", { n: tournament.player_count, max: tournament.max_players })}</span>
       </li>`;
   }
@@ -66,6 +74,7 @@ export function showTournamentsPage(root, config, navigate) {
 
   function render() {
     const signedIn = Boolean(account().name);
+    const series = form.format === "series";
     const formats = FORMATS.map((f) => `<option value="${f}" ${form.format === f ? "selected" : ""}>${t(`tour.format.${f}`)}</option>`).join("");
     keepingFocus(root, () => {
       root.innerHTML = `
@@ -81,15 +90,18 @@ export function showTournamentsPage(root, config, navigate) {
               <div class="row" ${form.format === "round_robin" ? "" : "hidden"}><label>${t("tour.cycles")} <select name="cycles">
                 <option value="1" ${form.cycles === 1 ? "selected" : ""}>${t("tour.single")}</option>
                 <option value="2" ${form.cycles === 2 ? "selected" : ""}>${t("tour.double")}</option></select></label></div>
-              <div class="row" ${form.format === "swiss" ? "" : "hidden"}><label>${t("tour.rounds")} <input name="rounds" type="number" min="1" max="20" value="${form.rounds}"></label></div>
+              <p class="hint" ${series ? "" : "hidden"} data-series-help>${t("tour.seriesHelp")}</p>
+              <div class="row" ${form.format === "swiss" || series ? "" : "hidden"}><label>${t("tour.rounds")} <input name="rounds" type="number" min="1" max="20" value="${form.rounds}"></label></div>
               <div class="row" ${form.format === "arena" ? "" : "hidden"}><label>${t("tour.minutes")} <input name="minutes" type="number" min="1" max="720" value="${form.minutes}"></label></div>
+              <div ${series ? "hidden" : ""} data-hive-settings>
               ${clockPickerMarkup(config, form.clock, { allowUntimed: false })}
               <fieldset><legend>${t("new.pieces")}</legend>${expansionChoices(form.expansions)}</fieldset>
               <fieldset class="rule-options"><legend>${t("new.rules")}</legend>${options
                 .filter((option) => needsMet(option.needs, form.expansions))
                 .map((option) => ruleOptionMarkup(option, form.rules[option.field]))
                 .join("")}</fieldset>
-              <div class="row"><label>${t("tour.maxPlayers")} <input name="max_players" type="number" min="2" max="64" value="${form.maxPlayers}"></label></div>
+              </div>
+              <div class="row"><label>${t("tour.maxPlayers")} <input name="max_players" type="number" min="2" max="${series ? SERIES_MAX_PLAYERS : 64}" value="${form.maxPlayers}"></label></div>
               <div class="row"><label class="choice"><input type="checkbox" name="rated" ${form.rated ? "checked" : ""}> ${t("lobby.rated")}</label></div>
               <div class="row"><label>${t("tour.start")} <select name="start">
                 <option value="manual" ${form.start === "manual" ? "selected" : ""}>${t("tour.startManual")}</option>
@@ -103,7 +115,7 @@ export function showTournamentsPage(root, config, navigate) {
           <div data-tournament-list>${listHtml()}</div>
         </section>`;
     });
-    showClockFields(root, form.clock);
+    if (!series) showClockFields(root, form.clock);
   }
 
   async function refresh() {
@@ -127,7 +139,10 @@ export function showTournamentsPage(root, config, navigate) {
   root.addEventListener("change", (event) => {
     const input = event.target;
     if (clockChanged(form.clock, input)) return showClockFields(root, form.clock);
-    if (input.name === "format") form.format = input.value;
+    if (input.name === "format") {
+      form.format = input.value;
+      if (form.format === "series") form.maxPlayers = Math.min(form.maxPlayers, SERIES_MAX_PLAYERS);
+    }
     else if (input.name === "cycles") form.cycles = Number(input.value);
     else if (input.name === "start") form.start = input.value;
     else if (input.name === "rated") form.rated = input.checked;
@@ -141,15 +156,18 @@ export function showTournamentsPage(root, config, navigate) {
     const data = new FormData(event.target);
     const body = {
       name: String(data.get("name") || ""),
-      format: form.format,
-      clock: chosenClock(form.clock),
       rated: form.rated,
       max_players: Number(data.get("max_players")),
       start_when_full: form.start === "full",
+    };
+    if (form.format === "series") Object.assign(body, { format: "series", game_type: "Enjambre", rounds: Number(data.get("rounds")) });
+    else Object.assign(body, {
+      format: form.format,
+      clock: chosenClock(form.clock),
       game_type: gameTypeOf(form.expansions),
       // the rules about pieces not in the game are left out: they would not apply
       options: Object.fromEntries(options.filter((option) => needsMet(option.needs, form.expansions)).map((option) => [option.field, form.rules[option.field]])),
-    };
+    });
     if (form.format === "round_robin") body.cycles = form.cycles;
     if (form.format === "swiss") body.rounds = Number(data.get("rounds"));
     if (form.format === "arena") body.minutes = Number(data.get("minutes"));
@@ -180,8 +198,26 @@ export function showTournamentPage(root, tournamentId, navigate, config) {
     return `<tr><td>${escapeHtml(b.white || "")}</td><td>${b.black === null ? "—" : escapeHtml(b.black)}</td><td class="result">${link}</td></tr>`;
   }
 
+  function seat(s, index) {
+    // an Enjambre series' seat: its player, place once the table is over; mine: take it
+    const mine = s.name === account().name && s.place === null;
+    const place = s.place === null ? t("tour.playing") : t("tour.placeN", { n: s.place });
+    const go = mine
+      ? `<button type="button" class="primary" data-take-seat="${escapeHtml(s.table)}">${t("tour.takeSeat")}</button>`
+      : `<a href="/table/${encodeURIComponent(s.table)}" data-link>${escapeHtml(place)}</a>`;
+    return `<tr><td>${index + 1}</td><td>${escapeHtml(playerName(s.name || ""))}</td><td class="result">${go}</td></tr>`;
+  }
+
+  function seriesRound(r) {
+    return `<section class="tournament-round" data-round="${r.round}">
+          <h3>${t("tour.round", { n: r.round })}</h3>
+          <div class="table-scroll"><table class="pairings"><thead><tr><th>${t("tour.seat")}</th><th>${t("tour.player")}</th><th>${t("tour.placeTitle")}</th></tr></thead>
+          <tbody>${r.boards.map(seat).join("")}</tbody></table></div></section>`;
+  }
+
   function pairings() {
     if (!state.pairings.length) return `<p class="hint">${t("tour.noPairings")}</p>`;
+    if (state.format === "series") return state.pairings.slice().reverse().map(seriesRound).join("");
     return state.pairings
       .slice()
       .reverse()
@@ -231,11 +267,11 @@ export function showTournamentPage(root, tournamentId, navigate, config) {
       root.innerHTML = `
         <section class="tournament-page" data-status="${state.status}">
           <h1>${escapeHtml(state.name)}</h1>
-          <p class="tournament-facts">${escapeHtml(formatText(state))} · ${controlWithSpeed(state.clock)} · ${t(state.rated ? "game.rated" : "game.casual")}${
+          <p class="tournament-facts">${escapeHtml(formatText(state))} · ${clockText(state)} · ${t(state.rated ? "game.rated" : "game.casual")}${
             expansionsText(state.game_type) ? ` · ${escapeHtml(expansionsText(state.game_type))}` : ""
           }<br>
             <span data-tournament-status>${t(`tour.status.${state.status}`)}</span>${state.status === "running" ? ` · ${roundText}` : ""}
-            · ${t("tour.playersCount", { n: state.player_count, max: state.max_players })} · ${t("tour.noShow", { n: Math.round(state.no_show_seconds) })}</p>
+            · ${t("tour.playersCount", { n: state.player_count, max: state.max_players })} · ${t(state.format === "series" ? "tour.noShowSeries" : "tour.noShow", { n: Math.round(state.no_show_seconds) })}</p>
           ${rulesLine()}
           ${actions()}
           <p class="banner error" role="alert" data-form-error ${error ? "" : "hidden"}>${escapeHtml(error)}</p>
@@ -258,6 +294,20 @@ export function showTournamentPage(root, tournamentId, navigate, config) {
   }
 
   root.addEventListener("click", async (event) => {
+    const take = event.target.closest("button[data-take-seat]");
+    if (take) {
+      // the account's seat at its Enjambre table: a token for it, then the table's page
+      const tableId = take.dataset.takeSeat;
+      try {
+        const taken = await api(`/api/enjambre/tables/${encodeURIComponent(tableId)}/seats/mine`, { method: "POST" });
+        tableSeats.set(tableId, taken.token);
+        navigate(`/table/${tableId}`);
+      } catch (failure) {
+        error = errorText(failure);
+        render();
+      }
+      return;
+    }
     const button = event.target.closest("button[data-action]");
     if (!button) return;
     try {
