@@ -40,14 +40,14 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, NamedTuple
 
 from panal.hex import (
     NEIGHBOR_OFFSETS,
     ORIGIN_CELL,
     Hex,
     as_pair,
-    neighbor_ring,
+    neighbor_cells,
     pack,
     unpack,
 )
@@ -701,22 +701,15 @@ class Game:
             codes.extend(self._movements(color))
         return codes or [PASS_CODE]
 
-    def placement_cells(self, color: int) -> list[int]:
+    def placement_cells(self, color: int) -> Sequence[int]:
         """Empty cells where ``color`` may place a piece (packed)."""
         stacks = self._stacks
         if not stacks:
-            return [ORIGIN_CELL]
+            return (ORIGIN_CELL,)
         if self._ply < 2 and len(stacks) == 1:
             (cell,) = stacks
-            return [cell + step for step in NEIGHBOR_OFFSETS]
-        # Cells as objects (panal.hex.neighbor_ring): compiled, none is boxed again to be tested
-        # against the board and listed.
-        own: set[object] = set()
-        enemy: set[object] = set()
-        for cell, stack in stacks.items():
-            (own if stack[-1] >> 4 == color else enemy).update(neighbor_ring(cell))
-        own -= enemy
-        return cast(list[int], [near for near in own if near not in stacks])
+            return neighbor_cells(cell)
+        return movement.placement_cells(stacks, color)
 
     def placeable_pieces(self, color: int) -> list[int]:
         """The next piece of each kind ``color`` may place now (queen rules included)."""
