@@ -88,6 +88,8 @@ _WHITE_QUEEN: Final = int(Piece.wQ)
 # By bug value: how many pieces of the bug a side has, and its first slot (Piece value & 15).
 _COUNT_OF_BUG: Final = tuple(BUG_COUNTS[bug] for bug in Bug)
 _FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
+_QUEEN_BIT: Final = 1 << int(Bug.QUEEN)
+_BITS_SET: Final = tuple(bin(mask).count("1") for mask in range(1 << len(Bug)))
 _BLACK_QUEEN: Final = int(Piece.bQ)
 
 
@@ -258,6 +260,7 @@ class Game:
         self._stacks: dict[int, list[int]] = {}
         self._cell = [OFF_BOARD] * 32
         self._placed = [0] * 32  # colour << 4 | bug -> how many placed
+        self._hand_bugs = [self._bugs_in_hand(0), self._bugs_in_hand(1)]  # bit per bug left
         self._ply = 0
         self._last_moved = NO_PIECE
         self._hash = 0
@@ -399,6 +402,7 @@ class Game:
                 self._cell[piece] = cell
                 self._placed[piece & 16 | BUG_OF[piece]] += 1
                 h ^= _zobrist(piece, cell, level)
+        self._hand_bugs = [self._bugs_in_hand(0), self._bugs_in_hand(1)]
         if ply & 1:
             h ^= SIDE_KEY
         if self._has_pillbug and last_moved >= 0:
@@ -433,6 +437,7 @@ class Game:
         other._stacks = {cell: list(stack) for cell, stack in self._stacks.items()}
         other._cell = list(self._cell)
         other._placed = list(self._placed)
+        other._hand_bugs = list(self._hand_bugs)
         other._ply = self._ply
         other._last_moved = self._last_moved
         other._hash = self._hash
@@ -713,20 +718,29 @@ class Game:
 
     def placeable_pieces(self, color: int) -> list[int]:
         """The next piece of each kind ``color`` may place now (queen rules included)."""
-        turn = self._ply // 2 + 1
+        bugs = self._placeable_bugs(color)
         base = color << 4
-        if self._cell[base] == OFF_BOARD:
-            if turn >= 4:
-                return [base]
-            skip_queen = turn == 1 and self._tournament_opening
-        else:
-            skip_queen = True
         placed = self._placed
         return [
             base | (_FIRST_SLOT_OF_BUG[bug] + placed[base | bug])
             for bug in self._bugs
-            if placed[base | bug] < _COUNT_OF_BUG[bug] and not (bug == _QUEEN and skip_queen)
+            if bugs >> bug & 1
         ]
+
+    def _placeable_bugs(self, color: int) -> int:
+        """A bit per bug of which ``color`` may place a piece now (queen rules included)."""
+        if self._cell[color << 4] == OFF_BOARD:  # the queen is in hand
+            turn = self._ply // 2 + 1
+            if turn >= 4:
+                return _QUEEN_BIT
+            if turn == 1 and self._tournament_opening:
+                return self._hand_bugs[color] & ~_QUEEN_BIT
+        return self._hand_bugs[color]
+
+    def _bugs_in_hand(self, color: int) -> int:
+        """A bit per bug of which ``color`` has a piece in hand (kept in ``_hand_bugs``)."""
+        base = color << 4
+        return sum(1 << bug for bug in self._bugs if self._placed[base | bug] < _COUNT_OF_BUG[bug])
 
     def _placements(self, color: int) -> list[int]:
         pieces = self.placeable_pieces(color)
@@ -905,7 +919,10 @@ class Game:
             piece = code & 31
             dest = code >> 6
             if origin == OFF_BOARD:
-                self._placed[piece & 16 | BUG_OF[piece]] += 1
+                bug = BUG_OF[piece]
+                placed = self._placed[piece & 16 | bug] = self._placed[piece & 16 | bug] + 1
+                if placed == _COUNT_OF_BUG[bug]:
+                    self._hand_bugs[piece >> 4] ^= 1 << bug
                 moving = [piece]
             else:
                 stack = stacks[origin]
@@ -997,7 +1014,11 @@ class Game:
             else:
                 del target[-count:]
             if origin == OFF_BOARD:
-                self._placed[piece & 16 | BUG_OF[piece]] -= 1
+                bug = BUG_OF[piece]
+                placed = self._placed[piece & 16 | bug]
+                if placed == _COUNT_OF_BUG[bug]:
+                    self._hand_bugs[piece >> 4] ^= 1 << bug
+                self._placed[piece & 16 | bug] = placed - 1
                 self._cell[piece] = OFF_BOARD
             else:
                 stacks.setdefault(origin, []).extend(moving)
@@ -1087,8 +1108,8 @@ class Game:
         if state is not _IN_PROGRESS and state is not _NOT_STARTED:
             return 0
         color = self._ply & 1
-        pieces = self.placeable_pieces(color)
-        count = len(self.placement_cells(color)) * len(pieces) if pieces else 0
+        kinds = _BITS_SET[self._placeable_bugs(color)]
+        count = len(self.placement_cells(color)) * kinds if kinds else 0
         if self._cell[color << 4] != OFF_BOARD:
             count += len(self._movements(color))
         return count or 1  # the pass
