@@ -706,15 +706,23 @@ class Game:
             codes.extend(self._movements(color))
         return codes or [PASS_CODE]
 
-    def placement_cells(self, color: int) -> Sequence[int]:
+    def placement_cells(self, color: int) -> list[int]:
         """Empty cells where ``color`` may place a piece (packed)."""
+        first = self._first_placements()
+        if first is not None:
+            return list(first)
+        return movement.placement_cells(self._stacks, color)
+
+    def _first_placements(self) -> tuple[int, ...] | None:
+        """The placement cells of the first two moves, which the general rule does not give
+        (the second piece touches the enemy's); None later."""
         stacks = self._stacks
         if not stacks:
             return (ORIGIN_CELL,)
         if self._ply < 2 and len(stacks) == 1:
             (cell,) = stacks
             return neighbor_cells(cell)
-        return movement.placement_cells(stacks, color)
+        return None
 
     def placeable_pieces(self, color: int) -> list[int]:
         """The next piece of each kind ``color`` may place now (queen rules included)."""
@@ -1109,7 +1117,13 @@ class Game:
             return 0
         color = self._ply & 1
         kinds = _BITS_SET[self._placeable_bugs(color)]
-        count = len(self.placement_cells(color)) * kinds if kinds else 0
+        count = 0
+        if kinds:
+            first = self._first_placements()
+            if first is None:
+                count = movement.placement_count(self._stacks, color) * kinds
+            else:
+                count = len(first) * kinds
         if self._cell[color << 4] != OFF_BOARD:
             count += len(self._movements(color))
         return count or 1  # the pass
