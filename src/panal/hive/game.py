@@ -40,14 +40,14 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, NamedTuple
 
 from panal.hex import (
     NEIGHBOR_OFFSETS,
     ORIGIN_CELL,
     Hex,
     as_pair,
-    neighbor_ring,
+    neighbor_cells,
     pack,
     unpack,
 )
@@ -88,6 +88,8 @@ _WHITE_QUEEN: Final = int(Piece.wQ)
 # By bug value: how many pieces of the bug a side has, and its first slot (Piece value & 15).
 _COUNT_OF_BUG: Final = tuple(BUG_COUNTS[bug] for bug in Bug)
 _FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
+_QUEEN_BIT: Final = 1 << int(Bug.QUEEN)
+_BITS_SET: Final = tuple(bin(mask).count("1") for mask in range(1 << len(Bug)))
 _BLACK_QUEEN: Final = int(Piece.bQ)
 
 
@@ -258,6 +260,7 @@ class Game:
         self._stacks: dict[int, list[int]] = {}
         self._cell = [OFF_BOARD] * 32
         self._placed = [0] * 32  # colour << 4 | bug -> how many placed
+        self._hand_bugs = [self._bugs_in_hand(0), self._bugs_in_hand(1)]  # bit per bug left
         self._ply = 0
         self._last_moved = NO_PIECE
         self._hash = 0
@@ -399,6 +402,7 @@ class Game:
                 self._cell[piece] = cell
                 self._placed[piece & 16 | BUG_OF[piece]] += 1
                 h ^= _zobrist(piece, cell, level)
+        self._hand_bugs = [self._bugs_in_hand(0), self._bugs_in_hand(1)]
         if ply & 1:
             h ^= SIDE_KEY
         if self._has_pillbug and last_moved >= 0:
@@ -433,6 +437,7 @@ class Game:
         other._stacks = {cell: list(stack) for cell, stack in self._stacks.items()}
         other._cell = list(self._cell)
         other._placed = list(self._placed)
+        other._hand_bugs = list(self._hand_bugs)
         other._ply = self._ply
         other._last_moved = self._last_moved
         other._hash = self._hash
@@ -703,37 +708,47 @@ class Game:
 
     def placement_cells(self, color: int) -> list[int]:
         """Empty cells where ``color`` may place a piece (packed)."""
+        first = self._first_placements()
+        if first is not None:
+            return list(first)
+        return movement.placement_cells(self._stacks, color)
+
+    def _first_placements(self) -> tuple[int, ...] | None:
+        """The placement cells of the first two moves, which the general rule does not give
+        (the second piece touches the enemy's); None later."""
         stacks = self._stacks
         if not stacks:
-            return [ORIGIN_CELL]
+            return (ORIGIN_CELL,)
         if self._ply < 2 and len(stacks) == 1:
             (cell,) = stacks
-            return [cell + step for step in NEIGHBOR_OFFSETS]
-        # Cells as objects (panal.hex.neighbor_ring): compiled, none is boxed again to be tested
-        # against the board and listed.
-        own: set[object] = set()
-        enemy: set[object] = set()
-        for cell, stack in stacks.items():
-            (own if stack[-1] >> 4 == color else enemy).update(neighbor_ring(cell))
-        own -= enemy
-        return cast(list[int], [near for near in own if near not in stacks])
+            return neighbor_cells(cell)
+        return None
 
     def placeable_pieces(self, color: int) -> list[int]:
         """The next piece of each kind ``color`` may place now (queen rules included)."""
-        turn = self._ply // 2 + 1
+        bugs = self._placeable_bugs(color)
         base = color << 4
-        if self._cell[base] == OFF_BOARD:
-            if turn >= 4:
-                return [base]
-            skip_queen = turn == 1 and self._tournament_opening
-        else:
-            skip_queen = True
         placed = self._placed
         return [
             base | (_FIRST_SLOT_OF_BUG[bug] + placed[base | bug])
             for bug in self._bugs
-            if placed[base | bug] < _COUNT_OF_BUG[bug] and not (bug == _QUEEN and skip_queen)
+            if bugs >> bug & 1
         ]
+
+    def _placeable_bugs(self, color: int) -> int:
+        """A bit per bug of which ``color`` may place a piece now (queen rules included)."""
+        if self._cell[color << 4] == OFF_BOARD:  # the queen is in hand
+            turn = self._ply // 2 + 1
+            if turn >= 4:
+                return _QUEEN_BIT
+            if turn == 1 and self._tournament_opening:
+                return self._hand_bugs[color] & ~_QUEEN_BIT
+        return self._hand_bugs[color]
+
+    def _bugs_in_hand(self, color: int) -> int:
+        """A bit per bug of which ``color`` has a piece in hand (kept in ``_hand_bugs``)."""
+        base = color << 4
+        return sum(1 << bug for bug in self._bugs if self._placed[base | bug] < _COUNT_OF_BUG[bug])
 
     def _placements(self, color: int) -> list[int]:
         pieces = self.placeable_pieces(color)
@@ -912,7 +927,10 @@ class Game:
             piece = code & 31
             dest = code >> 6
             if origin == OFF_BOARD:
-                self._placed[piece & 16 | BUG_OF[piece]] += 1
+                bug = BUG_OF[piece]
+                placed = self._placed[piece & 16 | bug] = self._placed[piece & 16 | bug] + 1
+                if placed == _COUNT_OF_BUG[bug]:
+                    self._hand_bugs[piece >> 4] ^= 1 << bug
                 moving = [piece]
             else:
                 stack = stacks[origin]
@@ -1004,7 +1022,11 @@ class Game:
             else:
                 del target[-count:]
             if origin == OFF_BOARD:
-                self._placed[piece & 16 | BUG_OF[piece]] -= 1
+                bug = BUG_OF[piece]
+                placed = self._placed[piece & 16 | bug]
+                if placed == _COUNT_OF_BUG[bug]:
+                    self._hand_bugs[piece >> 4] ^= 1 << bug
+                self._placed[piece & 16 | bug] = placed - 1
                 self._cell[piece] = OFF_BOARD
             else:
                 stacks.setdefault(origin, []).extend(moving)
@@ -1094,8 +1116,14 @@ class Game:
         if state is not _IN_PROGRESS and state is not _NOT_STARTED:
             return 0
         color = self._ply & 1
-        pieces = self.placeable_pieces(color)
-        count = len(self.placement_cells(color)) * len(pieces) if pieces else 0
+        kinds = _BITS_SET[self._placeable_bugs(color)]
+        count = 0
+        if kinds:
+            first = self._first_placements()
+            if first is None:
+                count = movement.placement_count(self._stacks, color) * kinds
+            else:
+                count = len(first) * kinds
         if self._cell[color << 4] != OFF_BOARD:
             count += len(self._movements(color))
         return count or 1  # the pass
