@@ -96,6 +96,8 @@ def test_refusals_say_why_and_change_nothing(site: TestClient, hand: HandClock) 
         ({"options": {"tournament_opening": "yes"}}, 422, "bad_option_value"),
         ({"options": {"dragonfly_sidestep": "sideways"}}, 422, "bad_option_value"),
         ({"game_type": "Base+M", "options": {"dragonfly_gaps": True}}, 422, "option_needs_pieces"),
+        # a real-time game is aborted, and so forfeited, a minute without a first move
+        ({"no_show_seconds": 61}, 422, "no_show_too_long"),
     ]
     for change, status, code in cases:
         body = {"name": "Cup", "format": "round_robin", "clock": CLOCK, **change}
@@ -104,7 +106,13 @@ def test_refusals_say_why_and_change_nothing(site: TestClient, hand: HandClock) 
     assert ana.post("/api/tournaments", {"name": "Cup", "format": "knockout"}).status_code == 422
     assert site.get("/api/tournaments").json()["tournaments"] == []
     assert site.get("/api/tournaments/nope").json()["error"] == "unknown_tournament"
+    refused = ana.post(
+        "/api/tournaments",
+        {"name": "Cup", "format": "swiss", "clock": CLOCK, "no_show_seconds": 90},
+    )
+    assert refused.json()["details"] == {"seconds": "60"}
     cup = create(ana, max_players=2)
+    assert cup["no_show_seconds"] == 60  # the real-time first-move window, unless set shorter
     path = f"/api/tournaments/{cup['id']}"
     assert ana.post(f"{path}/start").json()["error"] == "too_few_players"
     assert ana.post(f"{path}/join").status_code == 200
@@ -122,6 +130,8 @@ def test_refusals_say_why_and_change_nothing(site: TestClient, hand: HandClock) 
     assert [(t["name"], t["player_count"], t["status"]) for t in listed] == [
         ("Spring cup", 1, "registering")
     ]
+    correspondence = create(ana, clock={"kind": "correspondence", "days": 3}, no_show_seconds=90)
+    assert correspondence["no_show_seconds"] == 90  # within its window of three days
 
 
 def test_rule_options_are_every_games(site: TestClient) -> None:

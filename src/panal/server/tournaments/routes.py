@@ -18,6 +18,7 @@ from pydantic import Field
 
 from panal.hive import OPTION_SPECS, GameType, Options, OptionsError
 from panal.server.hive_games.actions import requested_clock, requested_game_type
+from panal.server.hive_games.clock import TimeControl
 from panal.server.http.models import StrictModel
 from panal.server.http.request_error import RequestError
 from panal.server.http.websocket_session import serve_watcher
@@ -42,6 +43,8 @@ MAX_SWISS_ROUNDS = 20
 MAX_ARENA_MINUTES = 720
 MAX_START_DELAY = 30 * 86400.0
 ENJAMBRE = "Enjambre"  # a tournament's game type when it is an Enjambre series
+MAX_NO_SHOW_SECONDS = 86400.0
+SERIES_NO_SHOW_SECONDS = 120.0  # a series' default: a bot sits down for a missing player
 RETRIES = 5  # a registration racing others: the compare-and-set is tried again
 
 
@@ -59,7 +62,8 @@ class CreateRequest(StrictModel):
     max_players: int = Field(8, ge=2, le=MAX_PLAYERS)
     starts_at: float | None = None
     start_when_full: bool = False
-    no_show_seconds: float = Field(120.0, ge=5.0, le=86400.0)
+    # None: the longest a game allows (see no_show_seconds below)
+    no_show_seconds: float | None = Field(None, ge=5.0, le=MAX_NO_SHOW_SECONDS)
 
 
 def tournament_rules(game_type: GameType, values: dict[str, bool | str]) -> Options:
@@ -93,6 +97,31 @@ def tournament_rules(game_type: GameType, values: dict[str, bool | str]) -> Opti
 
 
 Settings = tuple[str, Options, dict[str, Any] | None]  # game type, rule options, clock
+
+
+def no_show_seconds(requested: float | None, clock: dict[str, Any] | None) -> float:
+    """How long a player may keep an opponent waiting for a first move before losing by
+    forfeit. A Hive game's own clock aborts a game whose first move does not come within its
+    window (a minute in real time, a move's days in correspondence: ``hive_games.clock``), and
+    a tournament counts that abort as the same forfeit; so the stated time is that window unless
+    set shorter, and a longer one is refused rather than shown and not kept. A series' seats
+    have no clock: a missing player's seat goes to a bot after the stated time."""
+    if clock is None:
+        return SERIES_NO_SHOW_SECONDS if requested is None else requested
+    control = TimeControl.from_json(clock)
+    assert control is not None
+    window = min(control.first_move_window, MAX_NO_SHOW_SECONDS)
+    if requested is None:
+        return window
+    if requested > window:
+        raise RequestError(
+            "no_show_too_long",
+            f"a game whose first move does not come within {window:g} s is lost by forfeit"
+            " anyway: the no-show time is at most that",
+            422,
+            details={"seconds": f"{window:g}"},
+        )
+    return requested
 
 
 def _hive_settings(body: CreateRequest) -> Settings:
@@ -192,7 +221,7 @@ async def create_tournament(body: CreateRequest, request: Request) -> dict[str, 
         max_players=body.max_players,
         starts_at=body.starts_at,
         start_when_full=body.start_when_full,
-        no_show_seconds=body.no_show_seconds,
+        no_show_seconds=no_show_seconds(body.no_show_seconds, clock),
         creator_id=account.id,
         created_at=now,
         updated_at=now,
