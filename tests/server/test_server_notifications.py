@@ -269,6 +269,26 @@ def test_a_tournament_round_that_begins_tells_both_players(client: TestClient) -
     assert [(n["kind"], n["data"]["by"]) for n in told] == [("tournament_round", "bea")]
 
 
+def test_a_series_round_that_begins_tells_each_player_of_the_table(client: TestClient) -> None:
+    ana, bea = Person(client), Person(client)
+    ana.sign_up("ana")
+    bea.sign_up("bea")
+    body = {"name": "Enjambre night", "format": "series", "game_type": "Enjambre"}
+    series = ana.post("/api/tournaments", {**body, "max_players": 2, "start_when_full": True})
+    path = f"/api/tournaments/{series.json()['id']}"
+    with client.websocket_connect("/ws/notifications", headers=bea.headers()) as page:
+        assert page.receive_json()["count"] == 0
+        for person in (ana, bea):
+            assert person.post(f"{path}/join").status_code == 200
+        notice = receive_notice(page, "tournament_round")["notice"]
+    assert notice["data"] == {  # the page's "Sit down" takes the seat: no game to link to
+        "url": f"/tournament/{series.json()['id']}",
+        "round": 1,
+        "tournament": "Enjambre night",
+        "table": True,
+    }
+
+
 def test_a_kind_or_detail_that_is_not_one_is_a_bug_in_the_caller(client: TestClient) -> None:
     notifications = client.app.state.notifications  # type: ignore[attr-defined]
     for kind, details in (("mail", {}), ("challenge", {"event": "x" * 500})):

@@ -74,7 +74,7 @@ self.addEventListener("push", (event) => {
   const data = message.data || {};
   event.waitUntil(
     noticeTexts(message.lang).then((texts) => {
-      const key = message.kind === "challenge" ? `notify.challenge.${data.event === "accepted" ? "accepted" : "received"}` : `notify.${message.kind}`;
+      const key = message.kind === "challenge" ? `notify.challenge.${data.event === "accepted" ? "accepted" : "received"}` : data.table ? "notify.tournament_table" : `notify.${message.kind}`;
       const params = { by: data.by || texts["notify.someone"] || "", round: data.round ?? "", tournament: data.tournament ?? "" };
       return self.registration.showNotification(texts["notify.pushTitle"] || "panal", {
         body: fill(texts[key] || message.kind || "", params),

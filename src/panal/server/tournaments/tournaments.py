@@ -275,7 +275,19 @@ class Tournaments:
             for seat, player in enumerate(players)
         ]
         step = {"round": number, "round_started_at": now, **(values or {})}
-        return await self._write(snapshot, step, rows, tables=[table])
+        written = await self._write(snapshot, step, rows, tables=[table])
+        if written:  # each player takes their seat from the tournament's page ("Sit down")
+            for player in players:
+                notify(
+                    self.runtime,
+                    player,
+                    "tournament_round",
+                    url=f"/tournament/{row.id}",
+                    round=number,
+                    tournament=row.name,
+                    table=True,
+                )
+        return written
 
     async def _arena_step(self, snapshot: Snapshot, now: float) -> bool:
         row = snapshot.row

@@ -34,7 +34,7 @@ export function onNotifications(listener) {
 export function describeNotice(notice) {
   const data = notice.data || {};
   const by = data.by || t("notify.someone");
-  const key = notice.kind === "challenge" ? `notify.challenge.${data.event === "accepted" ? "accepted" : "received"}` : `notify.${notice.kind}`;
+  const key = notice.kind === "challenge" ? `notify.challenge.${data.event === "accepted" ? "accepted" : "received"}` : data.table ? "notify.tournament_table" : `notify.${notice.kind}`;
   return { text: t(key, { by, round: data.round ?? "", tournament: data.tournament ?? "" }), url: data.url || "/" };
 }
 
