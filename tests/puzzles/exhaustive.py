@@ -17,10 +17,12 @@ every reply has been tried.
 from __future__ import annotations
 
 from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive import Game, GameState
+from panal.hive import Game, GameState, Piece
 from panal.hive.codes import CARRY_FLAG, OFF_BOARD
 
 WINS = {0: GameState.WHITE_WINS, 1: GameState.BLACK_WINS}
+THROWERS = (Piece.wM.value, Piece.wP.value)  # slots: a Mosquito copies a Pillbug's throw
+DRAGONFLY = Piece.wD.value
 
 
 def _may_finish(game: Game) -> list[int]:
@@ -34,12 +36,26 @@ def _may_finish(game: Game) -> list[int]:
         return []
     stacks = game.stacks
     empty = [cell + step for step in NEIGHBOR_OFFSETS if cell + step not in stacks]
+    if len(empty) > 1 and not _may_move_queen(game, cell):
+        return []  # a move fills one cell, so another stays empty unless the queen moves
     last = empty[0] if len(empty) == 1 else None
     return [
         code
         for code in game.legal_move_codes()
         if code >= 0 and (code & 31 == queen or code & CARRY_FLAG or code >> 6 == last)
     ]
+
+
+def _may_move_queen(game: Game, cell: int) -> bool:
+    """Whether the mover might move the enemy queen (on ``cell``) at all: only a throw, by its
+    Pillbug or a Mosquito beside the queen, or a Dragonfly's carry does. A test that may say yes
+    wrongly (it is then a move generation more) but never no wrongly."""
+    cells = game.piece_cells
+    if cells[DRAGONFLY] != OFF_BOARD or cells[16 | DRAGONFLY] != OFF_BOARD:
+        return True
+    near = {cell + step for step in NEIGHBOR_OFFSETS}
+    mover = (game.ply & 1) << 4
+    return any(cells[mover | slot] in near for slot in THROWERS)
 
 
 # The last deciding move by depth: the attacker's win, the defender's refutation.
