@@ -91,7 +91,10 @@ def test_the_quick_sample_spans_the_kinds() -> None:
 
 def test_the_guide_gives_the_shipped_counts() -> None:
     """docs/puzzles-and-lessons.md's counts are those of the shipped set (`panal puzzles list
-    --tables` writes its tables)."""
+    --tables` writes its tables), and so are the README's by kind and game type."""
     guide = (Path(__file__).parents[2] / "docs" / "puzzles-and-lessons.md").read_text()
     assert f"ships {len(PUZZLES):,} Hive puzzles" in guide
     assert tables(PUZZLES) in guide
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    kinds_and_game_types = "\n\n".join(tables(PUZZLES).split("\n\n")[:2])
+    assert f"{len(PUZZLES):,} puzzles" in readme and kinds_and_game_types in readme
