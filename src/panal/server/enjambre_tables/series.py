@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
 
 from panal.enjambre import Game, Options
+from panal.server.enjambre_tables import table_store
 from panal.server.enjambre_tables.actions import waiting_text
 from panal.server.enjambre_tables.live import LiveTable
 from panal.server.enjambre_tables.table_store import (
@@ -31,7 +32,6 @@ from panal.server.enjambre_tables.table_store import (
     TableRow,
     games_table,
     seats_table,
-    tables_table,
 )
 from panal.server.room.tokens import hash_token, new_id, new_token
 
@@ -90,14 +90,7 @@ def series_table(
 
 def insert_table(conn: Connection, table: SeriesTable) -> None:
     """Write ``table`` on the caller's connection (in the caller's transaction)."""
-    conn.execute(insert(tables_table).values(**table.row.to_columns()))
-    conn.execute(insert(seats_table), [seat.to_columns(table.id) for seat in table.seats])
-    first = table.first
-    conn.execute(
-        insert(games_table).values(
-            table_id=table.id, number=first.number, seed=first.seed, first_player=0
-        )
-    )
+    table_store.insert_table(conn, table.row, table.seats, table.first)
 
 
 def account_places(conn: Connection, table_ids: Sequence[str]) -> dict[str, dict[int, int]]:

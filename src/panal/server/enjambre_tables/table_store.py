@@ -55,6 +55,7 @@ __all__ = [
     "TableRow",
     "TableStore",
     "TableWrite",
+    "insert_table",
     "seats_table",
     "tables_table",
 ]
@@ -230,6 +231,23 @@ class TableWrite:
 ACTIONS = AppendLog(actions_table, "table_id", ("ply", "player", "action"), ("game", "played_at"))
 
 
+def insert_table(
+    conn: Connection, row: TableRow, seats: Sequence[SeatRow], first: GameHeader
+) -> None:
+    """Write a new table, its seats and its first game on ``conn``, in the caller's
+    transaction (a table made by a tournament's round commits with the round)."""
+    conn.execute(insert(tables_table).values(**row.to_columns()))
+    conn.execute(insert(seats_table), [seat.to_columns(row.id) for seat in seats])
+    conn.execute(
+        insert(games_table).values(
+            table_id=row.id,
+            number=first.number,
+            seed=first.seed,
+            first_player=first.first_player,
+        )
+    )
+
+
 class TableStore:
     """The Enjambre tables of a :class:`panal.server.database.store.Store`'s database."""
 
@@ -251,16 +269,7 @@ class TableStore:
         with self.engine.begin() as conn:
             if guard is not None:
                 guard(conn)
-            conn.execute(insert(tables_table).values(**row.to_columns()))
-            conn.execute(insert(seats_table), [seat.to_columns(row.id) for seat in seats])
-            conn.execute(
-                insert(games_table).values(
-                    table_id=row.id,
-                    number=first.number,
-                    seed=first.seed,
-                    first_player=first.first_player,
-                )
-            )
+            insert_table(conn, row, seats, first)
 
     def load(self, table_id: str) -> LoadedTable | None:
         with self.consistent_reads() as conn:
