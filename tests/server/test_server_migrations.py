@@ -198,3 +198,29 @@ def test_the_shared_columns_build_what_the_released_migrations_built() -> None:
         "CREATE TABLE per_account ( user_id INTEGER NOT NULL, PRIMARY KEY (user_id),"
         " FOREIGN KEY(user_id) REFERENCES users (id) )",
     ]
+
+
+def test_the_released_tables_build_what_the_released_migrations_built() -> None:
+    """``database.released_tables`` is frozen too: ``0004_players`` and ``0008_signin``'s
+    downgrade both create ``sign_in_failures`` with it."""
+    from alembic.operations import Operations
+    from alembic.runtime.migration import MigrationContext
+
+    from panal.server.database.released_tables import create_sign_in_failures
+
+    engine = create_engine("sqlite://")
+    try:
+        with engine.begin() as conn:
+            with Operations.context(MigrationContext.configure(conn)):
+                create_sign_in_failures()
+            built = [
+                " ".join(sql.split())
+                for (sql,) in conn.execute(text("SELECT sql FROM sqlite_master ORDER BY name"))
+            ]
+    finally:
+        engine.dispose()
+    assert built == [
+        'CREATE TABLE sign_in_failures ( id INTEGER NOT NULL, "key" VARCHAR(80) NOT NULL,'
+        " at FLOAT NOT NULL, PRIMARY KEY (id) )",
+        'CREATE INDEX sign_in_failures_by_key ON sign_in_failures ("key", at)',
+    ]

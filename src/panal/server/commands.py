@@ -13,7 +13,10 @@ import socket
 import subprocess
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from panal.server.database.store import Store
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -182,6 +185,26 @@ def add_arguments(serve: argparse.ArgumentParser) -> None:
     )
     serve.add_argument("--fd", type=int, default=None, help=argparse.SUPPRESS)
     serve.set_defaults(handler=serve_command)
+
+
+def add_database_argument(parser: argparse.ArgumentParser) -> None:
+    """``--db`` of an operator's command (``panal admin``, ``panal account``), which writes
+    straight into the server's database: the same value as ``panal serve --db``."""
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="URL",
+        help=f"the server's database, as panal serve takes it (default ./{DEFAULT_DB_FILE})",
+    )
+
+
+def open_database(args: argparse.Namespace) -> Store:
+    """The store on ``args.db`` (see :func:`add_database_argument`), migrated to the newest
+    revision as ``panal serve`` would."""
+    from panal.server.database.store import Store, database_url
+
+    url, _ = database_url(args.db or DEFAULT_DB_FILE)
+    return Store(url)
 
 
 def add_worker_arguments(worker: argparse.ArgumentParser) -> None:

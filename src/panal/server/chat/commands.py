@@ -14,6 +14,8 @@ import sys
 import time
 from typing import Any
 
+from panal.server.commands import add_database_argument, open_database
+
 __all__ = ["register"]
 
 
@@ -24,12 +26,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Moderation of a panal server, written into its database.",
     )
     database = argparse.ArgumentParser(add_help=False)
-    database.add_argument(
-        "--db",
-        default=None,
-        metavar="URL",
-        help="the server's database, as panal serve takes it (default ./panal.sqlite3)",
-    )
+    add_database_argument(database)
     actions = admin.add_subparsers(dest="admin_command", metavar="ACTION", required=True)
     moderator = actions.add_parser(
         "moderator", help="add, remove or list moderators", parents=[database]
@@ -53,12 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def _stores(args: argparse.Namespace) -> tuple[Any, Any]:
     """The chat's store and the accounts' store on the server's database (migrated first)."""
     from panal.server.chat.chat_store import ChatLimits, ChatStore
-    from panal.server.commands import DEFAULT_DB_FILE
-    from panal.server.database.store import Store, database_url
     from panal.server.players.player_store import PlayerStore
 
-    url, _ = database_url(args.db or DEFAULT_DB_FILE)
-    store = Store(url)
+    store = open_database(args)
     return ChatStore(store.engine, ChatLimits()), PlayerStore(store.engine)
 
 

@@ -437,11 +437,7 @@ class TableStore:
             if taken.rowcount != 1:
                 return False
 
-            conn.execute(
-                update(tables_table)
-                .where(tables_table.c.id == table_id)
-                .values(version=tables_table.c.version + 1, updated_at=now)
-            )
+            _seats_changed(conn, table_id, now)
             return True
 
     def account_seat(self, table_id: str, user_id: int, token_hash: str) -> int | None:
@@ -459,11 +455,7 @@ class TableStore:
             if seat is None:
                 return None
             conn.execute(update(seats_table).where(where).values(token=token_hash, seen_at=now))
-            conn.execute(
-                update(tables_table)
-                .where(tables_table.c.id == table_id)
-                .values(version=tables_table.c.version + 1, updated_at=now)
-            )
+            _seats_changed(conn, table_id, now)
         return int(seat)
 
     def touch(self, seats: Sequence[tuple[str, int]], now: float | None = None) -> None:
@@ -536,6 +528,17 @@ class TableStore:
 
 def _action_text(action: dict[str, Any]) -> str:
     return json.dumps(action, separators=(",", ":"))
+
+
+def _seats_changed(conn: Connection, table_id: str, now: float) -> None:
+    """A seat changed outside a compare-and-set change (taken with an invitation, or by an
+    account): the table's version moves on as with any change, so that a copy read before it
+    no longer matches the database."""
+    conn.execute(
+        update(tables_table)
+        .where(tables_table.c.id == table_id)
+        .values(version=tables_table.c.version + 1, updated_at=now)
+    )
 
 
 def _not_seated(table_id: str, user_id: int) -> Any:

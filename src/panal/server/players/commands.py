@@ -17,6 +17,8 @@ import os
 import secrets
 import sys
 
+from panal.server.commands import add_database_argument, open_database
+
 __all__ = ["register"]
 
 
@@ -39,25 +41,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="URL",
         help="the server's public address, put before /reset#… (default $PANAL_PUBLIC_URL)",
     )
-    reset.add_argument(
-        "--db",
-        default=None,
-        metavar="URL",
-        help="the server's database, as panal serve takes it (default ./panal.sqlite3)",
-    )
+    add_database_argument(reset)
     reset.set_defaults(handler=_reset_password)
 
 
 def _reset_password(args: argparse.Namespace) -> int:
-    from panal.server.commands import DEFAULT_DB_FILE
-    from panal.server.database.store import Store, database_url
     from panal.server.players.account_mail import RESET_SECONDS
     from panal.server.players.account_store import RESET, AccountStore
     from panal.server.players.accounts import name_key, session_key
     from panal.server.players.player_store import PlayerStore
 
-    url, _ = database_url(args.db or DEFAULT_DB_FILE)
-    store = Store(url)
+    store = open_database(args)
     found = PlayerStore(store.engine).account_by_key(name_key(args.name))
     if found is None:
         print(f"panal account: there is no account named {args.name!r}", file=sys.stderr)

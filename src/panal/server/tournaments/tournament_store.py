@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from panal.hive import Options
-from panal.server.database.store import Conflict, bump_version, metadata
+from panal.server.database.store import Conflict, bump_version, metadata, row_fields
 from panal.server.enjambre_tables.series import SeriesTable, account_places, insert_table
 from panal.server.hive_games.clock import TimeControl
 from panal.server.hive_games.game_store import GameRow, games_table, insert_game
@@ -191,7 +191,7 @@ class TournamentStore:
             ).first()
             if found is None:
                 return None
-            row = TournamentRow(**{f.name: found._mapping[f.name] for f in fields(TournamentRow)})
+            row = TournamentRow(**row_fields(TournamentRow, found._mapping))
             players = conn.execute(
                 select(tournament_players_table.c.user_id, tournament_players_table.c.withdrawn)
                 .where(tournament_players_table.c.tournament_id == tournament_id)
@@ -260,7 +260,7 @@ class TournamentStore:
             ).all()
         return [
             (
-                TournamentRow(**{f.name: r._mapping[f.name] for f in fields(TournamentRow)}),
+                TournamentRow(**row_fields(TournamentRow, r._mapping)),
                 int(r._mapping["players"]),
             )
             for r in rows

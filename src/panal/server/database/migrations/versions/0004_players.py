@@ -17,6 +17,7 @@ from panal.server.database.columns import (
     time_column,
     updated_at_column,
 )
+from panal.server.database.released_tables import create_sign_in_failures
 
 revision = "0004_players"
 down_revision = "0003"
@@ -56,13 +57,7 @@ def upgrade() -> None:
         time_column("expires_at"),
     )
     op.create_index("sessions_by_user", "sessions", ["user_id"])
-    op.create_table(
-        "sign_in_failures",
-        serial_id_column(),
-        sa.Column("key", sa.String(80), nullable=False),
-        time_column("at"),
-    )
-    op.create_index("sign_in_failures_by_key", "sign_in_failures", ["key", "at"])
+    create_sign_in_failures()
     op.create_table(
         "ratings",
         account_column(primary_key=True),

@@ -16,7 +16,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from panal.server.database.columns import serial_id_column, time_column
+from panal.server.database.columns import time_column
+from panal.server.database.released_tables import create_sign_in_failures
 
 revision = "0008_signin"
 down_revision = "0007_fairness"
@@ -61,10 +62,4 @@ def downgrade() -> None:
         batch.drop_column("name_skeleton")
     op.drop_index("attempt_counters_by_window", table_name="attempt_counters")
     op.drop_table("attempt_counters")
-    op.create_table(
-        "sign_in_failures",
-        serial_id_column(),
-        sa.Column("key", sa.String(80), nullable=False),
-        time_column("at"),
-    )
-    op.create_index("sign_in_failures_by_key", "sign_in_failures", ["key", "at"])
+    create_sign_in_failures()
