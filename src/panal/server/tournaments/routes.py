@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
+from functools import partial
 from typing import Any, Literal
 
 from fastapi import APIRouter, Request, WebSocket
@@ -243,8 +245,8 @@ async def join_tournament(tournament_id: str, request: Request) -> dict[str, Any
     """Register (before the start; an arena also while it runs)."""
     manager = _manager(request)
     account = await _account(request)
-    for _ in range(RETRIES):
-        snapshot = await _load(manager, tournament_id)
+
+    def register(snapshot: Snapshot) -> Callable[[float], bool]:
         row = snapshot.row
         open_arena = row.format == "arena" and row.status == RUNNING
         if row.status != REGISTERING and not open_arena:
@@ -254,15 +256,12 @@ async def join_tournament(tournament_id: str, request: Request) -> dict[str, Any
             raise RequestError("already_registered", "you are registered already", 409)
         if len(snapshot.active()) >= row.max_players:
             raise RequestError("tournament_full", "this tournament is full", 409)
-        now = manager.runtime.now()
         rejoin = account.id in known
-        if await manager.runtime.db(
-            manager.store.register, row.id, row.version, account.id, now, rejoin=rejoin
-        ):
-            manager.changed(row.id)
-            await manager.advance(row.id)  # full: it may start now
-            return await manager.state(row.id, account.id)
-    raise RequestError("stale", "the tournament changed meanwhile; try again", 409)
+        return partial(manager.store.register, row.id, row.version, account.id, rejoin=rejoin)
+
+    await _change_registration(manager, tournament_id, register)
+    await manager.advance(tournament_id)  # full: it may start now
+    return await manager.state(tournament_id, account.id)
 
 
 @tournament_router.post("/api/tournaments/{tournament_id}/withdraw")
@@ -271,25 +270,39 @@ async def withdraw_from_tournament(tournament_id: str, request: Request) -> dict
     robin's later games are forfeits)."""
     manager = _manager(request)
     account = await _account(request)
-    for _ in range(RETRIES):
-        snapshot = await _load(manager, tournament_id)
+
+    def withdraw(snapshot: Snapshot) -> Callable[[float], bool]:
         row = snapshot.row
         if row.status == FINISHED:
             raise RequestError("tournament_over", "this tournament is over", 409)
         if dict(snapshot.players).get(account.id, True):
             raise RequestError("not_registered", "you are not registered", 409)
-        now = manager.runtime.now()
-        if await manager.runtime.db(
-            manager.store.withdraw,
-            row.id,
-            row.version,
-            account.id,
-            now,
-            remove=row.status == REGISTERING,
-        ):
-            manager.changed(row.id)
-            return await manager.state(row.id, account.id)
-    raise RequestError("stale", "the tournament changed meanwhile; try again", 409)
+        remove = row.status == REGISTERING
+        return partial(manager.store.withdraw, row.id, row.version, account.id, remove=remove)
+
+    await _change_registration(manager, tournament_id, withdraw)
+    return await manager.state(tournament_id, account.id)
+
+
+async def _change_registration(
+    manager: Tournaments,
+    tournament_id: str,
+    checked: Callable[[Snapshot], Callable[[float], bool]],
+) -> None:
+    """A player's registration changed against the tournament's version: ``checked`` refuses
+    the change (raising) or gives the store's compare-and-set write, called with the time. A
+    write that lost a race with another change is tried again on a fresh copy."""
+    for _ in range(RETRIES):
+        snapshot = await _load(manager, tournament_id)
+        write = checked(snapshot)
+        if await manager.runtime.db(write, manager.runtime.now()):
+            manager.changed(tournament_id)
+            return
+    raise _changed_meanwhile()
+
+
+def _changed_meanwhile() -> RequestError:
+    return RequestError("stale", "the tournament changed meanwhile; try again", 409)
 
 
 @tournament_router.post("/api/tournaments/{tournament_id}/start")
@@ -305,7 +318,7 @@ async def start_tournament(tournament_id: str, request: Request) -> dict[str, An
     if len(snapshot.active()) < 2:
         raise RequestError("too_few_players", "a tournament needs at least two players", 409)
     if not await manager.begin(snapshot):
-        raise RequestError("stale", "the tournament changed meanwhile; try again", 409)
+        raise _changed_meanwhile()
     return await manager.state(tournament_id, account.id)
 
 
