@@ -129,7 +129,7 @@ def database_url(value: str) -> tuple[str, str]:
     return value, url.render_as_string(hide_password=True)
 
 
-def row_fields(cls: type, values: Mapping[str, Any]) -> dict[str, Any]:
+def row_fields(cls: type, values: Mapping[Any, Any]) -> dict[str, Any]:
     """The fields of the dataclass ``cls`` that a row's ``values`` hold, by name: a stored
     row's dataclass names its fields as the table its columns."""
     return {f.name: values[f.name] for f in fields(cls) if f.name in values}
