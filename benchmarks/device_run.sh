@@ -116,7 +116,10 @@ os.execvp(sys.argv[2], sys.argv[2:])' "$PG_USER" "${environment[@]}" "$@"
 start_services() {
     rm -rf "$SERVICES" "$WORK/pg"
     mkdir -p "$SERVICES" "$WORK/pg"
-    tar -C "$SERVICES" -xJf "$KIT/services.tar.xz" || return
+    # Python's lzma: the image need not have xz.
+    "$PYTHON" -c 'import sys, tarfile
+tarfile.open(sys.argv[1]).extractall(sys.argv[2], filter="fully_trusted")' \
+        "$KIT/services.tar.xz" "$SERVICES" || return
     local pg="$SERVICES/root/usr/lib/postgresql/15/bin"
     # initdb refuses root: a user of its own (useradd where the image has it).
     if ! id "$PG_USER" > /dev/null 2>&1; then
@@ -192,11 +195,15 @@ export -f elapsed log scaled install_python as_pg_user start_services stop_servi
 # --- the run --------------------------------------------------------------------------------
 ulimit -n 1048576 2>/dev/null || ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 # 20,000 websockets and their server ends on loopback: room for their ports and their queue.
-if [ "$TUNE_SYSCTL" = 1 ]; then
-    sysctl -qw net.ipv4.ip_local_port_range="10000 65000" net.core.somaxconn=8192 2>/dev/null
+if [ "$TUNE_SYSCTL" = 1 ]; then  # through /proc: the image need not have sysctl
+    echo "10000 65000" 2>/dev/null > /proc/sys/net/ipv4/ip_local_port_range
+    echo 8192 2>/dev/null > /proc/sys/net/core/somaxconn
 fi
 log "open files: $(ulimit -n); local ports: $(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
 
+PANAL_COMMIT=$(git rev-parse --short HEAD 2>/dev/null ||
+    echo "${PANAL_COMMIT:-unknown (kit: $(head -n 1 "$KIT/MANIFEST.txt" 2>/dev/null))}")
+export PANAL_COMMIT  # device_matches.sh reports it too
 chmod +x .engines/nokamute 2>/dev/null  # in case the copy lost the mode
 step python 120 install_python
 step services 90 start_services && services=ok || services=failed
@@ -209,10 +216,8 @@ ai_seconds=$(( BUDGET - TAIL - $(elapsed) ))
 step ai-d4 $(( ai_seconds + 10 )) ai_match "$ai_seconds"
 
 # --- summary and archive --------------------------------------------------------------------
-commit=$(git rev-parse --short HEAD 2>/dev/null ||
-    echo "${PANAL_COMMIT:-unknown (kit: $(head -n 1 "$KIT/MANIFEST.txt" 2>/dev/null))}")
 {
-    echo "panal device run, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, SCALE $SCALE"
+    echo "panal device run, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $PANAL_COMMIT, SCALE $SCALE"
     echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')," \
         "$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo), kernel $(uname -r)," \
         "$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME"), glibc $(getconf GNU_LIBC_VERSION | cut -d' ' -f2)"
