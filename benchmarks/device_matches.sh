@@ -18,9 +18,12 @@
 # Matches 1 and 2 start no game after DEADLINE seconds from the start (default 430), the 1 s vs
 # 1 s runs none after HARD_DEADLINE - 120 (their games are longer); games still running at
 # HARD_DEADLINE (default 520) are abandoned and reported, not counted. JOBS1/JOBS2 (12/4, 16 in
-# all) are the games at a time of matches 1 and 2; SCALE=0.02 plays 2% of the games (a quick
-# rehearsal). Each run writes summary.txt, summary.json, games.txt (GameStrings), games.pgn,
-# games.jsonl and log.txt under OUT/<run>/; OUT/summary.txt gathers the summaries.
+# all) are the games at a time of matches 1 and 2 (JOBS2=0 leaves match 2 out); EQUAL_TIME=0
+# leaves out the 1 s vs 1 s runs; SCALE=0.02 plays 2% of the games (a quick rehearsal).
+# PYTHONPATH (default src) is where panal comes from: a compiled build's folder plays with the
+# compiled engine (benchmarks/device_run.sh does so). Each run writes summary.txt, summary.json,
+# games.txt (GameStrings), games.pgn, games.jsonl and log.txt under OUT/<run>/; OUT/summary.txt
+# gathers the summaries.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,7 +47,8 @@ HARD_DEADLINE="${HARD_DEADLINE:-520}"
 JOBS1="${JOBS1:-12}"
 JOBS2="${JOBS2:-4}"
 JOBS3="${JOBS3:-0}"
-export PYTHONPATH=src
+EQUAL_TIME="${EQUAL_TIME:-1}"
+export PYTHONPATH="${PYTHONPATH:-src}"
 
 games() {  # games N scaled, at least 2 and even
     "$PYTHON" -c "import sys; n = max(2, round($1 * $SCALE)); print(n + n % 2)"
@@ -53,7 +57,7 @@ games() {  # games N scaled, at least 2 and even
 {
     echo "machine: $(nproc) CPUs; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
     echo "python: $("$PYTHON" --version 2>&1); nokamute: $("$NOKAMUTE" --help 2>&1 | head -1)"
-    echo "panal: $(git rev-parse --short HEAD 2>/dev/null || echo unknown); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "panal: $(git rev-parse --short HEAD 2>/dev/null || echo "${PANAL_COMMIT:-unknown}"), compiled: $("$PYTHON" -c 'import panal; print(panal.compiled())' 2>&1) (PYTHONPATH=$PYTHONPATH); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$OUT/machine.txt"
 cat "$OUT/machine.txt"
 
@@ -74,7 +78,7 @@ ladder() {  # ladder NAME JOBS GAMES GAME_TYPE OPPONENT_GO SEED LAST_START
 
 equal_time() {  # equal_time NAME JOBS SEED: 1 s vs 1 s on the cores a finished match leaves
     local last=$(( HARD_DEADLINE - 120 ))
-    if [ "$2" -gt 0 ] && [ "$(left "$last")" -gt 30 ]; then
+    if [ "$EQUAL_TIME" != 0 ] && [ "$2" -gt 0 ] && [ "$(left "$last")" -gt 30 ]; then
         ladder "$1" "$2" "$(games 200)" Base+MLP "bestmove time 00:00:01" "$3" "$last"
     fi
 }
@@ -82,7 +86,9 @@ equal_time() {  # equal_time NAME JOBS SEED: 1 s vs 1 s on the cores a finished 
 ( ladder d4-base-mlp "$JOBS1" "$(games 104)" Base+MLP "bestmove depth 4" 11 "$DEADLINE"
   equal_time 1s-base-mlp-a "$JOBS1" 21 ) &
 first=$!
-( ladder d4-base "$JOBS2" "$(games 52)" Base "bestmove depth 4" 12 "$DEADLINE"
+( if [ "$JOBS2" -gt 0 ]; then
+      ladder d4-base "$JOBS2" "$(games 52)" Base "bestmove depth 4" 12 "$DEADLINE"
+  fi
   equal_time 1s-base-mlp-b "$JOBS2" 22 ) &
 second=$!
 equal_time 1s-base-mlp-c "$JOBS3" 23 &
