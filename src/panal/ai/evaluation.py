@@ -223,9 +223,8 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     bug_of = BUG_OF
     can_slide = _CAN_SLIDE
     reach = _REACH
-    closeness = _CLOSENESS
+    distance = _DISTANCE
     neighbor_set = _NEIGHBOR_SET
-    within_two = _WITHIN_TWO
     white = [0] * _COUNT
     black = [0] * _COUNT
     white_queen = cells[0]
@@ -259,12 +258,12 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             if cell == enemy_queen:
                 mine[_BEETLE_ON_QUEEN] += 1
             elif enemy_queen >= 0:
-                offset = cell - enemy_queen
-                if offset in neighbor_set:
+                away = distance.get(cell - enemy_queen, _FAR)
+                if away == 1:
                     mine[_ATTACKER_MOBILE] += 1
                 else:
-                    near = closeness.get(offset, 0)
-                    threat = 1 if offset in within_two else 0
+                    near = _FAR - away
+                    threat = 1 if away == 2 else 0
                     if color:
                         black_closing += near
                         black_threats += threat
@@ -303,12 +302,12 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             if bug == _PILLBUG:
                 mine[_PILLBUG_GUARD] += 1
         if enemy_queen >= 0:
-            offset = cell - enemy_queen
-            if offset in neighbor_set:
+            away = distance.get(cell - enemy_queen, _FAR)
+            if away == 1:
                 mine[_ATTACKER_MOBILE if mobile else _ATTACKER_PINNED] += 1
             elif mobile:
-                near = closeness.get(offset, 0)
-                threat = 1 if bug == _ANT or offset in reach[bug] else 0
+                near = _FAR - away
+                threat = 1 if bug == _ANT or away <= reach[bug] else 0
                 if color:
                     black_closing += near
                     black_threats += threat
@@ -492,34 +491,25 @@ def evaluate(game: Game, weights: tuple[int, ...] | None = None) -> int:
 
 
 _NEIGHBOR_SET: Final = frozenset(NEIGHBOR_OFFSETS)
-_EMPTY: frozenset[int] = frozenset()
 _CLIMBERS: Final = frozenset({_BEETLE, _LADYBUG, _DRAGONFLY})
 
 
-def _offsets_within(radius: int) -> frozenset[int]:
-    """Packed offsets of the cells 2..radius steps from a cell."""
-    return frozenset(pack(h) - ORIGIN_CELL for h in hexagon(radius) if h.distance(ORIGIN) >= 2)
-
-
-_CLOSENESS_RADIUS = 8
-_CLOSENESS: Final[dict[int, int]] = {
-    pack(h) - ORIGIN_CELL: _CLOSENESS_RADIUS + 1 - h.distance(ORIGIN)
-    for h in hexagon(_CLOSENESS_RADIUS)
-    if h.distance(ORIGIN) >= 2
+_CLOSENESS_RADIUS: Final = 8
+_FAR: Final = _CLOSENESS_RADIUS + 1
+_DISTANCE: Final[dict[int, int]] = {
+    pack(h) - ORIGIN_CELL: h.distance(ORIGIN) for h in hexagon(_CLOSENESS_RADIUS)
 }
-"""Packed offsets from a queen, 2..8 cells away → 7..1: nearer scores more (beyond: 0)."""
-_WITHIN_TWO: Final = _offsets_within(2)
-_WITHIN_THREE = _offsets_within(3)
+"""Packed offsets from a queen up to 8 cells away → their distance (beyond: ``_FAR``). A piece
+2..8 cells away scores ``_FAR - distance`` (7..1) of closeness: nearer scores more."""
 _REACH_BY_BUG = {
-    _BEETLE: _WITHIN_TWO,
-    _MOSQUITO: _WITHIN_TWO,
-    _LADYBUG: _WITHIN_THREE,
-    _DRAGONFLY: _WITHIN_THREE,
-    _SPIDER: _WITHIN_THREE,
-    _GRASSHOPPER: _WITHIN_THREE,
-    _PILLBUG: _WITHIN_TWO,
+    _BEETLE: 2,
+    _MOSQUITO: 2,
+    _LADYBUG: 3,
+    _DRAGONFLY: 3,
+    _SPIDER: 3,
+    _GRASSHOPPER: 3,
+    _PILLBUG: 2,
 }
-_REACH: Final[tuple[frozenset[int], ...]] = tuple(
-    _REACH_BY_BUG.get(bug, _EMPTY) for bug in range(max(_BUGS) + 1)
-)
-"""By bug: the offsets from which it could reach a cell beside a queen soon (an ant: anywhere)."""
+_REACH: Final[tuple[int, ...]] = tuple(_REACH_BY_BUG.get(bug, 0) for bug in range(max(_BUGS) + 1))
+"""By bug: the farthest distance from a queen (2 or 3) from which it could reach a cell beside it
+soon; 0 for none (an ant: anywhere, counted apart)."""
