@@ -68,6 +68,9 @@ _LADYBUG: Final = int(Bug.LADYBUG)
 _PILLBUG: Final = int(Bug.PILLBUG)
 _DRAGONFLY: Final = int(Bug.DRAGONFLY)
 _BUGS = tuple(Bug)
+# How many pieces each bug has, by its value: indexing a tuple, where a dict keyed by the enum
+# would hash each member in Python.
+_PIECES_OF_BUG: Final[tuple[int, ...]] = tuple(BUG_COUNTS[bug] for bug in _BUGS)
 
 # Bugs that need a free ground slide to move at all (a gated one is stuck).
 _SLIDERS: Final = frozenset({_QUEEN, _SPIDER, _ANT, _PILLBUG})
@@ -386,7 +389,7 @@ def _count_in_hand(counts: list[int], placed: Sequence[int], bugs: Sequence[Bug]
     in_hand = 0
     for bug in bugs:
         if bug != _QUEEN:
-            left = BUG_COUNTS[bug] - placed[base | bug]
+            left = _PIECES_OF_BUG[bug] - placed[base | bug]
             if left:
                 counts[_IN_HAND[bug]] += left
                 in_hand += left
