@@ -231,10 +231,8 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     black = [0] * _COUNT
     white_queen = cells[0]
     black_queen = cells[16]
-    # By colour: free pieces not yet beside the enemy queen that could get there soon, and how
-    # near they are to it.
-    white_threats = black_threats = 0
-    white_closing = black_closing = 0
+    threats = [0, 0]  # free pieces not yet beside the enemy queen that could get there soon
+    closing = [0, 0]  # how near the free pieces not beside the enemy queen are to it
 
     for cell, stack in stacks.items():
         top = stack[-1]
@@ -264,14 +262,9 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
                 if away == 1:
                     mine[_ATTACKER_MOBILE] += 1
                 else:
-                    near = _FAR - away
-                    threat = 1 if away == 2 else 0
-                    if color:
-                        black_closing += near
-                        black_threats += threat
-                    else:
-                        white_closing += near
-                        white_threats += threat
+                    closing[color] += _FAR - away
+                    if away == 2:
+                        threats[color] += 1
             if own_queen >= 0 and (cell - own_queen) in neighbor_set:
                 mine[_HELPERS] += 1
             continue
@@ -308,14 +301,9 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             if away == 1:
                 mine[_ATTACKER_MOBILE if mobile else _ATTACKER_PINNED] += 1
             elif mobile:
-                near = _FAR - away
-                threat = 1 if bug == _ANT or away <= reach[bug] else 0
-                if color:
-                    black_closing += near
-                    black_threats += threat
-                else:
-                    white_closing += near
-                    white_threats += threat
+                closing[color] += _FAR - away
+                if bug == _ANT or away <= reach[bug]:
+                    threats[color] += 1
 
     placed = game.placed_counts
     white_in_hand = _count_in_hand(white, placed, game.game_type.bugs, 0)
@@ -325,19 +313,11 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
         if color:
             mine, other = black, white
             queen = black_queen
-            other_in_hand, other_threats, other_closing = (
-                white_in_hand,
-                white_threats,
-                white_closing,
-            )
+            other_in_hand = white_in_hand
         else:
             mine, other = white, black
             queen = white_queen
-            other_in_hand, other_threats, other_closing = (
-                black_in_hand,
-                black_threats,
-                black_closing,
-            )
+            other_in_hand = black_in_hand
         if queen < 0:
             if ply >= 6:
                 mine[_QUEEN_IN_HAND_LATE] += 1
@@ -363,7 +343,7 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
         else:
             mine[_QUEEN_STUCK_RING] += filled
         # Threats against this queen belong to the other colour, by how filled it already is.
-        usable = min(other_threats, 6 - filled)
+        usable = min(threats[color ^ 1], 6 - filled)
         if usable and filled < 6:
             other[_THREAT + min(filled, 5)] += usable
         if not _can_move(mine):
@@ -374,7 +354,7 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             # free pieces nearer, so a won position is played out instead of shuffled to the
             # move limit.
             other[_RING_OF_IMMOBILE] += filled
-            other[_CLOSING_ON_IMMOBILE] += other_closing
+            other[_CLOSING_ON_IMMOBILE] += closing[color ^ 1]
             # Counting pieces near the ring is not enough: its last cells are often gated, and
             # a fill that sets a defender free loses the terms above; what brings the end
             # nearer is a piece that can fill a cell and keep the defender pinned.
