@@ -598,7 +598,7 @@ class Searcher:
         freeing our own queen, and keeping attackers where they are. Moves that touch either
         queen's surroundings are added to ``tactical`` when it is given.
         """
-        # The dict and list they are: the compiled build then reads them directly.
+        # The list it is: the compiled build then reads it directly.
         cells = cast("list[int]", game.piece_cells)
         color = game.ply & 1
         own_queen = cells[color << 4]
