@@ -22,6 +22,7 @@ must be identical) and prints nodes per CPU second and their ratio.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import importlib.util
 import statistics
 import sys
@@ -103,9 +104,11 @@ def main() -> int:
 def node_bounded(positions: list[Game], nodes: int, repeat: int) -> int:
     """Search each position to ``nodes`` nodes, ``repeat`` times (the same tree each time: the
     search is deterministic), keeping each position's shortest CPU time; nodes per CPU second
-    over all of them."""
+    over all of them, and a digest of every search's move, score, depth and nodes: two builds or
+    versions that search alike print the same one."""
     total_nodes = 0
     cpu = 0.0
+    searched = hashlib.sha256()
     for game in positions:
         times = []
         for _ in range(repeat):
@@ -114,10 +117,11 @@ def node_bounded(positions: list[Game], nodes: int, repeat: int) -> int:
             times.append(time.process_time() - start)
         cpu += min(times)
         total_nodes += result.nodes
+        searched.update(f"{result.code} {result.score} {result.depth} {result.nodes};".encode())
     print(
         f"{build_name()}: {len(positions)} positions (Base+MLP, ply {PLIES[0]}-{PLIES[-1]}), "
         f"{nodes} nodes each, best of {repeat}: {total_nodes / cpu:,.0f} nodes per CPU second "
-        f"({cpu:.1f} s CPU)"
+        f"({cpu:.1f} s CPU); results {searched.hexdigest()[:16]}"
     )
     return 0
 

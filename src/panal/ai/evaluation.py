@@ -25,11 +25,10 @@ the occupied cells and one articulation-point pass (cached by the shape of the h
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
-from operator import mul, sub
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Final, cast
 
-from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, pack
+from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, neighbor_ring, pack
 from panal.hive.codes import PASS_CODE
 from panal.hive.movement import SLIDE_STEPS, neighbor_mask, pinned_cells
 from panal.hive.outcome import GameState
@@ -59,19 +58,22 @@ MATE_BOUND = WIN - 1_000
 """Scores above this are wins found by search (``WIN`` less the plies to the end), below its
 negative losses; no static score comes near."""
 
-_QUEEN = int(Bug.QUEEN)
-_SPIDER = int(Bug.SPIDER)
-_BEETLE = int(Bug.BEETLE)
-_GRASSHOPPER = int(Bug.GRASSHOPPER)
-_ANT = int(Bug.ANT)
-_MOSQUITO = int(Bug.MOSQUITO)
-_LADYBUG = int(Bug.LADYBUG)
-_PILLBUG = int(Bug.PILLBUG)
-_DRAGONFLY = int(Bug.DRAGONFLY)
+_QUEEN: Final = int(Bug.QUEEN)
+_SPIDER: Final = int(Bug.SPIDER)
+_BEETLE: Final = int(Bug.BEETLE)
+_GRASSHOPPER: Final = int(Bug.GRASSHOPPER)
+_ANT: Final = int(Bug.ANT)
+_MOSQUITO: Final = int(Bug.MOSQUITO)
+_LADYBUG: Final = int(Bug.LADYBUG)
+_PILLBUG: Final = int(Bug.PILLBUG)
+_DRAGONFLY: Final = int(Bug.DRAGONFLY)
 _BUGS = tuple(Bug)
+# How many pieces each bug has, by its value: indexing a tuple, where a dict keyed by the enum
+# would hash each member in Python.
+_PIECES_OF_BUG: Final[tuple[int, ...]] = tuple(BUG_COUNTS[bug] for bug in _BUGS)
 
 # Bugs that need a free ground slide to move at all (a gated one is stuck).
-_SLIDERS = frozenset({_QUEEN, _SPIDER, _ANT, _PILLBUG})
+_SLIDERS: Final = frozenset({_QUEEN, _SPIDER, _ANT, _PILLBUG})
 
 
 def _names() -> list[str]:
@@ -109,35 +111,35 @@ HAND_SET_FEATURES = frozenset(
 """Features whose weights are set by hand, not fitted (``benchmarks/ai_tune.py`` keeps them):
 they price the end of a won game, which human games are resigned or agreed before."""
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
-_MOBILE = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
-_IN_HAND = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
-_MOSQUITO_AS_ANT = _INDEX["mosquito_as_ant"]
-_MOSQUITO_AS_CLIMBER = _INDEX["mosquito_as_climber"]
-_QUEEN_RING = _INDEX["queen_ring_0"]
-_THREAT = _INDEX["threat_0"]
-_ON_TOP = _INDEX["on_top"]
-_BEETLE_ON_QUEEN = _INDEX["beetle_on_enemy_queen"]
-_COVERED_BY_OWN = _INDEX["covered_by_own"]
-_COVERED_BY_ENEMY = _INDEX["covered_by_enemy"]
-_HELPERS = _INDEX["queen_helpers"]
-_QUEEN_CAN_MOVE = _INDEX["queen_can_move"]
-_QUEEN_STUCK_RING = _INDEX["queen_stuck_ring"]
-_QUEEN_IN_HAND_LATE = _INDEX["queen_in_hand_late"]
-_ATTACKER_MOBILE = _INDEX["attacker_mobile"]
-_ATTACKER_PINNED = _INDEX["attacker_pinned"]
-_PILLBUG_GUARD = _INDEX["pillbug_guard"]
-_ENEMY_DROP_CELLS = _INDEX["enemy_drop_cells"]
-_TEMPO = _INDEX["tempo"]
-_RING_OF_IMMOBILE = _INDEX["ring_of_immobile_queen"]
-_CLOSING_ON_IMMOBILE = _INDEX["closing_on_immobile_queen"]
-_REACH_OF_IMMOBILE = _INDEX["reach_of_immobile_queen"]
-_COUNT = len(FEATURES)
+_MOBILE: Final = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
+_IN_HAND: Final = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
+_MOSQUITO_AS_ANT: Final = _INDEX["mosquito_as_ant"]
+_MOSQUITO_AS_CLIMBER: Final = _INDEX["mosquito_as_climber"]
+_QUEEN_RING: Final = _INDEX["queen_ring_0"]
+_THREAT: Final = _INDEX["threat_0"]
+_ON_TOP: Final = _INDEX["on_top"]
+_BEETLE_ON_QUEEN: Final = _INDEX["beetle_on_enemy_queen"]
+_COVERED_BY_OWN: Final = _INDEX["covered_by_own"]
+_COVERED_BY_ENEMY: Final = _INDEX["covered_by_enemy"]
+_HELPERS: Final = _INDEX["queen_helpers"]
+_QUEEN_CAN_MOVE: Final = _INDEX["queen_can_move"]
+_QUEEN_STUCK_RING: Final = _INDEX["queen_stuck_ring"]
+_QUEEN_IN_HAND_LATE: Final = _INDEX["queen_in_hand_late"]
+_ATTACKER_MOBILE: Final = _INDEX["attacker_mobile"]
+_ATTACKER_PINNED: Final = _INDEX["attacker_pinned"]
+_PILLBUG_GUARD: Final = _INDEX["pillbug_guard"]
+_ENEMY_DROP_CELLS: Final = _INDEX["enemy_drop_cells"]
+_TEMPO: Final = _INDEX["tempo"]
+_RING_OF_IMMOBILE: Final = _INDEX["ring_of_immobile_queen"]
+_CLOSING_ON_IMMOBILE: Final = _INDEX["closing_on_immobile_queen"]
+_REACH_OF_IMMOBILE: Final = _INDEX["reach_of_immobile_queen"]
+_COUNT: Final = len(FEATURES)
 _WINS = (GameState.WHITE_WINS, GameState.BLACK_WINS)
 REACH_WEIGHT = 40
 """Score units per empty cell beside an immobile queen that a free piece can fill in a move."""
-_MOBILE_MOSQUITO = _MOBILE[_MOSQUITO]
+_MOBILE_MOSQUITO: Final = _MOBILE[_MOSQUITO]
 # A colour with none of these counts has no piece on the board that can move.
-_MOVERS = (
+_MOVERS: Final = (
     *(index for index in _MOBILE if index >= 0),
     _MOSQUITO_AS_ANT,
     _MOSQUITO_AS_CLIMBER,
@@ -203,7 +205,7 @@ def win_chance(score: int) -> float:
     return 1.0 / (1.0 + math.exp(-max(-700.0, min(700.0, score / WIN_CHANCE_SCALE))))
 
 
-_CAN_SLIDE: tuple[bool, ...] = tuple(bool(steps) for steps in SLIDE_STEPS)
+_CAN_SLIDE: Final[tuple[bool, ...]] = tuple(bool(steps) for steps in SLIDE_STEPS)
 """By the mask of occupied neighbours: could a ground piece there make one slide (ignoring the
 one-hive rule)?"""
 
@@ -211,31 +213,39 @@ one-hive rule)?"""
 def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     """The feature counts of White and of Black (see :data:`FEATURES`).
 
-    Written for CPython speed (the evaluation is the search's biggest cost): one pass over the
-    occupied cells, tables instead of calls, and the pinned cells from the cache by the hive's
-    shape.
+    Written for speed, pure and compiled (the evaluation is the search's biggest cost): one pass
+    over the occupied cells, tables instead of calls, the pinned cells from the cache by the
+    hive's shape, and constants the compiled build inlines.
     """
-    stacks = game.stacks
+    # The board as the dict it is: the compiled build then reads it without the generic
+    # Mapping protocol. Nothing here writes to it.
+    stacks = cast("dict[int, list[int]]", game.stacks)
     cells = game.piece_cells
     pinned = pinned_cells(stacks)
     bug_of = BUG_OF
     can_slide = _CAN_SLIDE
     reach = _REACH
-    closeness = _CLOSENESS
+    distance = _DISTANCE
     neighbor_set = _NEIGHBOR_SET
-    within_two = _WITHIN_TWO
     white = [0] * _COUNT
     black = [0] * _COUNT
-    counts = (white, black)
-    queen_cells = (cells[0], cells[16])
+    white_queen = cells[0]
+    black_queen = cells[16]
     threats = [0, 0]  # free pieces not yet beside the enemy queen that could get there soon
     closing = [0, 0]  # how near the free pieces not beside the enemy queen are to it
 
     for cell, stack in stacks.items():
         top = stack[-1]
-        color = top >> 4
-        mine = black if color else white
-        enemy_queen = queen_cells[color ^ 1]
+        if top >> 4:
+            color = 1
+            mine = black
+            enemy_queen = white_queen
+            own_queen = black_queen
+        else:
+            color = 0
+            mine = white
+            enemy_queen = black_queen
+            own_queen = white_queen
         if len(stack) > 1:
             # On top of the hive: free to step; everything beneath is covered.
             theirs = white if color else black
@@ -248,14 +258,13 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             if cell == enemy_queen:
                 mine[_BEETLE_ON_QUEEN] += 1
             elif enemy_queen >= 0:
-                offset = cell - enemy_queen
-                if offset in neighbor_set:
+                away = distance.get(cell - enemy_queen, _FAR)
+                if away == 1:
                     mine[_ATTACKER_MOBILE] += 1
                 else:
-                    closing[color] += closeness.get(offset, 0)
-                    if offset in within_two:
+                    closing[color] += _FAR - away
+                    if away == 2:
                         threats[color] += 1
-            own_queen = queen_cells[color]
             if own_queen >= 0 and (cell - own_queen) in neighbor_set:
                 mine[_HELPERS] += 1
             continue
@@ -282,50 +291,48 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
                     bug = _MOSQUITO
             else:
                 mine[_MOBILE[bug]] += 1
-        own_queen = queen_cells[color]
         if own_queen >= 0 and (cell - own_queen) in neighbor_set:
             if mobile:
                 mine[_HELPERS] += 1
             if bug == _PILLBUG:
                 mine[_PILLBUG_GUARD] += 1
         if enemy_queen >= 0:
-            offset = cell - enemy_queen
-            if offset in neighbor_set:
+            away = distance.get(cell - enemy_queen, _FAR)
+            if away == 1:
                 mine[_ATTACKER_MOBILE if mobile else _ATTACKER_PINNED] += 1
             elif mobile:
-                closing[color] += closeness.get(offset, 0)
-                if bug == _ANT or offset in reach[bug]:
+                closing[color] += _FAR - away
+                if bug == _ANT or away <= reach[bug]:
                     threats[color] += 1
 
     placed = game.placed_counts
-    bugs = game.game_type.bugs
-    in_hand = [0, 0]
+    white_in_hand = _count_in_hand(white, placed, game.game_type.bugs, 0)
+    black_in_hand = _count_in_hand(black, placed, game.game_type.bugs, 16)
+    ply = game.ply
     for color in (0, 1):
-        mine = counts[color]
-        base = color << 4
-        for bug in bugs:
-            if bug != _QUEEN:
-                left = BUG_COUNTS[bug] - placed[base | bug]
-                if left:
-                    mine[_IN_HAND[bug]] += left
-                    in_hand[color] += left
-    for color in (0, 1):
-        mine = counts[color]
-        queen = queen_cells[color]
+        if color:
+            mine, other = black, white
+            queen = black_queen
+            other_in_hand = white_in_hand
+        else:
+            mine, other = white, black
+            queen = white_queen
+            other_in_hand = black_in_hand
         if queen < 0:
-            if game.ply >= 6:
+            if ply >= 6:
                 mine[_QUEEN_IN_HAND_LATE] += 1
             continue
         filled = 0
         drops = 0
-        for step in NEIGHBOR_OFFSETS:
-            around = queen + step
-            if around in stacks:
+        # Cells as the objects neighbor_ring keeps: compiled, none is boxed again to be looked up.
+        board = cast("dict[object, list[int]]", stacks)
+        for around in neighbor_ring(queen):
+            if around in board:
                 filled += 1
-            elif _enemy_may_drop(stacks, around, color):
+            elif _enemy_may_drop(board, around, color):
                 drops += 1
         mine[_QUEEN_RING + min(filled, 5)] += 1
-        if in_hand[color ^ 1] or not placed[(color ^ 1) << 4 | _QUEEN]:
+        if other_in_hand or not placed[(color ^ 1) << 4 | _QUEEN]:
             mine[_ENEMY_DROP_CELLS] += drops
         if (
             len(stacks[queen]) == 1
@@ -335,12 +342,11 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             mine[_QUEEN_CAN_MOVE] += 1
         else:
             mine[_QUEEN_STUCK_RING] += filled
-        other = counts[color ^ 1]
         # Threats against this queen belong to the other colour, by how filled it already is.
         usable = min(threats[color ^ 1], 6 - filled)
         if usable and filled < 6:
             other[_THREAT + min(filled, 5)] += usable
-        if not any(mine[index] for index in _MOVERS):
+        if not _can_move(mine):
             # Nothing of this colour can move (in hand, the hive allowing, it may still place):
             # the other side has all the time it needs, and only filling the ring around this
             # queen brings the game to an end. The fitted weights score the mobility the other
@@ -353,8 +359,26 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             # a fill that sets a defender free loses the terms above; what brings the end
             # nearer is a piece that can fill a cell and keep the defender pinned.
             other[_REACH_OF_IMMOBILE] += ring_reach(game, color ^ 1)
-    counts[game.ply & 1][_TEMPO] += 1
-    return counts
+    (black if ply & 1 else white)[_TEMPO] += 1
+    return white, black
+
+
+def _count_in_hand(counts: list[int], placed: Sequence[int], bugs: Sequence[Bug], base: int) -> int:
+    """Adds the pieces of one colour (``base``: its colour << 4) still in hand, bar the queen,
+    to its ``counts``; returns how many there are."""
+    in_hand = 0
+    for bug in bugs:
+        if bug != _QUEEN:
+            left = _PIECES_OF_BUG[bug] - placed[base | bug]
+            if left:
+                counts[_IN_HAND[bug]] += left
+                in_hand += left
+    return in_hand
+
+
+def _can_move(counts: list[int]) -> bool:
+    """Whether a colour with these feature counts has a piece on the board that can move."""
+    return any(counts[index] for index in _MOVERS)
 
 
 def ring_reach(game: Game, color: int) -> int:
@@ -409,7 +433,7 @@ def filling_moves(game: Game) -> list[int]:
     return found
 
 
-def _mosquito_as(stacks: Mapping[int, Sequence[int]], cell: int) -> int:
+def _mosquito_as(stacks: dict[int, list[int]], cell: int) -> int:
     """The bug a free Mosquito on the ground moves as, by the neighbour that lends the most: an
     ant, else a climber (as ``_BEETLE``), else any other bug; -1 when only Mosquitoes touch it."""
     best = -1
@@ -426,11 +450,11 @@ def _mosquito_as(stacks: Mapping[int, Sequence[int]], cell: int) -> int:
     return best
 
 
-def _enemy_may_drop(stacks: Mapping[int, Sequence[int]], cell: int, color: int) -> bool:
+def _enemy_may_drop(board: dict[object, list[int]], cell: object, color: int) -> bool:
     """Could the opponent of ``color`` place a new piece on the empty ``cell``?"""
     enemy_touch = False
-    for step in NEIGHBOR_OFFSETS:
-        near = stacks.get(cell + step)
+    for around in neighbor_ring(cell):
+        near = board.get(around)
         if near is not None:
             if near[-1] >> 4 == color:
                 return False
@@ -446,39 +470,36 @@ def evaluate(game: Game, weights: tuple[int, ...] | None = None) -> int:
     mine, theirs = feature_counts(game)
     if game.ply & 1:
         mine, theirs = theirs, mine
-    score: int = sum(map(mul, weights, map(sub, mine, theirs)))
+    # A loop the compiled build runs natively (most counts are 0 on both sides).
+    score = 0
+    for index, weight in enumerate(weights):
+        count = mine[index]
+        other = theirs[index]
+        if count != other:
+            score += weight * (count - other)
     return score
 
 
-_NEIGHBOR_SET = frozenset(NEIGHBOR_OFFSETS)
-_EMPTY: frozenset[int] = frozenset()
-_CLIMBERS = frozenset({_BEETLE, _LADYBUG, _DRAGONFLY})
+_NEIGHBOR_SET: Final = frozenset(NEIGHBOR_OFFSETS)
+_CLIMBERS: Final = frozenset({_BEETLE, _LADYBUG, _DRAGONFLY})
 
 
-def _offsets_within(radius: int) -> frozenset[int]:
-    """Packed offsets of the cells 2..radius steps from a cell."""
-    return frozenset(pack(h) - ORIGIN_CELL for h in hexagon(radius) if h.distance(ORIGIN) >= 2)
-
-
-_CLOSENESS_RADIUS = 8
-_CLOSENESS: dict[int, int] = {
-    pack(h) - ORIGIN_CELL: _CLOSENESS_RADIUS + 1 - h.distance(ORIGIN)
-    for h in hexagon(_CLOSENESS_RADIUS)
-    if h.distance(ORIGIN) >= 2
+_CLOSENESS_RADIUS: Final = 8
+_FAR: Final = _CLOSENESS_RADIUS + 1
+_DISTANCE: Final[dict[int, int]] = {
+    pack(h) - ORIGIN_CELL: h.distance(ORIGIN) for h in hexagon(_CLOSENESS_RADIUS)
 }
-"""Packed offsets from a queen, 2..8 cells away → 7..1: nearer scores more (beyond: 0)."""
-_WITHIN_TWO = _offsets_within(2)
-_WITHIN_THREE = _offsets_within(3)
+"""Packed offsets from a queen up to 8 cells away → their distance (beyond: ``_FAR``). A piece
+2..8 cells away scores ``_FAR - distance`` (7..1) of closeness: nearer scores more."""
 _REACH_BY_BUG = {
-    _BEETLE: _WITHIN_TWO,
-    _MOSQUITO: _WITHIN_TWO,
-    _LADYBUG: _WITHIN_THREE,
-    _DRAGONFLY: _WITHIN_THREE,
-    _SPIDER: _WITHIN_THREE,
-    _GRASSHOPPER: _WITHIN_THREE,
-    _PILLBUG: _WITHIN_TWO,
+    _BEETLE: 2,
+    _MOSQUITO: 2,
+    _LADYBUG: 3,
+    _DRAGONFLY: 3,
+    _SPIDER: 3,
+    _GRASSHOPPER: 3,
+    _PILLBUG: 2,
 }
-_REACH: tuple[frozenset[int], ...] = tuple(
-    _REACH_BY_BUG.get(bug, _EMPTY) for bug in range(max(_BUGS) + 1)
-)
-"""By bug: the offsets from which it could reach a cell beside a queen soon (an ant: anywhere)."""
+_REACH: Final[tuple[int, ...]] = tuple(_REACH_BY_BUG.get(bug, 0) for bug in range(max(_BUGS) + 1))
+"""By bug: the farthest distance from a queen (2 or 3) from which it could reach a cell beside it
+soon; 0 for none (an ant: anywhere, counted apart)."""

@@ -19,7 +19,11 @@ from typing import Final, cast
 from panal.hex import NEIGHBOR_OFFSETS, neighbor_ring
 from panal.hive.pieces import Bug
 
-Stacks = Mapping[int, Sequence[int]]
+# The board as the movers read it: the game's own dict (typed as such, the compiled build reads it
+# without the generic Mapping protocol; none of them writes to it). Functions that others call
+# with the game's read-only view (``Game.stacks``) take a ``Board``.
+Stacks = dict[int, list[int]]
+Board = Mapping[int, Sequence[int]]
 
 # Per direction: (step, gate cell anticlockwise, gate cell clockwise), as packed offsets.
 GATES: Final[tuple[tuple[int, int, int], ...]] = tuple(
@@ -119,7 +123,7 @@ def touches_hive(stacks: Stacks, cell: int) -> bool:
     return any(cell + step in stacks for step in NEIGHBOR_OFFSETS)
 
 
-def articulation_points(stacks: Stacks) -> set[int]:
+def articulation_points(stacks: Board) -> set[int]:
     """Cells whose removal would split the hive (Tarjan's algorithm).
 
     A piece alone on such a cell is pinned by the one-hive rule. Computed once per position.
@@ -178,7 +182,7 @@ _PINNED_BY_SHAPE: Final[dict[frozenset[int], frozenset[int]]] = {}
 _PINNED_CACHE_LIMIT: Final = 10_000  # about 30 MB at most
 
 
-def pinned_cells(stacks: Stacks) -> frozenset[int]:
+def pinned_cells(stacks: Board) -> frozenset[int]:
     """The articulation points of the hive's shape, from a bounded cache."""
     shape = frozenset(stacks)
     pinned = _PINNED_BY_SHAPE.get(shape)

@@ -109,7 +109,7 @@ def _why_bug_cannot(game: GameView, bug: Bug, origin: int, dest: int, level: int
         if dest in stacks and bug not in (Bug.BEETLE, Bug.MOSQUITO):
             return Rule.NO_CLIMB
         gate = movement.GATES[NEIGHBOR_OFFSETS.index(dest - origin)]
-        heights = [movement.height_of(stacks, origin + g) for g in gate[1:]]
+        heights = [len(stacks.get(origin + g, ())) for g in gate[1:]]
         if level == 0 and dest not in stacks and heights == [0, 0]:
             return Rule.LOSES_CONTACT
         if bug != Bug.BEETLE and level == 0:
