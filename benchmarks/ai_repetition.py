@@ -1,0 +1,157 @@
+"""Draws by repetition against another engine: play on from the loops of earlier matches.
+
+    nice -n 10 env PYTHONPATH=src python3 benchmarks/ai_repetition.py \\
+        benchmarks/results/2026-11-26-base-1s benchmarks/results/2026-11-26-base-nodes/seed1? \\
+        benchmarks/results/2026-11-27-play/after-base-seed12-nodes15000 \\
+        --engine "../shared/engines/nokamute uhp --num-threads=1" --go "bestmove depth 4" \\
+        --nodes 5000 --contempt 15 --contempt 100
+
+From every game of the given ``benchmarks/ai_ladder.py`` results (``games.jsonl``) that ended
+in a draw by repetition, the game is taken back to the first occurrence of the repeated
+position (its history kept, so the rule counts as it did) and played on: panal, in this
+process, on the colour it had, a search of ``--nodes`` nodes a move with a fresh table,
+against the engine (``--go``, sent the GameString before each move), refereed by panal's rules
+with the repetition draw on, as ``ai_ladder.py`` referees, and adjudicated a draw at
+``--max-plies`` plies of the whole game. Each ``--contempt`` plays every start in turn, so the
+figures compare in one run. Node budgets make panal's moves the same on any machine, whatever
+its load; nokamute's depth searches are deterministic too.
+
+It answers: when panal accepts a repetition, would it have done better to play on?
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from ai_ladder import Engine, EngineFailure
+from panal.ai import Searcher
+from panal.hive import Game, GameState
+
+
+def repetition_starts(folders: list[Path]) -> list[tuple[str, str, list[str], bool]]:
+    """(name, game type, moves before the loop, panal plays White) of each repetition draw."""
+    starts = []
+    for folder in folders:
+        path = folder / "games.jsonl"
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if record["reason"] != "draw by repetition":
+                continue
+            fields = record["game_string"].split(";")
+            moves = fields[3:]
+            game = Game(fields[0], tournament_opening=True, repetition_draw=False)
+            seen: list[int] = []
+            for move in moves:
+                seen.append(game.hash)
+                game.push(move)
+            first = seen.index(game.hash)
+            name = f"{folder.name}:{record['game']}@{first}"
+            starts.append((name, fields[0], moves[:first], bool(record["player_white"])))
+    return starts
+
+
+def play_on(
+    game_type: str,
+    moves: list[str],
+    panal_white: bool,
+    engine: Engine,
+    go: str,
+    nodes: int,
+    contempt: int,
+    max_plies: int,
+) -> tuple[float, str, int]:
+    """panal's score (1, 0.5, 0), how the game ended, and its length in plies."""
+    referee = Game(game_type, tournament_opening=True, repetition_draw=True)
+    for move in moves:
+        referee.push(move)
+    searcher = Searcher(contempt=contempt)
+    while not referee.is_over():
+        if referee.ply >= max_plies:
+            return 0.5, f"adjudicated draw after {max_plies} plies", referee.ply
+        if (referee.ply % 2 == 0) == panal_white:
+            code = searcher.search(referee, node_limit=nodes).code
+        else:
+            engine.send(f"newgame {referee.game_string()}")
+            reply = engine.send(go, timeout=600)
+            code = referee.parse_move_code(reply[0].strip())
+        referee.push_code(code)
+    state = referee.state
+    if state is GameState.DRAW:
+        return 0.5, "draw by repetition", referee.ply
+    won = (state is GameState.WHITE_WINS) == panal_white
+    return (1.0 if won else 0.0), "queen surrounded", referee.ply
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("folders", nargs="+", type=Path, help="ai_ladder.py result folders")
+    parser.add_argument("--engine", required=True, metavar="CMD")
+    parser.add_argument("--go", default="bestmove depth 4")
+    parser.add_argument("--nodes", type=int, default=5000, help="panal's nodes a move")
+    parser.add_argument(
+        "--contempt", type=int, action="append", help="score units (repeatable; default 15)"
+    )
+    parser.add_argument("--max-plies", type=int, default=300)
+    parser.add_argument("--out", type=Path, help="a JSON-lines file of every game")
+    args = parser.parse_args(argv)
+    contempts = args.contempt or [15]
+    starts = repetition_starts(args.folders)
+    print(f"{len(starts)} starts", flush=True)
+    engine = Engine(args.engine, "opponent")
+    engine.start()
+    records = []
+    try:
+        for contempt in contempts:
+            scores: Counter[float] = Counter()
+            endings: Counter[str] = Counter()
+            began = time.process_time()
+            for name, game_type, moves, panal_white in starts:
+                try:
+                    score, ending, plies = play_on(
+                        game_type,
+                        moves,
+                        panal_white,
+                        engine,
+                        args.go,
+                        args.nodes,
+                        contempt,
+                        args.max_plies,
+                    )
+                except EngineFailure as exc:
+                    print(f"  {name}: the engine failed ({exc}); restarted", flush=True)
+                    engine.kill()
+                    engine.start()
+                    continue
+                scores[score] += 1
+                endings[ending] += 1
+                records.append(
+                    {"start": name, "contempt": contempt, "score": score, "ending": ending}
+                    | {"plies": plies}
+                )
+                print(f"  contempt {contempt} {name}: {score} {ending} ({plies} plies)", flush=True)
+            games = sum(scores.values())
+            points = sum(score * count for score, count in scores.items())
+            print(
+                f"contempt {contempt}: {games} games, +{scores[1.0]} ={scores[0.5]} "
+                f"-{scores[0.0]}, {points:g} points; endings {dict(endings)}; "
+                f"panal CPU {time.process_time() - began:.0f} s",
+                flush=True,
+            )
+    finally:
+        engine.close()
+    if args.out is not None:
+        args.out.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
