@@ -17,6 +17,10 @@ figures compare in one run. Node budgets make panal's moves the same on any mach
 its load; nokamute's depth searches are deterministic too.
 
 It answers: when panal accepts a repetition, would it have done better to play on?
+``--scores`` answers first who wanted the loop: panal's search score (``--nodes``, contempt
+15) at each of its moves in the loop as it was played, instead of playing on. ``--limit-draws``
+looks at the games drawn at the move limit instead: panal's evaluation (its side) every 50
+plies and how often each side passed.
 """
 
 from __future__ import annotations
@@ -30,11 +34,15 @@ from pathlib import Path
 
 from ai_ladder import Engine, EngineFailure
 from panal.ai import Searcher
+from panal.ai.evaluation import evaluate
 from panal.hive import Game, GameState
 
 
-def repetition_starts(folders: list[Path]) -> list[tuple[str, str, list[str], bool]]:
-    """(name, game type, moves before the loop, panal plays White) of each repetition draw."""
+def repetition_starts(
+    folders: list[Path],
+) -> list[tuple[str, str, list[str], bool, list[str]]]:
+    """(name, game type, moves before the loop, panal plays White, the loop's moves) of each
+    repetition draw."""
     starts = []
     for folder in folders:
         path = folder / "games.jsonl"
@@ -53,8 +61,53 @@ def repetition_starts(folders: list[Path]) -> list[tuple[str, str, list[str], bo
                 game.push(move)
             first = seen.index(game.hash)
             name = f"{folder.name}:{record['game']}@{first}"
-            starts.append((name, fields[0], moves[:first], bool(record["player_white"])))
+            starts.append(
+                (name, fields[0], moves[:first], bool(record["player_white"]), moves[first:])
+            )
     return starts
+
+
+def limit_draws(folders: list[Path]) -> None:
+    """Print, for each game drawn at the move limit, panal's evaluation every 50 plies (from
+    its side) and each side's passes."""
+    for folder in folders:
+        path = folder / "games.jsonl"
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            if not record["reason"].startswith("adjudicated draw after"):
+                continue
+            fields = record["game_string"].split(";")
+            game = Game(fields[0], tournament_opening=True, repetition_draw=False)
+            scores, passes = [], Counter[str]()
+            for ply, move in enumerate(fields[3:]):
+                panal = (game.ply % 2 == 0) == record["player_white"]
+                if move == "pass":
+                    passes["panal" if panal else "opponent"] += 1
+                if ply % 50 == 0:
+                    scores.append(evaluate(game) * (1 if panal else -1))
+                game.push(move)
+            print(
+                f"  {folder.name}:{record['game']} {fields[0]} panal evaluation every 50 plies "
+                f"{scores}, passes panal {passes['panal']} opponent {passes['opponent']}"
+            )
+
+
+def loop_scores(
+    game_type: str, moves: list[str], panal_white: bool, loop: list[str], nodes: int
+) -> list[int]:
+    """panal's search scores at its moves of the loop as played (0: a forced move or pass)."""
+    referee = Game(game_type, tournament_opening=True, repetition_draw=True)
+    for move in moves:
+        referee.push(move)
+    searcher = Searcher()
+    scores = []
+    for move in loop:
+        if (referee.ply % 2 == 0) == panal_white:
+            scores.append(searcher.search(referee, node_limit=nodes).score)
+        referee.push(move)
+    return scores
 
 
 def play_on(
@@ -102,10 +155,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--max-plies", type=int, default=300)
     parser.add_argument("--out", type=Path, help="a JSON-lines file of every game")
+    parser.add_argument("--scores", action="store_true", help="panal's scores in the loops")
+    parser.add_argument("--limit-draws", action="store_true", help="the move-limit draws")
     args = parser.parse_args(argv)
+    if args.limit_draws:
+        limit_draws(args.folders)
+        return 0
     contempts = args.contempt or [15]
     starts = repetition_starts(args.folders)
     print(f"{len(starts)} starts", flush=True)
+    if args.scores:
+        for name, game_type, moves, panal_white, loop in starts:
+            scores = loop_scores(game_type, moves, panal_white, loop, args.nodes)
+            colour = "White" if panal_white else "Black"
+            print(f"  {name} panal {colour}: scores at its moves in the loop {scores}")
+        return 0
     engine = Engine(args.engine, "opponent")
     engine.start()
     records = []
@@ -114,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             scores: Counter[float] = Counter()
             endings: Counter[str] = Counter()
             began = time.process_time()
-            for name, game_type, moves, panal_white in starts:
+            for name, game_type, moves, panal_white, _loop in starts:
                 try:
                     score, ending, plies = play_on(
                         game_type,
