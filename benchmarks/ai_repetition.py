@@ -30,7 +30,9 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from ai_ladder import Engine, EngineFailure
 from panal.ai import Searcher
@@ -44,54 +46,51 @@ def repetition_starts(
     """(name, game type, moves before the loop, panal plays White, the loop's moves) of each
     repetition draw."""
     starts = []
+    for folder, record in games_ending(folders, lambda reason: reason == "draw by repetition"):
+        fields = record["game_string"].split(";")
+        moves = fields[3:]
+        game = Game(fields[0], tournament_opening=True, repetition_draw=False)
+        seen: list[int] = []
+        for move in moves:
+            seen.append(game.hash)
+            game.push(move)
+        first = seen.index(game.hash)
+        name = f"{folder.name}:{record['game']}@{first}"
+        starts.append((name, fields[0], moves[:first], bool(record["player_white"]), moves[first:]))
+    return starts
+
+
+def games_ending(
+    folders: list[Path], wanted: Callable[[str], bool]
+) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """(folder, record) of each saved game (``games.jsonl``) whose ending reason is wanted."""
     for folder in folders:
         path = folder / "games.jsonl"
-        if not path.exists():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            if record["reason"] != "draw by repetition":
-                continue
-            fields = record["game_string"].split(";")
-            moves = fields[3:]
-            game = Game(fields[0], tournament_opening=True, repetition_draw=False)
-            seen: list[int] = []
-            for move in moves:
-                seen.append(game.hash)
-                game.push(move)
-            first = seen.index(game.hash)
-            name = f"{folder.name}:{record['game']}@{first}"
-            starts.append(
-                (name, fields[0], moves[:first], bool(record["player_white"]), moves[first:])
-            )
-    return starts
+        if path.exists():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                record = json.loads(line)
+                if wanted(record["reason"]):
+                    yield folder, record
 
 
 def limit_draws(folders: list[Path]) -> None:
     """Print, for each game drawn at the move limit, panal's evaluation every 50 plies (from
     its side) and each side's passes."""
-    for folder in folders:
-        path = folder / "games.jsonl"
-        if not path.exists():
-            continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            record = json.loads(line)
-            if not record["reason"].startswith("adjudicated draw after"):
-                continue
-            fields = record["game_string"].split(";")
-            game = Game(fields[0], tournament_opening=True, repetition_draw=False)
-            scores, passes = [], Counter[str]()
-            for ply, move in enumerate(fields[3:]):
-                panal = (game.ply % 2 == 0) == record["player_white"]
-                if move == "pass":
-                    passes["panal" if panal else "opponent"] += 1
-                if ply % 50 == 0:
-                    scores.append(evaluate(game) * (1 if panal else -1))
-                game.push(move)
-            print(
-                f"  {folder.name}:{record['game']} {fields[0]} panal evaluation every 50 plies "
-                f"{scores}, passes panal {passes['panal']} opponent {passes['opponent']}"
-            )
+    for folder, record in games_ending(folders, lambda r: r.startswith("adjudicated draw after")):
+        fields = record["game_string"].split(";")
+        game = Game(fields[0], tournament_opening=True, repetition_draw=False)
+        scores, passes = [], Counter[str]()
+        for ply, move in enumerate(fields[3:]):
+            panal = (game.ply % 2 == 0) == record["player_white"]
+            if move == "pass":
+                passes["panal" if panal else "opponent"] += 1
+            if ply % 50 == 0:
+                scores.append(evaluate(game) * (1 if panal else -1))
+            game.push(move)
+        print(
+            f"  {folder.name}:{record['game']} {fields[0]} panal evaluation every 50 plies "
+            f"{scores}, passes panal {passes['panal']} opponent {passes['opponent']}"
+        )
 
 
 def loop_scores(
