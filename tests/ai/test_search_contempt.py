@@ -99,30 +99,6 @@ def test_the_uhp_engine_searches_with_its_contempt_option() -> None:
     assert engine._searcher.contempt == 120  # type: ignore[attr-defined]
 
 
-# White to move; the queens have gone round once. ``wQ /wS1`` brings back a position met once
-# before the search began (ply 5): the opponent need not go round again, so it is no draw.
-BACK = "Base;InProgress;White[5];wS1;bS1 wS1-;wQ -wS1;bQ bS1-;wQ /wS1;bQ bS1/;wQ -wS1;bQ bS1-"
-
-
-def test_a_position_met_once_before_the_search_is_no_draw() -> None:
-    game = Game.from_game_string(BACK)
-    after = game.copy()
-    after.push("wQ /wS1")
-    assert after.repetitions() == 2
-    good = after.position_of("wQ")
-
-    def evaluate(position: Game) -> int:
-        # White is better with its queen back on that square (scores for the side to move).
-        white = 100 if position.position_of("wQ") == good else 50
-        return white if position.ply % 2 == 0 else -white
-
-    # Selective (a node limit), where positions met before are scored as draws: the side ahead
-    # comes back to its good square rather than avoid it as a draw (it did, at -15 for 50).
-    result = Searcher(evaluator=evaluate).search(game, depth=2, node_limit=1_000_000)
-    assert game.move_string(result.code) == "wQ /wS1"
-    assert result.score == 100
-
-
 def test_a_third_occurrence_is_a_draw_in_the_search_without_the_rule() -> None:
     # Under rules without the repetition draw, the selective search still counts the third
     # occurrence (two before the search began) as a draw: going round again gains nothing.
