@@ -13,8 +13,8 @@ chosen for what it buys in Hive:
   moves near the horizon (``exact_depth`` turns all of them off so ``depth N`` is exactly N);
 * terminal scores with mate distance (a faster win scores higher); a draw (by the rules, or a
   position met before) costs the searching side ``contempt`` score units, so it avoids
-  repetitions in level positions, and with a larger contempt plays on in a somewhat worse
-  position against a weaker opponent rather than accept the draw;
+  repetitions in level positions; a larger contempt plays on in a somewhat worse position
+  rather than accept the draw (against nokamute depth 4, 100 did worse than 15);
 * a hard deadline checked at every node: an unfinished iteration still counts when it has
   already found a better root move than the last finished one.
 
