@@ -31,6 +31,7 @@ Engine options, as UHP option lines (the rule options come from
     Seed;int;0;0;0;2147483647          (0: a new random seed for every move)
     MaxDepth;int;8;8;1;64              (plies, for bestmove depth and perft)
     MaxTime;int;60;60;1;86400          (seconds, for any bestmove and perft)
+    Contempt;int;15;15;0;1000          (score units a draw costs the side that searches)
 
 The engine is never the referee: the program that sends it the moves is. Its word stands where
 panal's own rules would say otherwise (see :func:`panal.hive.records.replay_refereed`): a
@@ -75,6 +76,7 @@ CAPABILITIES = "Mosquito;Ladybug;Pillbug"
 DEFAULT_LEVEL = "strongest"
 DEFAULT_HASH_MB = 64
 MAX_HASH_MB = 4096
+MAX_CONTEMPT = 1000  # score units: more than a piece is worth, far below a win
 MAX_SEED = 2**31 - 1
 MAX_DEPTH = 64
 DEFAULT_MAX_DEPTH = 8
@@ -127,6 +129,7 @@ class PanalEngine:
         }
         self.rule_options: dict[str, OptionSpec] = {spec.uhp: spec for spec in OPTION_SPECS}
         from panal.ai.levels import LEVELS
+        from panal.ai.search import CONTEMPT
 
         self.ai_options: dict[str, _IntOption | _EnumOption] = {
             "Level": _EnumOption(DEFAULT_LEVEL, LEVELS),
@@ -134,6 +137,7 @@ class PanalEngine:
             "Seed": _IntOption(0, 0, MAX_SEED),
             "MaxDepth": _IntOption(DEFAULT_MAX_DEPTH, 1, MAX_DEPTH),
             "MaxTime": _IntOption(DEFAULT_MAX_TIME, 1, MAX_TIME),
+            "Contempt": _IntOption(CONTEMPT, 0, MAX_CONTEMPT),
         }
         self.ai_values: dict[str, int | str] = {
             name: option.default for name, option in self.ai_options.items()
@@ -325,6 +329,7 @@ class PanalEngine:
             self._searcher = Searcher(int(self.ai_values["HashSizeMB"]))
         searcher = self._searcher
         searcher.hash_size_mb = int(self.ai_values["HashSizeMB"])
+        searcher.contempt = int(self.ai_values["Contempt"])
         seed = int(self.ai_values["Seed"]) or None
         result = think(
             game,
