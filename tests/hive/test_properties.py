@@ -336,3 +336,35 @@ def test_pinned_cells_kept_across_moves_are_the_articulation_points(seed: int) -
             game.pop_code()
             assert game.pinned_cells() is before
         game.push_code(rng.choice(codes))
+
+
+def _connected(cells: set[int]) -> bool:
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen, frontier = {start}, [start]
+    while frontier:
+        cell = frontier.pop()
+        for step in NEIGHBOR_OFFSETS:
+            near = cell + step
+            if near in cells and near not in seen:
+                seen.add(near)
+                frontier.append(near)
+    return len(seen) == len(cells)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_articulation_points_are_the_cells_whose_removal_splits_the_hive(seed: int) -> None:
+    """Tarjan's cut cells against the definition: remove each cell, test the rest's contact."""
+    from panal.hive.movement import articulation_points
+
+    rng = random.Random(seed)
+    game = Game("Base+MLP")
+    for _ in range(70):
+        codes = game.legal_move_codes()
+        if not codes:
+            break
+        cells = set(game.stacks)
+        expected = {cell for cell in cells if len(cells) >= 3 and not _connected(cells - {cell})}
+        assert articulation_points(game.stacks) == expected
+        game.push_code(rng.choice(codes))
