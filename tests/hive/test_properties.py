@@ -313,3 +313,58 @@ def test_a_dragonfly_never_lands_next_to_where_it_started() -> None:
                     assert unpack(origin).distance(unpack(code >> 6)) >= 2
             game.push_code(rng.choice(codes))
     assert flights > 500
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pinned_cells_kept_across_moves_are_the_articulation_points(seed: int) -> None:
+    """The game derives a position's pinned cells from the last one's after a placement or a
+    move that keeps the hive's shape; after every legal move and its undo they are the hive's
+    articulation points, computed from scratch."""
+    from panal.hive.movement import articulation_points
+
+    rng = random.Random(seed)
+    game = Game(GAME_TYPES[seed % len(GAME_TYPES)])
+    for _ in range(80):
+        codes = game.legal_move_codes()  # makes the pinned cells known before each move
+        if not codes:
+            break
+        before = game.pinned_cells()
+        assert before == articulation_points(game.stacks)
+        for code in codes:
+            game.push_code(code)
+            assert game.pinned_cells() == articulation_points(game.stacks), game.move_strings()
+            game.pop_code()
+            assert game.pinned_cells() is before
+        game.push_code(rng.choice(codes))
+
+
+def _connected(cells: set[int]) -> bool:
+    if not cells:
+        return True
+    start = next(iter(cells))
+    seen, frontier = {start}, [start]
+    while frontier:
+        cell = frontier.pop()
+        for step in NEIGHBOR_OFFSETS:
+            near = cell + step
+            if near in cells and near not in seen:
+                seen.add(near)
+                frontier.append(near)
+    return len(seen) == len(cells)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_articulation_points_are_the_cells_whose_removal_splits_the_hive(seed: int) -> None:
+    """Tarjan's cut cells against the definition: remove each cell, test the rest's contact."""
+    from panal.hive.movement import articulation_points
+
+    rng = random.Random(seed)
+    game = Game("Base+MLP")
+    for _ in range(70):
+        codes = game.legal_move_codes()
+        if not codes:
+            break
+        cells = set(game.stacks)
+        expected = {cell for cell in cells if len(cells) >= 3 and not _connected(cells - {cell})}
+        assert articulation_points(game.stacks) == expected
+        game.push_code(rng.choice(codes))

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Final, cast
 
 from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, neighbor_ring, pack
 from panal.hive.codes import PASS_CODE
-from panal.hive.movement import SLIDE_STEPS, neighbor_mask, pinned_cells
+from panal.hive.movement import SLIDE_STEPS, neighbor_mask
 from panal.hive.outcome import GameState
 from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
 
@@ -214,14 +214,15 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
     """The feature counts of White and of Black (see :data:`FEATURES`).
 
     Written for speed, pure and compiled (the evaluation is the search's biggest cost): one pass
-    over the occupied cells, tables instead of calls, the pinned cells from the cache by the
-    hive's shape, and constants the compiled build inlines.
+    over the occupied cells, tables instead of calls, the pinned cells as the game keeps them
+    (derived from the last position's, or from the cache by the hive's shape), and constants the
+    compiled build inlines.
     """
     # The board as the dict it is: the compiled build then reads it without the generic
     # Mapping protocol. Nothing here writes to it.
     stacks = cast("dict[int, list[int]]", game.stacks)
     cells = game.piece_cells
-    pinned = pinned_cells(stacks)
+    pinned = game.pinned_cells()
     bug_of = BUG_OF
     can_slide = _CAN_SLIDE
     reach = _REACH

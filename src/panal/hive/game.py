@@ -146,9 +146,15 @@ def _frozen_key(cell: int) -> int:
 # What ``pop_code`` needs to take a move back: (move code, origin cell, last-moved piece, state,
 # hash) before the move. A plain tuple: one is built per move, and a NamedTuple's constructor
 # costs seven times as much.
-_Undo = tuple[int, int, int, GameState, int]
+# (code, origin, last moved, state, hash, pinned cells or None) before each move.
+_Undo = tuple[int, int, int, GameState, int, "frozenset[int] | None"]
 _UNDO_CODE: Final = 0
 _UNDO_HASH: Final = 4
+
+# By the mask of a cell's occupied neighbours: the direction of the only one, else -1.
+_ONLY_NEIGHBOR: Final[tuple[int, ...]] = tuple(
+    mask.bit_length() - 1 if mask and not mask & (mask - 1) else -1 for mask in range(64)
+)
 _IN_PROGRESS: Final = GameState.IN_PROGRESS
 _NOT_STARTED: Final = GameState.NOT_STARTED
 
@@ -268,6 +274,9 @@ class Game:
         self._undo: list[_Undo] = []
         self._seen: dict[int, int] = {0: 1}
         self._legal: list[int] | None = None
+        # The pinned cells of this position once known; a move that keeps the hive's shape, or
+        # adds a leaf to it, derives its position's from them (``push_code``).
+        self._pinned: frozenset[int] | None = None
         self._start: _Start | None = None  # None: the empty board
         self._carrier = NO_PIECE  # dragonfly_carry=next_turn: who may carry now
         self._flying = 0  # mosquito_stays_dragonfly: bit per mosquito up there as a Dragonfly
@@ -413,6 +422,7 @@ class Game:
         self._undo = []
         self._seen = {h: 1}
         self._legal = None
+        self._pinned = None
         self._carrier = NO_PIECE
         self._flying = 0
         self._flying_undo = []
@@ -443,6 +453,7 @@ class Game:
         other._hash = self._hash
         other._state = self._state
         other._undo = list(self._undo)
+        other._pinned = self._pinned
         other._seen = dict(self._seen)
         other._start = self._start
         other._carrier = self._carrier
@@ -756,9 +767,16 @@ class Game:
             return []
         return [cell << 6 | piece for cell in self.placement_cells(color) for piece in pieces]
 
+    def pinned_cells(self) -> frozenset[int]:
+        """The cells whose piece, alone there, the one-hive rule pins (articulation points)."""
+        pinned = self._pinned
+        if pinned is None:
+            pinned = self._pinned = movement.pinned_cells(self._stacks)
+        return pinned
+
     def _movements(self, color: int) -> list[int]:
         stacks = self._stacks
-        pinned = movement.pinned_cells(stacks)
+        pinned = self.pinned_cells()
         frozen = self._last_moved
         cells = self._cell
         found: set[int] = set()
@@ -916,7 +934,8 @@ class Game:
         last_moved = self._last_moved
         h = self._hash
         origin = OFF_BOARD if code == PASS_CODE else self._cell[code & 31]
-        self._undo.append((code, origin, last_moved, self._state, h))
+        pinned = self._pinned
+        self._undo.append((code, origin, last_moved, self._state, h, pinned))
         if self._has_pillbug and last_moved >= 0:
             h ^= _frozen_key(self._cell[last_moved])
         if code == PASS_CODE:
@@ -932,6 +951,8 @@ class Game:
                 if placed == _COUNT_OF_BUG[bug]:
                     self._hand_bugs[piece >> 4] ^= 1 << bug
                 moving = [piece]
+                if pinned is not None:
+                    pinned = self._pinned_after_placing(pinned, dest)
             else:
                 stack = stacks[origin]
                 count = 2 if code & CARRY_FLAG else 1
@@ -943,9 +964,12 @@ class Game:
                     del stack[base:]
                 else:
                     del stacks[origin]
+                    pinned = None  # the shape changes: no rule derives its pinned cells
             target = stacks.get(dest)
             if target is None:
                 target = stacks[dest] = []
+                if origin != OFF_BOARD:
+                    pinned = None
             for p in moving:
                 h ^= _zobrist(p, dest, len(target))
                 target.append(p)
@@ -963,6 +987,21 @@ class Game:
         seen = self._seen[h] = self._seen.get(h, 0) + 1
         self._state = self._evaluate(seen)
         self._legal = None
+        self._pinned = pinned
+
+    def _pinned_after_placing(self, pinned: frozenset[int], cell: int) -> frozenset[int] | None:
+        """The pinned cells once a piece is placed on the empty ``cell``, from those before
+        (``pinned``), when a rule gives them: a new leaf touching one piece pins that piece and
+        unpins none (every old cut still separates the same pieces). A placement that touches
+        several pieces can join what a cut separated: None (compute them)."""
+        stacks = self._stacks
+        direction = _ONLY_NEIGHBOR[movement.neighbor_mask(stacks, cell)]
+        if direction < 0:
+            return None
+        if len(stacks) < 2:
+            return pinned  # the hive is then two pieces, the new one among them: none pinned
+        anchor = cell + NEIGHBOR_OFFSETS[direction]
+        return pinned if anchor in pinned else pinned | {anchor}
 
     def _record_flight(self, piece: int, origin: int, dest: int, carry: int) -> int:
         """``mosquito_stays_dragonfly``: a Mosquito flying up as a Dragonfly stays one up there;
@@ -1004,7 +1043,7 @@ class Game:
         """Take back the last move and return its code (the fast path, with ``push_code``)."""
         if not self._undo:
             raise IndexError("no move to take back")
-        code, origin, last_moved, state, previous_hash = self._undo.pop()
+        code, origin, last_moved, state, previous_hash, pinned = self._undo.pop()
         seen = self._seen[self._hash] - 1
         if seen:
             self._seen[self._hash] = seen
@@ -1037,6 +1076,7 @@ class Game:
         self._state = state
         self._hash = previous_hash
         self._legal = None
+        self._pinned = pinned
         if self._track_flight:
             self._flying = self._flying_undo.pop()
         if self._carry_next_turn:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Final, cast
 
-from panal.hex import NEIGHBOR_OFFSETS, neighbor_ring
+from panal.hex import NEIGHBOR_OFFSETS, STRIDE, neighbor_ring
 from panal.hive.pieces import Bug
 
 # The board as the movers read it: the game's own dict (typed as such, the compiled build reads it
@@ -133,14 +133,71 @@ def articulation_points(stacks: Board) -> set[int]:
     if len(stacks) < 3:
         return set()
     cells = list(stacks)
-    # Keyed by object, the neighbours read as objects: compiled, no int boxed per test.
-    number: dict[object, int] = {cell: i for i, cell in enumerate(cells)}
-    neighbors = [[number[near] for near in neighbor_ring(cell) if near in number] for cell in cells]
+    neighbors = _neighbors_on_grid(cells)
+    if neighbors is None:
+        # Keyed by object, the neighbours read as objects: compiled, no int boxed per test.
+        number: dict[object, int] = {cell: i for i, cell in enumerate(cells)}
+        neighbors = [
+            [number[near] for near in neighbor_ring(cell) if near in number] for cell in cells
+        ]
     order = [-1] * len(cells)  # visiting order; -1 while unvisited
     low = [0] * len(cells)  # lowest order reachable through the subtree and one back edge
     points: list[int] = []
     _visit(0, -1, 0, neighbors, order, low, points)
     return {cells[i] for i in points}
+
+
+# A hive is connected, so it spans fewer rows and columns than it has pieces: on a grid of its
+# own size (and a margin of one all round) each cell finds its neighbours by list index, without
+# hashing. A board that is not connected (a set-up being checked) may spread too far for that.
+_GRID_LIMIT: Final = 4096
+# The six directions as (rows, columns) steps of the packed cells, in NEIGHBOR_OFFSETS' order.
+_ROW_COLUMN_STEPS: Final[tuple[tuple[int, int], ...]] = tuple(
+    ((step + STRIDE // 2) // STRIDE, step - (step + STRIDE // 2) // STRIDE * STRIDE)
+    for step in NEIGHBOR_OFFSETS
+)
+
+
+def _neighbors_on_grid(cells: list[int]) -> list[list[int]] | None:
+    """The numbers (indexes in ``cells``) of each cell's occupied neighbours, in direction
+    order; None when the cells spread over more than ``_GRID_LIMIT`` grid places. (Loops, not
+    min and max over lists: compiled, the rows and columns are never boxed.)"""
+    stride = STRIDE
+    top = left = stride
+    bottom = right = -1
+    for cell in cells:
+        row = cell // stride
+        column = cell - row * stride
+        if row < top:
+            top = row
+        if row > bottom:
+            bottom = row
+        if column < left:
+            left = column
+        if column > right:
+            right = column
+    width = right - left + 3
+    area = (bottom - top + 3) * width
+    if area > _GRID_LIMIT:
+        return None
+    # Origin one row and one column before the first: every neighbour lies on the grid.
+    origin = (top - 1) * width + left - 1
+    grid = [-1] * area
+    for number, cell in enumerate(cells):
+        row = cell // stride
+        grid[row * width + cell - row * stride - origin] = number
+    steps = [rows_step * width + columns_step for rows_step, columns_step in _ROW_COLUMN_STEPS]
+    neighbors = []
+    for cell in cells:
+        row = cell // stride
+        place = row * width + cell - row * stride - origin
+        adjacent = []
+        for step in steps:
+            number = grid[place + step]
+            if number >= 0:
+                adjacent.append(number)
+        neighbors.append(adjacent)
+    return neighbors
 
 
 def _visit(
