@@ -38,6 +38,11 @@ GAME_SLACK="${GAME_SLACK:-90}"     # no game starts later than this before the m
 LATENCY_SECONDS="${LATENCY_SECONDS:-20}"
 LATENCY_WARMUP="${LATENCY_WARMUP:-8}"
 LATENCY_THINK="${LATENCY_THINK:-5}"
+# The latency runs, each GAMES:PROCESSES:AT-MOST-SECONDS. Creating 5,000 games (10,000 requests)
+# and connecting 10,000 players alone take over a minute: the first device call's 110 s and
+# 140 s were too short for both (2026-11-27).
+LATENCY_RUNS="${LATENCY_RUNS:-5000:2:110 10000:4:140}"
+AI="${AI:-1}"                      # 0: no AI match
 PG_PORT="${PG_PORT:-55433}"
 REDIS_PORT="${REDIS_PORT:-56380}"
 SERVER_PORT="${SERVER_PORT:-8765}"  # the web server's, and the next one for the second run
@@ -208,12 +213,17 @@ chmod +x .engines/nokamute 2>/dev/null  # in case the copy lost the mode
 step python 120 install_python
 step services 90 start_services && services=ok || services=failed
 if [ "$services" = ok ]; then
-    step latency-5000 "$(latency_limit 110)" latency "$(scaled 5000 10)" 2 "$SERVER_PORT"
-    step latency-10000 "$(latency_limit 140)" latency "$(scaled 10000 20)" 4 $(( SERVER_PORT + 1 ))
+    port="$SERVER_PORT"
+    for run in $LATENCY_RUNS; do  # GAMES:PROCESSES:SECONDS
+        IFS=: read -r games processes limit <<< "$run"
+        step "latency-$games" "$(latency_limit "$limit")" latency "$(scaled "$games" 10)" \
+            "$processes" "$port"
+        port=$(( port + 1 ))
+    done
 fi
 stop_services
 ai_seconds=$(( BUDGET - TAIL - $(elapsed) ))
-step ai-d4 $(( ai_seconds + 10 )) ai_match "$ai_seconds"
+if [ "$AI" = 1 ]; then step ai-d4 $(( ai_seconds + 10 )) ai_match "$ai_seconds"; fi
 
 # --- summary and archive --------------------------------------------------------------------
 {
@@ -228,7 +238,8 @@ step ai-d4 $(( ai_seconds + 10 )) ai_match "$ai_seconds"
     echo
     echo "steps (name, exit status, seconds):"
     sed 's/^/  /' "$RESULTS/steps.txt"
-    for games in 5000 10000; do
+    for run in $LATENCY_RUNS; do
+        games="${run%%:*}"
         if [ -f "$RESULTS/latency-$games.log" ]; then
             echo
             echo "== latency-$games"

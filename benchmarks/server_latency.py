@@ -154,6 +154,14 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[index]
 
 
+def progress(message: str) -> None:
+    """A phase's end on stderr, with the time since the run began: where a long run stands."""
+    print(f"[{time.monotonic() - PROGRESS_START[0]:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+PROGRESS_START = [time.monotonic()]
+
+
 async def create_game(client: httpx.AsyncClient) -> tuple[str, str, str]:
     for attempt in range(5):  # a kept-alive connection may be closed as it is reused
         try:
@@ -293,6 +301,7 @@ async def run(
                 return await create_game(client)
 
         created = await asyncio.gather(*(limited() for _ in range(games)))
+    progress(f"{games} games created")
     results = Results()
     sent_at: dict[tuple[str, int], float] = {}
     measuring = asyncio.Event()
@@ -320,6 +329,7 @@ async def run(
                 )
             )
         await asyncio.sleep(0.002)  # connect gradually, as real players arrive
+    progress(f"{len(tasks)} players started")
     await asyncio.sleep(warmup)
     # The simulated players are the measuring instrument: keep their own garbage collections
     # out of the measured latencies.
@@ -337,6 +347,7 @@ async def run(
     window[0] = time.perf_counter()
     deadline[0] = time.monotonic() + seconds
     measuring.set()
+    progress("measuring")
     client_before = time.process_time()
     await asyncio.sleep(seconds)
     results.client_cpu = time.process_time() - client_before
@@ -507,9 +518,11 @@ def main() -> None:
                     db, name = fresh_postgres(args.postgres)
                     dropped = (args.postgres, name)
                     redis = args.redis
+                PROGRESS_START[0] = time.monotonic()
                 server = start_server(
                     args.port, db, Path(folder) / "serve.log", redis, processes, args.profile
                 )
+                progress(f"{backend} server up, {processes} processes")
                 try:
                     results = asyncio.run(
                         run(
