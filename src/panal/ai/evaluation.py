@@ -32,7 +32,7 @@ from panal.hex import NEIGHBOR_OFFSETS, ORIGIN, ORIGIN_CELL, hexagon, neighbor_r
 from panal.hive.codes import PASS_CODE
 from panal.hive.movement import SLIDE_STEPS, neighbor_mask
 from panal.hive.outcome import GameState
-from panal.hive.pieces import BUG_COUNTS, BUG_OF, Bug
+from panal.hive.pieces import BUG_COUNT_BY_VALUE, BUG_OF, Bug
 
 if TYPE_CHECKING:
     from panal.hive.game import Game
@@ -68,9 +68,6 @@ _LADYBUG: Final = int(Bug.LADYBUG)
 _PILLBUG: Final = int(Bug.PILLBUG)
 _DRAGONFLY: Final = int(Bug.DRAGONFLY)
 _BUGS = tuple(Bug)
-# How many pieces each bug has, by its value: indexing a tuple, where a dict keyed by the enum
-# would hash each member in Python.
-_PIECES_OF_BUG: Final[tuple[int, ...]] = tuple(BUG_COUNTS[bug] for bug in _BUGS)
 
 # Bugs that need a free ground slide to move at all (a gated one is stuck).
 _SLIDERS: Final = frozenset({_QUEEN, _SPIDER, _ANT, _PILLBUG})
@@ -370,7 +367,7 @@ def _count_in_hand(counts: list[int], placed: Sequence[int], bugs: Sequence[Bug]
     in_hand = 0
     for bug in bugs:
         if bug != _QUEEN:
-            left = _PIECES_OF_BUG[bug] - placed[base | bug]
+            left = BUG_COUNT_BY_VALUE[bug] - placed[base | bug]
             if left:
                 counts[_IN_HAND[bug]] += left
                 in_hand += left

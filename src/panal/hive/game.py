@@ -64,7 +64,7 @@ from panal.hive.notation import format_head, format_move, parse_game_string_head
 from panal.hive.options import DragonflyCarry, DragonflySidestep, Options
 from panal.hive.outcome import GameState, Outcome, Termination
 from panal.hive.pieces import (
-    BUG_COUNTS,
+    BUG_COUNT_BY_VALUE,
     BUG_OF,
     FIRST_SLOT,
     PIECE_BY_VALUE,
@@ -85,8 +85,7 @@ _MOSQUITO: Final = int(Bug.MOSQUITO)
 _PILLBUG: Final = int(Bug.PILLBUG)
 _DRAGONFLY: Final = int(Bug.DRAGONFLY)
 _WHITE_QUEEN: Final = int(Piece.wQ)
-# By bug value: how many pieces of the bug a side has, and its first slot (Piece value & 15).
-_COUNT_OF_BUG: Final = tuple(BUG_COUNTS[bug] for bug in Bug)
+# By bug value: the first slot of the bug (Piece value & 15).
 _FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
 _QUEEN_BIT: Final = 1 << int(Bug.QUEEN)
 _BITS_SET: Final = tuple(bin(mask).count("1") for mask in range(1 << len(Bug)))
@@ -759,7 +758,9 @@ class Game:
     def _bugs_in_hand(self, color: int) -> int:
         """A bit per bug of which ``color`` has a piece in hand (kept in ``_hand_bugs``)."""
         base = color << 4
-        return sum(1 << bug for bug in self._bugs if self._placed[base | bug] < _COUNT_OF_BUG[bug])
+        return sum(
+            1 << bug for bug in self._bugs if self._placed[base | bug] < BUG_COUNT_BY_VALUE[bug]
+        )
 
     def _placements(self, color: int) -> list[int]:
         pieces = self.placeable_pieces(color)
@@ -948,7 +949,7 @@ class Game:
             if origin == OFF_BOARD:
                 bug = BUG_OF[piece]
                 placed = self._placed[piece & 16 | bug] = self._placed[piece & 16 | bug] + 1
-                if placed == _COUNT_OF_BUG[bug]:
+                if placed == BUG_COUNT_BY_VALUE[bug]:
                     self._hand_bugs[piece >> 4] ^= 1 << bug
                 moving = [piece]
                 if pinned is not None:
@@ -1063,7 +1064,7 @@ class Game:
             if origin == OFF_BOARD:
                 bug = BUG_OF[piece]
                 placed = self._placed[piece & 16 | bug]
-                if placed == _COUNT_OF_BUG[bug]:
+                if placed == BUG_COUNT_BY_VALUE[bug]:
                     self._hand_bugs[piece >> 4] ^= 1 << bug
                 self._placed[piece & 16 | bug] = placed - 1
                 self._cell[piece] = OFF_BOARD

@@ -13,6 +13,7 @@ from panal.hive.errors import GameTypeError
 
 __all__ = [
     "BUG_COUNTS",
+    "BUG_COUNT_BY_VALUE",
     "BUG_LETTERS",
     "EXPANSIONS",
     "Bug",
@@ -88,6 +89,9 @@ BUG_COUNTS: Final[dict[Bug, int]] = {
     Bug.PILLBUG: 1,
     Bug.DRAGONFLY: 1,
 }
+BUG_COUNT_BY_VALUE: Final[tuple[int, ...]] = tuple(BUG_COUNTS[bug] for bug in Bug)
+"""``BUG_COUNTS`` indexed by the bug's value, for hot paths: indexing a tuple by an int, where a
+dict keyed by the enum hashes each member in Python."""
 BASE_BUGS = (Bug.QUEEN, Bug.SPIDER, Bug.BEETLE, Bug.GRASSHOPPER, Bug.ANT)
 # Optional bugs in GameTypeString order. "D" (the Dragonfly) is panal's extension of UHP.
 EXPANSIONS = (Bug.MOSQUITO, Bug.LADYBUG, Bug.PILLBUG, Bug.DRAGONFLY)
