@@ -1,4 +1,5 @@
-"""benchmarks/ai_ladder.py, loaded as a module for the tests (benchmarks/ is not a package)."""
+"""Benchmarks (benchmarks/ai_ladder.py and others) loaded as modules for the tests (benchmarks/
+is not a package)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ from pathlib import Path
 from types import ModuleType
 
 
-def load_ladder() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_ladder.py"
-    spec = importlib.util.spec_from_file_location("ai_ladder", path)
+def load_benchmark(name: str) -> ModuleType:
+    """benchmarks/<name>.py, registered under its own name, as other benchmarks import it."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["ai_ladder"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def load_ladder() -> ModuleType:
+    return load_benchmark("ai_ladder")

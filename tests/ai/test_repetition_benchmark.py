@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 from panal.hive import Game
-from tests.ai.ladder import load_ladder
+from tests.ai.ladder import load_benchmark, load_ladder
 from tests.ai.test_search_contempt import DRAWING_MOVE, LOOP
 
 
@@ -16,12 +14,7 @@ def test_the_loop_starts_at_the_first_occurrence_of_the_repeated_position(
     tmp_path: Path,
 ) -> None:
     load_ladder()  # ai_repetition imports it by name, as when run from benchmarks/
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "ai_repetition.py"
-    spec = importlib.util.spec_from_file_location("ai_repetition", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ai_repetition"] = module
-    spec.loader.exec_module(module)
+    module = load_benchmark("ai_repetition")
 
     drawn = Game.from_game_string(LOOP)
     drawn.push(DRAWING_MOVE)
