@@ -57,7 +57,7 @@ games() {  # games N scaled, at least 2 and even
 {
     echo "machine: $(nproc) CPUs; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
     echo "python: $("$PYTHON" --version 2>&1); nokamute: $("$NOKAMUTE" --help 2>&1 | head -1)"
-    echo "panal: $(git rev-parse --short HEAD 2>/dev/null || echo "${PANAL_COMMIT:-unknown}"), compiled: $("$PYTHON" -c 'import panal; print(panal.compiled())' 2>&1) (PYTHONPATH=$PYTHONPATH); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "panal: ${PANAL_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}, compiled: $("$PYTHON" -c 'import panal; print(panal.compiled())' 2>&1) (PYTHONPATH=$PYTHONPATH); date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$OUT/machine.txt"
 cat "$OUT/machine.txt"
 

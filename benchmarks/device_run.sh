@@ -18,8 +18,8 @@
 # then OUT/summary.txt (machine, versions, commit, each step's time and table, also printed) and
 # OUT/results.tar.gz (every log, the games). Knobs for a rehearsal: SCALE (share of the games of
 # both parts), BUDGET, AI_MIN, GAME_SLACK, LATENCY_SECONDS/LATENCY_WARMUP/LATENCY_THINK, PYTHON,
-# PG_PORT/REDIS_PORT/SERVER_PORT, WORK, SITE, TUNE_SYSCTL, PANAL_COMMIT (the commit to report
-# where the copy has no .git).
+# PG_PORT/REDIS_PORT/SERVER_PORT, WORK, SITE, TUNE_SYSCTL, PANAL_COMMIT (the commit to report,
+# before the copy's .git, which a device may hold from an older checkout).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 started=$(date +%s)
@@ -206,8 +206,10 @@ if [ "$TUNE_SYSCTL" = 1 ]; then  # through /proc: the image need not have sysctl
 fi
 log "open files: $(ulimit -n); local ports: $(cat /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)"
 
-PANAL_COMMIT=$(git rev-parse --short HEAD 2>/dev/null ||
-    echo "${PANAL_COMMIT:-unknown (kit: $(head -n 1 "$KIT/MANIFEST.txt" 2>/dev/null))}")
+# The caller's word first: the device's copy of .git can be an older checkout's (2026-11-27 it
+# printed the session's first commit, not the tree that was sent).
+PANAL_COMMIT="${PANAL_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null ||
+    echo "unknown (kit: $(head -n 1 "$KIT/MANIFEST.txt" 2>/dev/null))")}"
 export PANAL_COMMIT  # device_matches.sh reports it too
 chmod +x .engines/nokamute 2>/dev/null  # in case the copy lost the mode
 step python 120 install_python
