@@ -21,7 +21,11 @@ process per game:
   not share would make it refuse the game or play illegal moves), then gives it the game
   (``newgame`` with the GameString of the moves so far)
   and ``bestmove time`` of a share of its clock (:func:`move_budget`), then sends the move;
-* a lost connection is retried with back-off (½ s doubling to 8 s); a refused token stops it.
+* a lost connection is retried with back-off (½ s doubling to 8 s); a refused token stops it;
+* a game socket silent for :data:`QUIET_SECONDS` asks for the state again (``sync``) and answers
+  it afresh, so that a state or a move lost on the way never leaves both sides waiting;
+* an engine that fails ends that game's task with a warning, and the next poll plays the game
+  again with a new engine process.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ LADDER_EVERY = 10.0
 MOVES_TO_GO = 25  # the clock is shared as if this many moves were left
 MIN_BUDGET = 0.05
 HTTP_TIMEOUT = 15.0
+QUIET_SECONDS = 20.0
 
 
 class BridgeError(Exception):
@@ -218,35 +223,58 @@ class BotBridge:
         return engine
 
     async def play(self, game_id: str) -> None:
-        """Play one game to its end, reconnecting as often as needed."""
-        import websockets
-
-        engine = await self._engine()
-        backoff = 0.5
+        """Play one game to its end, reconnecting as often as needed. An engine that fails
+        ends the task (the next poll plays the game again with a new engine)."""
         try:
-            rules = await _rule_options(engine)
-            while True:
-                try:
-                    async with websockets.connect(
-                        f"{self.socket_base}/ws/games/{game_id}",
-                        additional_headers={"Authorization": f"Bearer {self.settings.token}"},
-                    ) as socket:
-                        await socket.send(json.dumps({"type": "hello", "token": None}))
-                        backoff = 0.5
-                        if await self._follow(socket, engine, rules):
-                            return
-                except (TimeoutError, OSError, websockets.ConnectionClosed) as exc:
-                    log.warning("game %s: connection lost (%s); reconnecting", game_id, exc)
-                await asyncio.sleep(backoff)
-                backoff = min(8.0, backoff * 2)
+            engine = await self._engine()
+        except EngineError as exc:
+            log.warning("game %s: the engine did not start (%s)", game_id, exc)
+            return
+        try:
+            await self._connected(game_id, engine)
+        except EngineError as exc:
+            log.warning("game %s: the engine failed (%s); starting another", game_id, exc)
         finally:
             await _stop(engine)
 
-    async def _follow(self, socket: Any, engine: UhpClient, rules: dict[str, str]) -> bool:
-        """Answer the game's states until it ends (True) or the connection does (False);
-        ``rules``: the engine's rule options as last set."""
+    async def _connected(self, game_id: str, engine: UhpClient) -> None:
+        """Follow the game's socket to the game's end, reconnecting with back-off: a server
+        that is down, restarting (a handshake cut short) or closing the socket."""
+        import websockets
+
+        rules = await _rule_options(engine)
+        backoff = 0.5
+        while True:
+            try:
+                async with websockets.connect(
+                    f"{self.socket_base}/ws/games/{game_id}",
+                    additional_headers={"Authorization": f"Bearer {self.settings.token}"},
+                ) as socket:
+                    await socket.send(json.dumps({"type": "hello", "token": None}))
+                    backoff = 0.5
+                    await self._follow(socket, engine, rules)
+                    return
+            except EngineError:
+                raise  # an engine's timeout is a TimeoutError too: not the connection's
+            except (OSError, websockets.WebSocketException) as exc:
+                log.warning("game %s: connection lost (%s); reconnecting", game_id, exc)
+            await asyncio.sleep(backoff)
+            backoff = min(8.0, backoff * 2)
+
+    async def _follow(self, socket: Any, engine: UhpClient, rules: dict[str, str]) -> None:
+        """Answer the game's states until it ends (a closed connection raises
+        ``ConnectionClosed``); ``rules``: the engine's rule options as last set."""
         answered = -1
-        async for text in socket:
+        while True:
+            try:
+                text = await asyncio.wait_for(socket.recv(), QUIET_SECONDS)
+            except TimeoutError:
+                # Quiet for long: a human thinking, or a state or a move of ours lost on the
+                # way. The state again, answered afresh (a move already played is refused as
+                # stale, which costs nothing).
+                await socket.send('{"type":"sync"}')
+                answered = -1
+                continue
             message = json.loads(text)
             if message.get("type") == "error":
                 log.warning("refused: %s", message.get("message"))
@@ -256,14 +284,13 @@ class BotBridge:
             if message.get("type") != "state":
                 continue
             if message.get("result"):
-                return True
+                return
             ply, turn = message["ply"], message["turn"]
             if COLORS[turn] not in message.get("you", []) or ply == answered:
                 continue
             move = await self._think(engine, message, rules)
             await socket.send(json.dumps({"type": "move", "move": move, "ply": ply}))
             answered = ply
-        return False
 
     async def _think(self, engine: UhpClient, state: dict[str, Any], rules: dict[str, str]) -> str:
         game = Game(state["game_type"], options=Options.from_values(state.get("options") or {}))
