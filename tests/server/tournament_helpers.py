@@ -128,15 +128,30 @@ def tournament(server: ServerProcess, tournament_id: str) -> dict[str, Any]:
 
 
 def wait_for(
-    server: ServerProcess, tournament_id: str, until: Callable[[dict[str, Any]], bool]
+    server: ServerProcess,
+    tournament_id: str,
+    until: Callable[[dict[str, Any]], bool],
+    seconds: float = 60,
 ) -> dict[str, Any]:
-    deadline = time.monotonic() + 60
+    """The tournament once ``until`` holds; after ``seconds``, an AssertionError showing it and
+    its round's games."""
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         seen = tournament(server, tournament_id)
         if until(seen):
             return seen
         time.sleep(0.2)
-    raise AssertionError(f"the tournament did not get there: {seen}")
+    games = [
+        {k: game.get(k) for k in ("id", "ply", "turn", "result", "end_reason", "clocks")}
+        for game in (
+            httpx.get(f"{server.url}/api/games/{board['game']}", timeout=30).json()
+            for pairing in seen["pairings"]
+            if pairing["round"] == seen["round"]
+            for board in pairing["boards"]
+            if board.get("game") is not None
+        )
+    ]
+    raise AssertionError(f"the tournament did not get there: {seen}\nthe round's games: {games}")
 
 
 def run_tournament(
