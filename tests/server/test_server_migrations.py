@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from importlib.resources import files
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
+from sqlalchemy import Connection, create_engine, inspect, text
 
 from panal.hive import Options
 from panal.server.app import create_app
@@ -224,3 +225,58 @@ def test_the_released_tables_build_what_the_released_migrations_built() -> None:
         " at FLOAT NOT NULL, PRIMARY KEY (id) )",
         'CREATE INDEX sign_in_failures_by_key ON sign_in_failures ("key", at)',
     ]
+
+
+def _schema(conn: Connection) -> dict[str, object]:
+    """Every table's columns (name, type, nullability), indexes and foreign keys, as read back."""
+    found = inspect(conn)
+    return {
+        table: (
+            [(c["name"], str(c["type"]), c["nullable"]) for c in found.get_columns(table)],
+            sorted(
+                (i["name"] or "", tuple(i["column_names"]), bool(i["unique"]))
+                for i in found.get_indexes(table)
+            ),
+            sorted(
+                (tuple(k["constrained_columns"]), k["referred_table"])
+                for k in found.get_foreign_keys(table)
+            ),
+        )
+        for table in sorted(found.get_table_names())
+        if table != "alembic_version"
+    }
+
+
+def test_every_downgrade_undoes_its_upgrade(empty_database: str) -> None:
+    """Up one revision at a time from an empty database to the newest, then down one at a time
+    to nothing: after each downgrade the schema is the one its revision had on the way up (an
+    operator rolling a release back gets the database that release made), and up again works."""
+    from alembic import command
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option(
+        "script_location", str(files("panal.server.database").joinpath("migrations"))
+    )
+    revisions = [r.revision for r in ScriptDirectory.from_config(config).walk_revisions()][::-1]
+    assert revisions[-1] == HEAD_REVISION
+    engine = create_engine(empty_database)
+    try:
+        with engine.connect() as conn:
+            config.attributes["connection"] = conn
+
+            def step(change: Callable[[Config, str], None], revision: str) -> object:
+                change(config, revision)
+                conn.commit()
+                return _schema(conn)
+
+            on_the_way_up = [_schema(conn)]
+            for revision in revisions:
+                on_the_way_up.append(step(command.upgrade, revision))
+            for index in range(len(revisions) - 1, -1, -1):
+                below = revisions[index - 1] if index else "base"
+                assert step(command.downgrade, below) == on_the_way_up[index], revisions[index]
+            assert step(command.upgrade, "head") == on_the_way_up[-1]
+    finally:
+        engine.dispose()
