@@ -17,6 +17,7 @@ SUBSYSTEMS = (
     "panal.uhp.commands",
     "panal.enjambre.commands",
     "panal.server.commands",
+    "panal.server.database.commands",
     "panal.server.bots.commands",
     "panal.server.chat.commands",
     "panal.server.players.commands",

@@ -6,6 +6,7 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -280,3 +281,27 @@ def test_every_downgrade_undoes_its_upgrade(empty_database: str) -> None:
             assert step(command.upgrade, "head") == on_the_way_up[-1]
     finally:
         engine.dispose()
+
+
+def test_panal_database_shows_the_revision_and_downgrades(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from panal.cli import main
+
+    db = str(tmp_path / "server.sqlite3")
+    assert main(["database", "revision", "--db", db]) == 1  # no such file: none made
+    assert "no database file" in capsys.readouterr().err
+    assert not Path(db).exists()
+    GameStore(f"sqlite:///{db}").close()  # made by a server at the newest revision
+    assert main(["database", "revision", "--db", db]) == 0
+    assert f"revision: {HEAD_REVISION}" in capsys.readouterr().out
+    assert main(["database", "downgrade", "0018_tourney2", "--db", db]) == 0
+    assert capsys.readouterr().out.strip() == f"revision {HEAD_REVISION} → 0018_tourney2"
+    for wrong, said in (("0099", "no revision '0099'"), (HEAD_REVISION, "is not below it")):
+        assert main(["database", "downgrade", wrong, "--db", db]) == 1
+        assert said in capsys.readouterr().err
+    assert main(["database", "revision", "--db", db]) == 0
+    assert "revision: 0018_tourney2" in capsys.readouterr().out
+    GameStore(f"sqlite:///{db}").close()  # the newer release started again: upgraded
+    assert main(["database", "revision", "--db", db]) == 0
+    assert f"revision: {HEAD_REVISION}" in capsys.readouterr().out

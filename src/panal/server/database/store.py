@@ -480,6 +480,31 @@ class Store:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
             _upgrade(conn)
 
+    def downgrade(self, revision: str) -> None:
+        """Take the schema back to ``revision`` (``base``: nothing), to run an older release on
+        it; an unknown revision raises DatabaseError and changes nothing."""
+        from alembic import command
+        from alembic.runtime.migration import MigrationContext
+        from alembic.script import ScriptDirectory
+        from alembic.util import CommandError
+
+        with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            config = _alembic_config(conn)
+            known = [r.revision for r in ScriptDirectory.from_config(config).walk_revisions()]
+            if revision != "base" and revision not in known:
+                raise DatabaseError(
+                    f"no revision {revision!r}; the revisions are base, {', '.join(known[::-1])}"
+                )
+            try:
+                command.downgrade(config, revision)
+            except CommandError:  # a revision above the current one
+                current = MigrationContext.configure(conn).get_current_revision()
+                raise DatabaseError(
+                    f"the database is at revision {current}: {revision} is not below it"
+                ) from None
+
     def revision(self) -> str | None:
         """The schema's Alembic revision (``None``: no schema yet)."""
         from alembic.runtime.migration import MigrationContext
@@ -533,16 +558,23 @@ class Store:
             raise Conflict(change.key) from None
 
 
-def _upgrade(conn: Connection) -> None:
-    from alembic import command
+def _alembic_config(conn: Connection) -> Any:
+    """Alembic's configuration for panal's migrations, run on ``conn``."""
     from alembic.config import Config
-    from alembic.runtime.migration import MigrationContext
 
     config = Config()
     config.set_main_option(
         "script_location", str(files("panal.server.database").joinpath("migrations"))
     )
     config.attributes["connection"] = conn
+    return config
+
+
+def _upgrade(conn: Connection) -> None:
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+
+    config = _alembic_config(conn)
     if MigrationContext.configure(conn).get_current_revision() is None:
         tables = inspect(conn).get_table_names()
         if "games" in tables:

@@ -1,0 +1,94 @@
+"""``panal database``: the schema revision of a panal server's database, and taking it back to
+an earlier one to run an older release (``--db``, as ``panal serve`` takes it).
+
+    panal database revision              [--db URL]
+    panal database downgrade REVISION    [--db URL]   (stop every server process first)
+
+``panal serve`` upgrades the database to its newest revision by itself when it starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from panal.server.commands import DEFAULT_DB_FILE, add_database_argument
+
+if TYPE_CHECKING:
+    from panal.server.database.store import Store
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    database = subparsers.add_parser(
+        "database",
+        help="a panal server's database: its schema revision, or back to an earlier one",
+        description=(
+            "The schema of a panal server's database. `panal serve` upgrades it by itself; "
+            "`downgrade` takes it back to the revision an older release expects."
+        ),
+    )
+    common = argparse.ArgumentParser(add_help=False)
+    add_database_argument(common)
+    actions = database.add_subparsers(dest="database_command", metavar="ACTION", required=True)
+    revision = actions.add_parser(
+        "revision", help="the schema's revision and the newest this release knows", parents=[common]
+    )
+    revision.set_defaults(handler=_revision)
+    downgrade = actions.add_parser(
+        "downgrade",
+        help="take the schema back to REVISION (stop every server process first)",
+        parents=[common],
+    )
+    downgrade.add_argument("revision", help="an earlier revision, such as 0018_tourney2, or base")
+    downgrade.set_defaults(handler=_downgrade)
+
+
+def _store(args: argparse.Namespace) -> Store:
+    """The database, opened without upgrading it (unlike ``panal serve``)."""
+    from pathlib import Path
+
+    from panal.server.database.store import DatabaseError, Store, database_url
+
+    value = args.db or DEFAULT_DB_FILE
+    if "://" not in value and not Path(value).expanduser().exists():
+        raise DatabaseError(f"no database file at {value}")
+    url, _ = database_url(value)
+    return Store(url, migrate=False)
+
+
+def _revision(args: argparse.Namespace) -> int:
+    from panal.server.database.store import HEAD_REVISION, DatabaseError
+
+    try:
+        store = _store(args)
+        try:
+            current = store.revision()
+        finally:
+            store.close()
+    except DatabaseError as exc:
+        print(f"panal database: {exc}", file=sys.stderr)
+        return 1
+    print(f"revision: {current or 'none (an empty database)'}")
+    print(f"newest:   {HEAD_REVISION}")
+    return 0
+
+
+def _downgrade(args: argparse.Namespace) -> int:
+    from panal.server.database.store import DatabaseError
+
+    try:
+        store = _store(args)
+        try:
+            before = store.revision()
+            store.downgrade(args.revision)
+            after = store.revision()
+        finally:
+            store.close()
+    except DatabaseError as exc:
+        print(f"panal database: {exc}", file=sys.stderr)
+        return 1
+    print(f"revision {before or 'none'} → {after or 'none (base)'}")
+    return 0
