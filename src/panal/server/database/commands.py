@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from panal.server.commands import DEFAULT_DB_FILE, add_database_argument
@@ -59,36 +60,36 @@ def _store(args: argparse.Namespace) -> Store:
     return Store(url, migrate=False)
 
 
-def _revision(args: argparse.Namespace) -> int:
-    from panal.server.database.store import HEAD_REVISION, DatabaseError
-
-    try:
-        store = _store(args)
-        try:
-            current = store.revision()
-        finally:
-            store.close()
-    except DatabaseError as exc:
-        print(f"panal database: {exc}", file=sys.stderr)
-        return 1
-    print(f"revision: {current or 'none (an empty database)'}")
-    print(f"newest:   {HEAD_REVISION}")
-    return 0
-
-
-def _downgrade(args: argparse.Namespace) -> int:
+def _on_store(args: argparse.Namespace, work: Callable[[Store], str]) -> int:
+    """Run ``work`` on the database and print what it says; a refusal goes to stderr (1)."""
     from panal.server.database.store import DatabaseError
 
     try:
         store = _store(args)
         try:
-            before = store.revision()
-            store.downgrade(args.revision)
-            after = store.revision()
+            print(work(store))
         finally:
             store.close()
     except DatabaseError as exc:
         print(f"panal database: {exc}", file=sys.stderr)
         return 1
-    print(f"revision {before or 'none'} → {after or 'none (base)'}")
     return 0
+
+
+def _revision(args: argparse.Namespace) -> int:
+    from panal.server.database.store import HEAD_REVISION
+
+    def show(store: Store) -> str:
+        current = store.revision() or "none (an empty database)"
+        return f"revision: {current}\nnewest:   {HEAD_REVISION}"
+
+    return _on_store(args, show)
+
+
+def _downgrade(args: argparse.Namespace) -> int:
+    def downgrade(store: Store) -> str:
+        before = store.revision() or "none"
+        store.downgrade(args.revision)
+        return f"revision {before} → {store.revision() or 'none (base)'}"
+
+    return _on_store(args, downgrade)
