@@ -96,6 +96,7 @@ def _names() -> list[str]:
         "ring_of_immobile_queen",
         "closing_on_immobile_queen",
         "reach_of_immobile_queen",
+        "queen_danger",
     ]
     return names
 
@@ -103,10 +104,17 @@ def _names() -> list[str]:
 FEATURES: tuple[str, ...] = tuple(_names())
 """Names of the features, in the order of :func:`feature_counts` and :data:`WEIGHTS`."""
 HAND_SET_FEATURES = frozenset(
-    {"ring_of_immobile_queen", "closing_on_immobile_queen", "reach_of_immobile_queen"}
+    {
+        "ring_of_immobile_queen",
+        "closing_on_immobile_queen",
+        "reach_of_immobile_queen",
+        "queen_danger",
+    }
 )
 """Features whose weights are set by hand, not fitted (``benchmarks/ai_tune.py`` keeps them):
-they price the end of a won game, which human games are resigned or agreed before."""
+they price the end of a won game, which human games are resigned or agreed before, and a queen
+about to be surrounded, which the fit on human games prices far below what it costs against an
+engine that sees the surround (docs/benchmarks.md, "Why strongest loses to depth 4")."""
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 _MOBILE: Final = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
 _IN_HAND: Final = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
@@ -130,10 +138,27 @@ _TEMPO: Final = _INDEX["tempo"]
 _RING_OF_IMMOBILE: Final = _INDEX["ring_of_immobile_queen"]
 _CLOSING_ON_IMMOBILE: Final = _INDEX["closing_on_immobile_queen"]
 _REACH_OF_IMMOBILE: Final = _INDEX["reach_of_immobile_queen"]
+_QUEEN_DANGER: Final = _INDEX["queen_danger"]
 _COUNT: Final = len(FEATURES)
 _WINS = (GameState.WHITE_WINS, GameState.BLACK_WINS)
 REACH_WEIGHT = 40
 """Score units per empty cell beside an immobile queen that a free piece can fill in a move."""
+DANGER_WEIGHT = -30
+"""Score units per unit of :data:`QUEEN_DANGER` (negative: danger to one's own queen)."""
+QUEEN_DANGER: Final[tuple[tuple[int, ...], ...]] = (
+    (),
+    (),
+    (),
+    (0, 0, 1, 2),
+    (1, 2, 4),
+    (3, 8),
+    (8,),
+)
+"""The ``queen_danger`` count of a queen, by its occupied neighbours (the row) and by how many of
+its empty neighbours the enemy can fill soon (the column: free enemy pieces near enough, and
+cells the enemy may drop a piece on, at most the empty ones). It grows much faster than either:
+a queen with 5 neighbours and a piece ready to fill the sixth is one move from the end, one
+with 4 and two ready is two; a queen with fewer than 3 neighbours is not in danger yet."""
 _MOBILE_MOSQUITO: Final = _MOBILE[_MOSQUITO]
 # A colour with none of these counts has no piece on the board that can move.
 _MOVERS: Final = (
@@ -162,9 +187,9 @@ WEIGHTS: tuple[int, ...] = (
     5, -46, -26, -40,
     # attacker_mobile, attacker_pinned, pillbug_guard, enemy_drop_cells, tempo
     45, 38, 35, -7, 26,
-    # ring_of_immobile_queen, closing_on_immobile_queen, reach_of_immobile_queen (set by
-    # hand, not fitted: see feature_counts)
-    60, 4, REACH_WEIGHT,
+    # ring_of_immobile_queen, closing_on_immobile_queen, reach_of_immobile_queen, queen_danger
+    # (set by hand, not fitted: see feature_counts)
+    60, 4, REACH_WEIGHT, DANGER_WEIGHT,
 )
 # fmt: on
 """Weight of each feature in :data:`FEATURES` (score units per count), for games with expansion
@@ -330,8 +355,15 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             elif _enemy_may_drop(board, around, color):
                 drops += 1
         mine[_QUEEN_RING + min(filled, 5)] += 1
+        # Empty cells beside this queen the other colour can fill soon: by a free piece near
+        # enough (counted above) or by a drop.
+        fillers = threats[color ^ 1]
         if other_in_hand or not placed[(color ^ 1) << 4 | _QUEEN]:
             mine[_ENEMY_DROP_CELLS] += drops
+            fillers += drops
+        if filled >= 3:
+            danger = QUEEN_DANGER[filled]
+            mine[_QUEEN_DANGER] += danger[min(fillers, len(danger) - 1)]
         if (
             len(stacks[queen]) == 1
             and queen not in pinned
