@@ -345,14 +345,17 @@ def choices_at(
     return found
 
 
-def decisive_summary(rows: list[dict[str, Any]]) -> str:
+def decisive_summary(rows: list[dict[str, Any]], savable: set[tuple[int, int]]) -> str:
     """By node budget: how the moves chosen in the decisive positions (and before them) fare in
-    nokamute's eyes, and whether panal's own score saw the trouble."""
+    nokamute's eyes, and whether panal's own score saw the trouble; again for the positions
+    ``savable`` (game, ply) only, where nokamute proves no loss for panal before the move."""
     out = []
     for nodes in sorted({row["nodes"] for row in rows}):
         at = [row for row in rows if row["nodes"] == nodes]
+        decisive = [row for row in at if row["ply"] == row["decisive"]]
         for name, group in (
-            ("decisive moves", [row for row in at if row["ply"] == row["decisive"]]),
+            ("decisive moves", decisive),
+            ("decisive moves where one holds", [row for row in decisive if _key(row) in savable]),
             ("moves before them", [row for row in at if row["ply"] != row["decisive"]]),
         ):
             if not group:
@@ -369,6 +372,26 @@ def decisive_summary(rows: list[dict[str, Any]]) -> str:
                 f"(clipped to +-1000); panal's score >= 0 where nokamute values it lost {blind}"
             )
     return "\n".join(out) + "\n"
+
+
+def _key(row: dict[str, Any]) -> tuple[int, int]:
+    return int(row["game"]), int(row["ply"])
+
+
+def savable_positions(
+    records: list[dict[str, Any]], rows: list[dict[str, Any]], engine: Path, depth: int
+) -> set[tuple[int, int]]:
+    """The (game, ply) of ``rows`` where nokamute, searching the position before panal's move,
+    proves no loss for panal."""
+    by_number = {int(record["game"]): record for record in records}
+    keys = sorted({_key(row) for row in rows})
+    found = set()
+    for number, ply in keys:
+        fields = by_number[number]["game_string"].split(";")
+        [(value, _reply)] = engine_opinions(engine, depth, fields[0], [fields[3 : 2 + ply]])
+        if value > -ENGINE_WIN:
+            found.add((number, ply))
+    return found
 
 
 def engine_after(game: Game, engine: Path, depth: int) -> int:
@@ -492,7 +515,15 @@ def main() -> None:
         with (args.out / "decisive.jsonl").open("a") as out:
             for row in chosen:
                 out.write(json.dumps(row) + "\n")
-        (args.out / "decisive.txt").write_text(decisive_summary(chosen))
+        savable = savable_positions(records, chosen, args.engine, args.engine_depth)
+        (args.out / "decisive.txt").write_text(decisive_summary(chosen, savable))
+        return
+    if args.summarize and (args.out / "decisive.jsonl").exists():
+        if args.engine is None:
+            parser.error("the summary of --decisive needs --engine (nokamute)")
+        rows_chosen = [json.loads(line) for line in (args.out / "decisive.jsonl").open()]
+        savable = savable_positions(records, rows_chosen, args.engine, args.engine_depth)
+        (args.out / "decisive.txt").write_text(decisive_summary(rows_chosen, savable))
         return
     if args.engine is not None:
         with (args.out / "engine.jsonl").open("a") as opinions:
@@ -501,10 +532,6 @@ def main() -> None:
                     opinions.write(json.dumps(row) + "\n")
                 opinions.flush()
                 print(f"game {record['game']}: engine done", flush=True)
-        return
-    if args.summarize and (args.out / "decisive.jsonl").exists():
-        rows_chosen = [json.loads(line) for line in (args.out / "decisive.jsonl").open()]
-        (args.out / "decisive.txt").write_text(decisive_summary(rows_chosen))
         return
     if args.summarize:
         lines = (args.out / "plies.jsonl").read_text().splitlines()

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from panal.ai import Searcher
 from panal.ai.evaluation import FEATURES, QUEEN_DANGER, evaluate, feature_counts
 from panal.ai.search import leaves_queen_one_from_surrounded
 from panal.hex import NEIGHBOR_OFFSETS
@@ -134,3 +135,22 @@ def test_the_surround_extension_follows_moves_that_leave_a_queen_one_cell_short(
             seen += expected
         game.push_code(rng.choice(sorted(game.legal_move_codes())))
     assert seen  # the game met such moves
+
+
+# Game 37 of the same match, panal Black: before its 30th move. It played bQ wA1\, which left
+# its queen with four neighbours and two white pieces ready; nokamute (depth 5) then proves a
+# win (wG2 /bQ first). Main's search at 10,000 nodes plays the same move and scores it -15.
+GAME_37 = (
+    "wL;bS1 \\wL;wP /wL;bP bS1/;wQ wP\\;bQ bP/;wA1 wP-;bA1 -bP;wA2 -wP;bM /bA1;wA1 -bM;"
+    "bA1 /wQ;wA2 bQ/;bA2 -bP;wS1 wA2/;bA3 bA1\\;wS1 bP-;bA3 wQ-;wA3 wS1-;bA2 bA1-;wM wS1\\;"
+    "bB1 -bQ;wA1 -bB1;bM -wA1;wG1 wA2-;bL bA1\\;wG1 -wA2;bM wA3/;wG2 \\wA2"
+)
+
+
+def test_a_saved_loss_the_danger_term_avoids() -> None:
+    game = Game("Base+MLP")
+    for move in GAME_37.split(";"):
+        game.push(move)
+    result = Searcher().search(game, node_limit=10_000)
+    assert game.move_string(result.code) != "bQ wA1\\"
+    assert result.score < 0  # the queen's danger is seen
