@@ -10,12 +10,13 @@ ant a lot, and pieces in hand are kept in reserve at a discount.
 The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
 score is the weighted difference between the side to move and the other, plus a tempo bonus. The
 weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
-logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; three more, set
-by hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
-surround rather than a position to shuffle in until the move limit. Those games all have
-the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the same weights
-until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN` is far above
-any static score.
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; four more are set
+by hand (:data:`HAND_SET_FEATURES`): three make a side that has nothing left to move a target to
+surround rather than a position to shuffle in until the move limit, and one prices a queen close
+to being surrounded (:data:`QUEEN_DANGER`) far above what the fit on human games gives it. Those
+games all have the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the
+same weights until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN`
+is far above any static score.
 
 Everything works on the game's low-level surface (``stacks``, ``piece_cells``,
 ``placed_counts``) and is written for CPython speed: one pass over
