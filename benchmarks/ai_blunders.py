@@ -484,7 +484,7 @@ def main() -> None:
         "--decisive",
         type=int,
         nargs="*",
-        help="node budgets: search the decisive positions of --out afresh (needs --engine)",
+        help="node budgets: search the decisive positions of --judged afresh (needs --engine)",
     )
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument(

@@ -10,13 +10,12 @@ ant a lot, and pieces in hand are kept in reserve at a discount.
 The evaluation is linear in a set of *features* counted for each colour (:func:`features`); the
 score is the weighted difference between the side to move and the other, plus a tempo bonus. The
 weights (:data:`WEIGHTS`) were fitted to the results of 6,369 BoardGameArena games (a Texel-style
-logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; four more are set
-by hand (:data:`HAND_SET_FEATURES`): three make a side that has nothing left to move a target to
-surround rather than a position to shuffle in until the move limit, and one prices a queen close
-to being surrounded (:data:`QUEEN_DANGER`) far above what the fit on human games gives it. Those
-games all have the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the
-same weights until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN`
-is far above any static score.
+logistic fit, ``benchmarks/ai_tune.py``), so that the score predicts who wins; three more, set
+by hand (:data:`HAND_SET_FEATURES`), make a side that has nothing left to move a target to
+surround rather than a position to shuffle in until the move limit. Those games all have
+the expansion bugs; Base has its own slot (:data:`BASE_WEIGHTS`), which holds the same weights
+until a refit for Base is shown to play better. The unit is arbitrary; :data:`WIN` is far above
+any static score.
 
 Everything works on the game's low-level surface (``stacks``, ``piece_cells``,
 ``placed_counts``) and is written for CPython speed: one pass over
@@ -97,7 +96,6 @@ def _names() -> list[str]:
         "ring_of_immobile_queen",
         "closing_on_immobile_queen",
         "reach_of_immobile_queen",
-        "queen_danger",
     ]
     return names
 
@@ -105,17 +103,10 @@ def _names() -> list[str]:
 FEATURES: tuple[str, ...] = tuple(_names())
 """Names of the features, in the order of :func:`feature_counts` and :data:`WEIGHTS`."""
 HAND_SET_FEATURES = frozenset(
-    {
-        "ring_of_immobile_queen",
-        "closing_on_immobile_queen",
-        "reach_of_immobile_queen",
-        "queen_danger",
-    }
+    {"ring_of_immobile_queen", "closing_on_immobile_queen", "reach_of_immobile_queen"}
 )
 """Features whose weights are set by hand, not fitted (``benchmarks/ai_tune.py`` keeps them):
-they price the end of a won game, which human games are resigned or agreed before, and a queen
-about to be surrounded, which the fit on human games prices far below what it costs against an
-engine that sees the surround (docs/benchmarks.md, "Why strongest loses to depth 4")."""
+they price the end of a won game, which human games are resigned or agreed before."""
 _INDEX = {name: i for i, name in enumerate(FEATURES)}
 _MOBILE: Final = [_INDEX.get(f"mobile_{bug.name.lower()}", -1) for bug in _BUGS]
 _IN_HAND: Final = [_INDEX.get(f"in_hand_{bug.name.lower()}", -1) for bug in _BUGS]
@@ -139,27 +130,10 @@ _TEMPO: Final = _INDEX["tempo"]
 _RING_OF_IMMOBILE: Final = _INDEX["ring_of_immobile_queen"]
 _CLOSING_ON_IMMOBILE: Final = _INDEX["closing_on_immobile_queen"]
 _REACH_OF_IMMOBILE: Final = _INDEX["reach_of_immobile_queen"]
-_QUEEN_DANGER: Final = _INDEX["queen_danger"]
 _COUNT: Final = len(FEATURES)
 _WINS = (GameState.WHITE_WINS, GameState.BLACK_WINS)
 REACH_WEIGHT = 40
 """Score units per empty cell beside an immobile queen that a free piece can fill in a move."""
-DANGER_WEIGHT = -30
-"""Score units per unit of :data:`QUEEN_DANGER` (negative: danger to one's own queen)."""
-QUEEN_DANGER: Final[tuple[tuple[int, ...], ...]] = (
-    (),
-    (),
-    (),
-    (0, 0, 1, 2),
-    (1, 2, 4),
-    (3, 8),
-    (8,),
-)
-"""The ``queen_danger`` count of a queen, by its occupied neighbours (the row) and by how many of
-its empty neighbours the enemy can fill soon (the column: free enemy pieces near enough, and
-cells the enemy may drop a piece on, at most the empty ones). It grows much faster than either:
-a queen with 5 neighbours and a piece ready to fill the sixth is one move from the end, one
-with 4 and two ready is two; a queen with fewer than 3 neighbours is not in danger yet."""
 _MOBILE_MOSQUITO: Final = _MOBILE[_MOSQUITO]
 # A colour with none of these counts has no piece on the board that can move.
 _MOVERS: Final = (
@@ -188,9 +162,9 @@ WEIGHTS: tuple[int, ...] = (
     5, -46, -26, -40,
     # attacker_mobile, attacker_pinned, pillbug_guard, enemy_drop_cells, tempo
     45, 38, 35, -7, 26,
-    # ring_of_immobile_queen, closing_on_immobile_queen, reach_of_immobile_queen, queen_danger
-    # (set by hand, not fitted: see feature_counts)
-    60, 4, REACH_WEIGHT, DANGER_WEIGHT,
+    # ring_of_immobile_queen, closing_on_immobile_queen, reach_of_immobile_queen (set by
+    # hand, not fitted: see feature_counts)
+    60, 4, REACH_WEIGHT,
 )
 # fmt: on
 """Weight of each feature in :data:`FEATURES` (score units per count), for games with expansion
@@ -356,15 +330,8 @@ def feature_counts(game: Game) -> tuple[list[int], list[int]]:
             elif _enemy_may_drop(board, around, color):
                 drops += 1
         mine[_QUEEN_RING + min(filled, 5)] += 1
-        # Empty cells beside this queen the other colour can fill soon: by a free piece near
-        # enough (counted above) or by a drop.
-        fillers = threats[color ^ 1]
         if other_in_hand or not placed[(color ^ 1) << 4 | _QUEEN]:
             mine[_ENEMY_DROP_CELLS] += drops
-            fillers += drops
-        if filled >= 3:
-            danger = QUEEN_DANGER[filled]
-            mine[_QUEEN_DANGER] += danger[min(fillers, len(danger) - 1)]
         if (
             len(stacks[queen]) == 1
             and queen not in pinned

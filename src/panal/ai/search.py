@@ -44,9 +44,6 @@ CONTEMPT = 15  # score units a draw costs the side that searches, by default
 FUTILITY_MARGIN = 150  # score units per remaining ply
 NULL_REDUCTION = 2
 LATE_MOVE_LIMITS = {1: 16, 2: 28}  # quiet moves searched at these remaining depths
-# Plies added along one line at most, one after each move that leaves a queen one cell from
-# surrounded (Hive's check): the surround that follows then falls inside the horizon.
-SURROUND_EXTENSIONS = 2
 
 _EXACT = 0
 _LOWER = 1  # the score is a lower bound (the search failed high)
@@ -123,7 +120,6 @@ class Searcher:
         self.deadline = float("inf")
         self.node_limit = 1 << 62
         self.selective = False  # reductions and pruning (off for exact-depth searches)
-        self._extended = 0  # surround extensions on the line being searched
         self._game: Game | None = None
 
     @property
@@ -545,28 +541,18 @@ class Searcher:
                 # far loses, a skipped quiet move may be the only defence, and skipping it
                 # would report a loss (a false mate for the other side) that is not there.
                 continue
-            extend = (
-                1
-                if self.selective
-                and self._extended < SURROUND_EXTENSIONS
-                and leaves_queen_one_from_surrounded(game, code)
-                else 0
-            )
-            next_depth = child_depth + extend
             push(code)
-            self._extended += extend
             try:
                 if index == 0:
-                    score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
+                    score = -self._negamax(child_depth, -beta, -alpha, ply + 1)
                 else:
-                    reduce = 1 if reductions and index >= 4 and not extend else 0
-                    score = -self._negamax(next_depth - reduce, -alpha - 1, -alpha, ply + 1)
+                    reduce = 1 if reductions and index >= 4 else 0
+                    score = -self._negamax(child_depth - reduce, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and reduce:
-                        score = -self._negamax(next_depth, -alpha - 1, -alpha, ply + 1)
+                        score = -self._negamax(child_depth, -alpha - 1, -alpha, ply + 1)
                     if alpha < score < beta:
-                        score = -self._negamax(next_depth, -beta, -alpha, ply + 1)
+                        score = -self._negamax(child_depth, -beta, -alpha, ply + 1)
             finally:
-                self._extended -= extend
                 pop()
             if score > best_score:
                 best_score = score
@@ -701,27 +687,3 @@ class Searcher:
             for _ in line:
                 game.pop_code()
         return line
-
-
-def leaves_queen_one_from_surrounded(game: Game, code: int) -> bool:
-    """Whether the move ``code`` fills a fifth cell beside either queen: an empty cell beside
-    it, by a piece that was not already beside it on the ground (which would leave a cell)."""
-    if code == PASS_CODE or not code & 15:
-        return False  # a pass, or a queen (whose own ring moves with it)
-    stacks = game.stacks
-    cells = game.piece_cells
-    destination = code >> 6
-    if destination in stacks:
-        return False  # a climb: no cell is filled
-    origin = cells[code & 31]
-    for queen in (cells[0], cells[16]):
-        if queen < 0 or destination - queen not in _NEIGHBOR_SET:
-            continue
-        if origin >= 0 and origin - queen in _NEIGHBOR_SET and len(stacks[origin]) == 1:
-            continue  # along the ring: one cell left for another
-        if sum(queen + step in stacks for step in NEIGHBOR_OFFSETS) == 4:
-            return True
-    return False
-
-
-_NEIGHBOR_SET: Final = frozenset(NEIGHBOR_OFFSETS)
