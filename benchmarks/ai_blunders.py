@@ -18,6 +18,12 @@ first one that turned the game, and counts) into ``--out``::
         --nodes 100000 --out benchmarks/results/2026-11-27-losses
 
 The judge is panal's own search: it cannot see what panal's evaluation does not see, only deeper.
+
+With ``--decisive NODES...``, the decisive positions of an earlier run in ``--judged`` (each game's
+move after which nokamute first saw a win, else the judge's first proven-lost move) are searched
+afresh by the panal on ``PYTHONPATH`` at each node budget, and nokamute (``--engine``) scores the
+move it chooses: ``decisive.jsonl`` in ``--out``. Run once with one version of panal and once
+with another to compare them on the same positions.
 """
 
 from __future__ import annotations
@@ -154,14 +160,27 @@ def engine_values(
     fields = record["game_string"].split(";")
     moves = fields[3:]
     color = 0 if record["player_white"] else 1
+    plies = [
+        ply
+        for ply in range(max(len(record["opening"]) + 1, len(moves) - last_plies + 1), len(moves))
+        if (ply - 1) & 1 == color  # the position after ply ``ply`` follows one of panal's moves
+    ]
+    finals = engine_opinions(engine, depth, fields[0], [moves[:ply] for ply in plies])
+    return [
+        {"game": int(record["game"]), "ply": ply, "value": -value, "reply": reply}
+        for ply, (value, reply) in zip(plies, finals, strict=True)
+    ]
+
+
+def engine_opinions(
+    engine: Path, depth: int, game_type: str, positions: list[list[str]]
+) -> list[tuple[int, str]]:
+    """nokamute's value (for the side to move, :data:`ENGINE_WIN` for a win it has proven) and
+    best move at ``bestmove depth {depth}`` in each position (the moves from the start)."""
     commands = []
-    plies = []
-    for ply in range(max(len(record["opening"]) + 1, len(moves) - last_plies + 1), len(moves)):
-        if (ply - 1) & 1 != color:
-            continue  # the position after ply ``ply`` follows one of panal's moves
-        game_string = f"{fields[0]};InProgress;White[1];" + ";".join(moves[:ply])
+    for moves in positions:
+        game_string = f"{game_type};InProgress;White[1];" + ";".join(moves)
         commands += [f"newgame {game_string}", f"bestmove depth {depth}"]
-        plies.append(ply)
     done = subprocess.run(
         [str(engine), "uhp", "--num-threads=1", "--verbose"],
         input="\n".join(commands) + "\n",
@@ -171,22 +190,19 @@ def engine_values(
     )
     # Each search prints a line per finished depth, then its speed: the last depth is its answer
     # (fewer than asked when it proves a result early).
-    finals: list[tuple[str, str]] = []
-    last: tuple[str, str] | None = None
+    finals: list[tuple[int, str]] = []
+    last: tuple[int, str] | None = None
     for line in done.stderr.splitlines():
         found = re.search(r"; value +(-?(?:\d+|∞)); bestmove=(.*)", line)
         if found:
             value = found.group(1).replace("∞", str(ENGINE_WIN))  # a forced win
-            last = (value, found.group(2))
+            last = (int(value), found.group(2))
         elif line.endswith("nodes/sec") and last is not None:
             finals.append(last)
             last = None
-    if len(finals) != len(plies):
-        raise RuntimeError(f"{len(finals)} answers to {len(plies)} positions:\n{done.stderr}")
-    return [
-        {"game": int(record["game"]), "ply": ply, "value": -int(value), "reply": reply}
-        for ply, (value, reply) in zip(plies, finals, strict=True)
-    ]
+    if len(finals) != len(positions):
+        raise RuntimeError(f"{len(finals)} answers to {len(positions)} positions:\n{done.stderr}")
+    return finals
 
 
 def evaluation_terms(records: list[dict[str, Any]], first: int, last: int) -> str:
@@ -259,6 +275,133 @@ def recheck(record: dict[str, Any], ply: int, budgets: list[int]) -> list[dict[s
             }
         )
     return found
+
+
+def decisive_positions(
+    records: list[dict[str, Any]], rows: list[JudgedMove], opinions: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], int]]:
+    """Each lost game's decisive move (record, ply): the first after which nokamute saw a win,
+    else (no second opinion) the first the judge proved lost."""
+    found = []
+    for record in records:
+        number = int(record["game"])
+        decisive = decisive_ply([row for row in opinions if row["game"] == number])
+        if decisive is not None:
+            found.append((record, int(decisive["ply"])))
+            continue
+        proven = [row.ply for row in rows if row.game == number and row.proven_loss_after]
+        if proven:
+            found.append((record, min(proven)))
+    return found
+
+
+def decisive_choices(
+    positions: list[tuple[dict[str, Any], int]],
+    budgets: list[int],
+    engine: Path,
+    depth: int,
+    earlier: int,
+) -> list[dict[str, Any]]:
+    """The move panal (as on ``PYTHONPATH``) chooses afresh at each node budget in each decisive
+    position and at panal's ``earlier`` moves before it, its score, and nokamute's value of the
+    position after it (panal's side)."""
+    found = []
+    for record, decisive in positions:
+        for ply in range(decisive, decisive - 2 * earlier - 1, -2):
+            if ply > len(record["opening"]):
+                found += choices_at(record, ply, decisive, budgets, engine, depth)
+    return found
+
+
+def choices_at(
+    record: dict[str, Any], ply: int, decisive: int, budgets: list[int], engine: Path, depth: int
+) -> list[dict[str, Any]]:
+    """:func:`decisive_choices` in the position before the move at ``ply``."""
+    found = []
+    fields = record["game_string"].split(";")
+    game = Game(fields[0])
+    for move in fields[3 : 2 + ply]:
+        game.push(move)
+    for nodes in budgets:
+        result = Searcher(hash_size_mb=256).search(game, node_limit=nodes)
+        chosen = game.move_string(result.code)
+        game.push(chosen)
+        value = engine_after(game, engine, depth)
+        game.pop()
+        found.append(
+            {
+                "game": int(record["game"]),
+                "ply": ply,
+                "decisive": decisive,
+                "played": fields[2 + ply],
+                "nodes": nodes,
+                "chosen": chosen,
+                "score": result.score,
+                "depth": result.depth,
+                "engine_value": value,
+            }
+        )
+        print(json.dumps(found[-1]), flush=True)
+    return found
+
+
+def decisive_summary(rows: list[dict[str, Any]], savable: set[tuple[int, int]]) -> str:
+    """By node budget: how the moves chosen in the decisive positions (and before them) fare in
+    nokamute's eyes, and whether panal's own score saw the trouble; again for the positions
+    ``savable`` (game, ply) only, where nokamute proves no loss for panal before the move."""
+    out = []
+    for nodes in sorted({row["nodes"] for row in rows}):
+        at = [row for row in rows if row["nodes"] == nodes]
+        decisive = [row for row in at if row["ply"] == row["decisive"]]
+        for name, group in (
+            ("decisive moves", decisive),
+            ("decisive moves where one holds", [row for row in decisive if _key(row) in savable]),
+            ("moves before them", [row for row in at if row["ply"] != row["decisive"]]),
+        ):
+            if not group:
+                continue
+            values = [max(-1000, min(1000, row["engine_value"])) for row in group]
+            proven = sum(row["engine_value"] <= -ENGINE_WIN for row in group)
+            lost = sum(row["engine_value"] <= LOST_VALUE for row in group)
+            same = sum(row["chosen"] == row["played"] for row in group)
+            blind = sum(row["engine_value"] <= LOST_VALUE and row["score"] >= 0 for row in group)
+            out.append(
+                f"{nodes} nodes, {name} ({len(group)}): the game's move chosen again {same}; "
+                f"after the move chosen nokamute proves a win {proven}, values it lost "
+                f"(<= {LOST_VALUE}) {lost}, mean value {sum(values) / len(values):+.0f} "
+                f"(clipped to +-1000); panal's score >= 0 where nokamute values it lost {blind}"
+            )
+    return "\n".join(out) + "\n"
+
+
+def _key(row: dict[str, Any]) -> tuple[int, int]:
+    return int(row["game"]), int(row["ply"])
+
+
+def savable_positions(
+    records: list[dict[str, Any]], rows: list[dict[str, Any]], engine: Path, depth: int
+) -> set[tuple[int, int]]:
+    """The (game, ply) of ``rows`` where nokamute, searching the position before panal's move,
+    proves no loss for panal."""
+    by_number = {int(record["game"]): record for record in records}
+    keys = sorted({_key(row) for row in rows})
+    found = set()
+    for number, ply in keys:
+        fields = by_number[number]["game_string"].split(";")
+        [(value, _reply)] = engine_opinions(engine, depth, fields[0], [fields[3 : 2 + ply]])
+        if value > -ENGINE_WIN:
+            found.add((number, ply))
+    return found
+
+
+def engine_after(game: Game, engine: Path, depth: int) -> int:
+    """nokamute's value of ``game`` for the side that made its last move (a game that move ended
+    is a proven result)."""
+    if game.is_over():
+        winner = {"WhiteWins": 0, "BlackWins": 1}.get(str(game.state))
+        return 0 if winner is None else ENGINE_WIN if winner == (game.ply - 1) & 1 else -ENGINE_WIN
+    [(value, _reply)] = engine_opinions(engine, depth, str(game.game_type), [game.move_strings()])
+    return -value
 
 
 def summarize(
@@ -337,7 +480,19 @@ def main() -> None:
     )
     parser.add_argument("--recheck", type=int, nargs="*", default=[80_000, 300_000])
     parser.add_argument("--only", type=int, nargs="*", help="these game numbers only")
+    parser.add_argument(
+        "--decisive",
+        type=int,
+        nargs="*",
+        help="node budgets: search the decisive positions of --judged afresh (needs --engine)",
+    )
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument(
+        "--earlier", type=int, default=0, help="with --decisive: panal's moves before it too"
+    )
+    parser.add_argument(
+        "--judged", type=Path, help="with --decisive: the earlier run's folder (default --out)"
+    )
     args = parser.parse_args()
     records = [
         record
@@ -346,6 +501,30 @@ def main() -> None:
     ]
     every_game = [json.loads(line) for line in args.games.read_text().splitlines()]
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.decisive:
+        if args.engine is None:
+            parser.error("--decisive needs --engine (nokamute) to score the moves chosen")
+        judged = args.judged or args.out
+        rows = [JudgedMove(**json.loads(line)) for line in (judged / "plies.jsonl").open()]
+        engine = judged / "engine.jsonl"
+        opinions = [json.loads(line) for line in engine.open()] if engine.exists() else []
+        positions = decisive_positions(records, rows, opinions)
+        chosen = decisive_choices(
+            positions, args.decisive, args.engine, args.engine_depth, args.earlier
+        )
+        with (args.out / "decisive.jsonl").open("a") as out:
+            for row in chosen:
+                out.write(json.dumps(row) + "\n")
+        savable = savable_positions(records, chosen, args.engine, args.engine_depth)
+        (args.out / "decisive.txt").write_text(decisive_summary(chosen, savable))
+        return
+    if args.summarize and (args.out / "decisive.jsonl").exists():
+        if args.engine is None:
+            parser.error("the summary of --decisive needs --engine (nokamute)")
+        rows_chosen = [json.loads(line) for line in (args.out / "decisive.jsonl").open()]
+        savable = savable_positions(records, rows_chosen, args.engine, args.engine_depth)
+        (args.out / "decisive.txt").write_text(decisive_summary(rows_chosen, savable))
+        return
     if args.engine is not None:
         with (args.out / "engine.jsonl").open("a") as opinions:
             for record in records:
