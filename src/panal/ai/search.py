@@ -524,6 +524,7 @@ class Searcher:
         best_score = -INFINITY
         best_code = codes[0]
         reductions = self.selective and depth >= 3
+        checks = self._checks(game, codes) if reductions else _EMPTY
         child_depth = depth - 1
         if self.selective and codes[0] == PASS_CODE and ply < MAX_PLY - 8:
             # A forced pass (the only legal move) costs no depth: against a side that can only
@@ -546,7 +547,7 @@ class Searcher:
                 if index == 0:
                     score = -self._negamax(child_depth, -beta, -alpha, ply + 1)
                 else:
-                    reduce = 1 if reductions and index >= 4 else 0
+                    reduce = 1 if reductions and index >= 4 and code not in checks else 0
                     score = -self._negamax(child_depth - reduce, -alpha - 1, -alpha, ply + 1)
                     if score > alpha and reduce:
                         score = -self._negamax(child_depth, -alpha - 1, -alpha, ply + 1)
@@ -582,6 +583,24 @@ class Searcher:
             return False
         stacks = game.stacks
         return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS) <= 3
+
+    @staticmethod
+    def _checks(game: Game, codes: list[int]) -> frozenset[int]:
+        """Hive's checks: the moves that fill a cell beside the enemy queen when four or more
+        of its neighbours are occupied already, so that one more fill may surround it.
+
+        They are never reduced. With several fills beside a crowded queen, the history kept
+        from earlier searches can order the one that threatens the surround fifth, and a
+        reduced search of it cannot see the surround (docs/benchmarks.md, "A loss hidden by a
+        reduction")."""
+        queen = game.piece_cells[((game.ply & 1) ^ 1) << 4]
+        if queen < 0:
+            return _EMPTY
+        stacks = game.stacks
+        ring = [queen + step for step in NEIGHBOR_OFFSETS]
+        if sum(cell in stacks for cell in ring) < 4:
+            return _EMPTY
+        return frozenset(code for code in codes if code >> 6 in ring)
 
     def _store(self, key: int, depth: int, flag: int, score: int, code: int, ply: int) -> None:
         # Mate scores are stored relative to this node so they stay true wherever it recurs.
