@@ -184,6 +184,7 @@ class Settings:
     opponent: Side
     game_type: str = "Base+MLP"
     games: int = 2
+    first: int = 0  # the first game's number: a match continued in pieces plays the same games
     jobs: int = 2
     seed: int = 1
     opening_plies: int = 2
@@ -447,7 +448,7 @@ class Match:
             settings.game_type, (settings.games + 1) // 2, settings.seed, settings.opening_plies
         )
         todo: queue.Queue[tuple[int, list[str], bool]] = queue.Queue()
-        for index in range(settings.games):
+        for index in range(settings.first, settings.games):
             todo.put((index, openings[index // 2], index % 2 == 0))
 
         def worker() -> None:
@@ -498,8 +499,9 @@ class Match:
                 with (self.settings.out / "games.jsonl").open("a", encoding="utf-8") as stream:
                     stream.write(json.dumps(asdict(outcome)) + "\n")
         colour = "white" if outcome.player_white else "black"
+        todo = self.settings.games - self.settings.first
         print(
-            f"[{done}/{self.settings.games}] game {outcome.game} ({self.settings.player.name} "
+            f"[{done}/{todo}] game {outcome.game} ({self.settings.player.name} "
             f"{colour}): {outcome.result} in {outcome.plies} plies, {outcome.reason}"
             f"  | +{wins} ={draws} -{done - wins - draws}  {self.elapsed():.0f} s",
             file=sys.stderr,
@@ -529,7 +531,7 @@ class Match:
             "repetition_draw": settings.repetition,
             "games": len(outcomes),
             "abandoned": len(self.abandoned),
-            "not_started": settings.games - len(outcomes) - len(self.abandoned),
+            "not_started": settings.games - settings.first - len(outcomes) - len(self.abandoned),
             "wins": wins,
             "draws": draws,
             "losses": losses,
@@ -687,6 +689,13 @@ def parse_args(argv: list[str] | None = None) -> Settings:
     parser.add_argument("--player-name", default="panal")
     parser.add_argument("--game-type", default="Base+MLP", help="Base or Base+MLP (or any)")
     parser.add_argument("--games", type=int, default=2)
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="start at this game number (0-based) of the seed's games: continue a match stopped "
+        "at a deadline, in another --out folder, and add them up with `combine`",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="games at a time")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings")
     parser.add_argument(
@@ -712,6 +721,8 @@ def parse_args(argv: list[str] | None = None) -> Settings:
     GameType.parse(args.game_type)
     if args.games < 1 or args.jobs < 1:
         raise SystemExit("--games and --jobs must be positive")
+    if not 0 <= args.first < args.games:
+        raise SystemExit("--first is a game number from 0 to --games - 1")
     if args.opening_plies < 2:
         raise SystemExit("--opening-plies is at least 2")
     player_options = args.player_option if args.player_option is not None else ["Level=strongest"]
@@ -721,6 +732,7 @@ def parse_args(argv: list[str] | None = None) -> Settings:
         opponent=Side(args.engine, _go(args.go), _options(args.engine_option), engine_name),
         game_type=args.game_type,
         games=args.games,
+        first=args.first,
         jobs=args.jobs,
         seed=args.seed,
         opening_plies=args.opening_plies,

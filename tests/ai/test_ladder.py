@@ -112,3 +112,32 @@ def test_combine_counts_the_games_drawn_at_the_move_limit(
     printed = capsys.readouterr().out
     assert "8 games, +2 =4 -2  score 50.0%" in printed
     assert "110 plies a game, 2 (25%) drawn at the move limit" in printed
+
+
+def test_a_match_continued_from_a_game_number_plays_the_same_games() -> None:
+    ladder = load_ladder()
+    args = ["--engine", "x", "--games", "6", "--jobs", "1", "--seed", "11"]
+    played: dict[str, list[tuple[int, tuple[str, ...], bool]]] = {}
+    for name, extra in (("whole", []), ("rest", ["--first", "4"])):
+        match = ladder.Match(ladder.parse_args([*args, *extra]))
+        games = played.setdefault(name, [])
+
+        def record(
+            index: int,
+            opening: list[str],
+            player_white: bool,
+            engines: object,
+            games: list[tuple[int, tuple[str, ...], bool]] = games,
+        ) -> object:
+            games.append((index, tuple(opening), player_white))
+            sides = ("player", "opponent")
+            played = [{side: value for side in sides} for value in (1.0, 4, 0, 1.0)]
+            return ladder.Outcome(index, opening, player_white, "Draw", "test", 9, "", *played)
+
+        match.play_game = record
+        match.run()
+        assert match.summary()["not_started"] == 0
+    assert played["rest"] == played["whole"][4:]
+    for wrong in ("-1", "6"):
+        with pytest.raises(SystemExit):
+            ladder.parse_args([*args, "--first", wrong])
