@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable, Iterator
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from sqlalchemy import Connection, create_engine, inspect, text
 
 from panal.hive import Options
 from panal.server.app import create_app
-from panal.server.database.store import HEAD_REVISION, database_url
+from panal.server.database.store import HEAD_REVISION, alembic_config, database_url
 from panal.server.hive_games.game_store import GameStore
 from tests.server.conftest import Backend, first_legal_move, scale_out_services
 from tests.server.helpers import game_socket, receive_state
@@ -256,18 +255,15 @@ def test_every_downgrade_undoes_its_upgrade(empty_database: str) -> None:
     from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    config = Config()
-    config.set_main_option(
-        "script_location", str(files("panal.server.database").joinpath("migrations"))
-    )
-    revisions = [r.revision for r in ScriptDirectory.from_config(config).walk_revisions()][::-1]
-    assert revisions[-1] == HEAD_REVISION
     engine = create_engine(empty_database)
     try:
         with engine.connect() as conn:
-            config.attributes["connection"] = conn
+            config = alembic_config(conn)
+            scripts = ScriptDirectory.from_config(config)
+            revisions = [r.revision for r in scripts.walk_revisions()][::-1]
+            assert revisions[-1] == HEAD_REVISION
 
-            def step(change: Callable[[Config, str], None], revision: str) -> object:
+            def step(change: Callable[[Config, str], None], revision: str) -> dict[str, object]:
                 change(config, revision)
                 conn.commit()
                 return _schema(conn)

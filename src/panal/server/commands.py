@@ -198,13 +198,13 @@ def add_database_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def open_database(args: argparse.Namespace) -> Store:
+def open_database(args: argparse.Namespace, *, migrate: bool = True) -> Store:
     """The store on ``args.db`` (see :func:`add_database_argument`), migrated to the newest
-    revision as ``panal serve`` would."""
+    revision as ``panal serve`` would unless ``migrate`` is false."""
     from panal.server.database.store import Store, database_url
 
     url, _ = database_url(args.db or DEFAULT_DB_FILE)
-    return Store(url)
+    return Store(url, migrate=migrate)
 
 
 def add_worker_arguments(worker: argparse.ArgumentParser) -> None:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from panal.server.commands import DEFAULT_DB_FILE, add_database_argument
+from panal.server.commands import DEFAULT_DB_FILE, add_database_argument, open_database
 
 if TYPE_CHECKING:
     from panal.server.database.store import Store
@@ -48,16 +48,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _store(args: argparse.Namespace) -> Store:
-    """The database, opened without upgrading it (unlike ``panal serve``)."""
+    """The database, opened without upgrading it (unlike ``panal serve``), and an SQLite file
+    never created."""
     from pathlib import Path
 
-    from panal.server.database.store import DatabaseError, Store, database_url
+    from panal.server.database.store import DatabaseError
 
     value = args.db or DEFAULT_DB_FILE
     if "://" not in value and not Path(value).expanduser().exists():
         raise DatabaseError(f"no database file at {value}")
-    url, _ = database_url(value)
-    return Store(url, migrate=False)
+    return open_database(args, migrate=False)
 
 
 def _on_store(args: argparse.Namespace, work: Callable[[Store], str]) -> int:

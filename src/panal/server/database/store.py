@@ -36,10 +36,11 @@ statement code as the threads (:meth:`Store.transact_async`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import importlib.util
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, fields
 from importlib.resources import files
@@ -79,6 +80,7 @@ __all__ = [
     "Conflict",
     "DatabaseError",
     "Store",
+    "alembic_config",
     "bump_version",
     "database_url",
     "insert_ignore",
@@ -473,11 +475,18 @@ class Store:
 
     # --- schema ----------------------------------------------------------------------------
 
-    def migrate(self) -> None:
-        """Create or upgrade the schema to the newest revision (safe to run concurrently)."""
+    @contextlib.contextmanager
+    def _migrating(self) -> Iterator[Connection]:
+        """A transaction that changes the schema, one process at a time (on PostgreSQL, an
+        advisory lock held until it ends; SQLite serves one process)."""
         with self.engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+            yield conn
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest revision (safe to run concurrently)."""
+        with self._migrating() as conn:
             _upgrade(conn)
 
     def downgrade(self, revision: str) -> None:
@@ -488,10 +497,8 @@ class Store:
         from alembic.script import ScriptDirectory
         from alembic.util import CommandError
 
-        with self.engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-            config = _alembic_config(conn)
+        with self._migrating() as conn:
+            config = alembic_config(conn)
             known = [r.revision for r in ScriptDirectory.from_config(config).walk_revisions()]
             if revision != "base" and revision not in known:
                 raise DatabaseError(
@@ -558,7 +565,7 @@ class Store:
             raise Conflict(change.key) from None
 
 
-def _alembic_config(conn: Connection) -> Any:
+def alembic_config(conn: Connection) -> Any:
     """Alembic's configuration for panal's migrations, run on ``conn``."""
     from alembic.config import Config
 
@@ -574,7 +581,7 @@ def _upgrade(conn: Connection) -> None:
     from alembic import command
     from alembic.runtime.migration import MigrationContext
 
-    config = _alembic_config(conn)
+    config = alembic_config(conn)
     if MigrationContext.configure(conn).get_current_revision() is None:
         tables = inspect(conn).get_table_names()
         if "games" in tables:
