@@ -40,8 +40,7 @@ from typing import Any
 from panal.ai.analysis import search_position
 from panal.ai.evaluation import FEATURES, MATE_BOUND, feature_counts, weights_for
 from panal.ai.search import Searcher
-from panal.hex import NEIGHBOR_OFFSETS
-from panal.hive import Game
+from panal.hive import Color, Game
 
 ENGINE_WIN = 100_000
 """The value written for nokamute's ``∞`` (a win it has proven)."""
@@ -72,10 +71,22 @@ class JudgedMove:
 
 def queen_neighbours(game: Game, color: int) -> int:
     """Occupied cells around ``color``'s queen (0 white, 1 black); -1 when it is in hand."""
-    cell = game.piece_cells[color << 4]
-    if cell < 0:
-        return -1
-    return sum(cell + step in game.stacks for step in NEIGHBOR_OFFSETS)
+    side = Color(color)
+    return game.surrounding(side) if game.is_queen_placed(side) else -1
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON-lines file."""
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def position_before(record: dict[str, Any], ply: int) -> Game:
+    """The game of ``record`` before its move at ``ply`` (1 = the first)."""
+    fields = record["game_string"].split(";")
+    game = Game(fields[0])
+    for move in fields[3 : 2 + ply]:
+        game.push(move)
+    return game
 
 
 def outcome(record: dict[str, Any]) -> str:
@@ -88,7 +99,7 @@ def outcome(record: dict[str, Any]) -> str:
 
 def lost_games(path: Path) -> list[dict[str, Any]]:
     """The records of the games panal (the ``player``) lost."""
-    records = [json.loads(line) for line in path.read_text().splitlines()]
+    records = read_jsonl(path)
     lost = [record for record in records if outcome(record) == "loss"]
     return sorted(lost, key=lambda record: int(record["game"]))
 
@@ -255,11 +266,8 @@ def decisive_ply(opinions: list[dict[str, Any]]) -> dict[str, Any] | None:
 def recheck(record: dict[str, Any], ply: int, budgets: list[int]) -> list[dict[str, Any]]:
     """Search the position before panal's move at ``ply`` afresh (an empty table) at each node
     budget: does the move played prove lost, and which move is best?"""
-    moves = record["game_string"].split(";")[3:]
-    game = Game(record["game_string"].split(";")[0])
-    for move in moves[: ply - 1]:
-        game.push(move)
-    code = game.push(moves[ply - 1]).code
+    game = position_before(record, ply)
+    code = game.push(record["game_string"].split(";")[2 + ply]).code
     game.pop_code()
     found = []
     for nodes in budgets:
@@ -319,9 +327,7 @@ def choices_at(
     """:func:`decisive_choices` in the position before the move at ``ply``."""
     found = []
     fields = record["game_string"].split(";")
-    game = Game(fields[0])
-    for move in fields[3 : 2 + ply]:
-        game.push(move)
+    game = position_before(record, ply)
     for nodes in budgets:
         result = Searcher(hash_size_mb=256).search(game, node_limit=nodes)
         chosen = game.move_string(result.code)
@@ -392,6 +398,15 @@ def savable_positions(
         if value > -ENGINE_WIN:
             found.add((number, ply))
     return found
+
+
+def write_decisive_summary(
+    records: list[dict[str, Any]], chosen: list[dict[str, Any]], engine: Path, depth: int, out: Path
+) -> None:
+    """``decisive.txt`` in ``out``: :func:`decisive_summary` of ``chosen``, with nokamute deciding
+    which positions could still be held."""
+    savable = savable_positions(records, chosen, engine, depth)
+    (out / "decisive.txt").write_text(decisive_summary(chosen, savable))
 
 
 def engine_after(game: Game, engine: Path, depth: int) -> int:
@@ -499,15 +514,15 @@ def main() -> None:
         for record in lost_games(args.games)
         if not args.only or int(record["game"]) in args.only
     ]
-    every_game = [json.loads(line) for line in args.games.read_text().splitlines()]
+    every_game = read_jsonl(args.games)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.decisive:
         if args.engine is None:
             parser.error("--decisive needs --engine (nokamute) to score the moves chosen")
         judged = args.judged or args.out
-        rows = [JudgedMove(**json.loads(line)) for line in (judged / "plies.jsonl").open()]
+        rows = [JudgedMove(**row) for row in read_jsonl(judged / "plies.jsonl")]
         engine = judged / "engine.jsonl"
-        opinions = [json.loads(line) for line in engine.open()] if engine.exists() else []
+        opinions = read_jsonl(engine) if engine.exists() else []
         positions = decisive_positions(records, rows, opinions)
         chosen = decisive_choices(
             positions, args.decisive, args.engine, args.engine_depth, args.earlier
@@ -515,15 +530,13 @@ def main() -> None:
         with (args.out / "decisive.jsonl").open("a") as out:
             for row in chosen:
                 out.write(json.dumps(row) + "\n")
-        savable = savable_positions(records, chosen, args.engine, args.engine_depth)
-        (args.out / "decisive.txt").write_text(decisive_summary(chosen, savable))
+        write_decisive_summary(records, chosen, args.engine, args.engine_depth, args.out)
         return
     if args.summarize and (args.out / "decisive.jsonl").exists():
         if args.engine is None:
             parser.error("the summary of --decisive needs --engine (nokamute)")
-        rows_chosen = [json.loads(line) for line in (args.out / "decisive.jsonl").open()]
-        savable = savable_positions(records, rows_chosen, args.engine, args.engine_depth)
-        (args.out / "decisive.txt").write_text(decisive_summary(rows_chosen, savable))
+        chosen = read_jsonl(args.out / "decisive.jsonl")
+        write_decisive_summary(records, chosen, args.engine, args.engine_depth, args.out)
         return
     if args.engine is not None:
         with (args.out / "engine.jsonl").open("a") as opinions:
@@ -534,14 +547,9 @@ def main() -> None:
                 print(f"game {record['game']}: engine done", flush=True)
         return
     if args.summarize:
-        lines = (args.out / "plies.jsonl").read_text().splitlines()
-        rows = [JudgedMove(**json.loads(line)) for line in lines]
+        rows = [JudgedMove(**row) for row in read_jsonl(args.out / "plies.jsonl")]
         engine = args.out / "engine.jsonl"
-        opinions = (
-            [json.loads(line) for line in engine.read_text().splitlines()]
-            if engine.exists()
-            else []
-        )
+        opinions = read_jsonl(engine) if engine.exists() else []
         summary = summarize(records, rows, opinions, args.threshold, args.recheck)
         summary += evaluation_terms(every_game, 16, 40)
         (args.out / "summary.txt").write_text(summary)
