@@ -196,6 +196,11 @@ class Settings:
     hard_deadline: float | None = None
     out: Path | None = None
 
+    @property
+    def to_play(self) -> int:
+        """The games this run plays: from game ``first`` to the seed's ``games``."""
+        return self.games - self.first
+
 
 @dataclass
 class Disagreement:
@@ -499,9 +504,8 @@ class Match:
                 with (self.settings.out / "games.jsonl").open("a", encoding="utf-8") as stream:
                     stream.write(json.dumps(asdict(outcome)) + "\n")
         colour = "white" if outcome.player_white else "black"
-        todo = self.settings.games - self.settings.first
         print(
-            f"[{done}/{todo}] game {outcome.game} ({self.settings.player.name} "
+            f"[{done}/{self.settings.to_play}] game {outcome.game} ({self.settings.player.name} "
             f"{colour}): {outcome.result} in {outcome.plies} plies, {outcome.reason}"
             f"  | +{wins} ={draws} -{done - wins - draws}  {self.elapsed():.0f} s",
             file=sys.stderr,
@@ -531,7 +535,7 @@ class Match:
             "repetition_draw": settings.repetition,
             "games": len(outcomes),
             "abandoned": len(self.abandoned),
-            "not_started": settings.games - settings.first - len(outcomes) - len(self.abandoned),
+            "not_started": settings.to_play - len(outcomes) - len(self.abandoned),
             "wins": wins,
             "draws": draws,
             "losses": losses,
