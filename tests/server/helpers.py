@@ -86,6 +86,11 @@ def receive_error(ws: Any) -> dict[str, Any]:
     raise AssertionError("no error message")
 
 
+def game_shown(state: dict[str, Any]) -> dict[str, Any]:
+    """What a test's failure shows of a game's state: where it is, how it ended, its clocks."""
+    return {k: state.get(k) for k in ("id", "ply", "turn", "result", "end_reason", "clocks")}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -25,7 +25,7 @@ from panal.server.bots.bridge import (
     move_budget,
 )
 from panal.uhp.client import UhpClient
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import ServerProcess, game_shown
 
 
 def test_the_clock_share_and_the_engine_identity() -> None:
@@ -65,7 +65,7 @@ def _states(url: str, game_ids: list[str]) -> list[dict[str, Any]]:
 
 def _seen(states: list[dict[str, Any]], logs: list[Path]) -> str:
     """What a failure shows: each game's ply, turn, result and clocks, and the bots' logs."""
-    games = [{k: s.get(k) for k in ("id", "ply", "turn", "result", "clocks")} for s in states]
+    games = [game_shown(state) for state in states]
     tails = [f"--- {log.name}\n" + "".join(log.read_text().splitlines(True)[-30:]) for log in logs]
     return f"{games}\n" + "\n".join(tails)
 
@@ -235,7 +235,7 @@ def test_a_quiet_socket_asks_for_the_state_again_and_the_bot_moves(
     async def follow() -> None:
         engine = await UhpClient.popen(engine_command)
         try:
-            await asyncio.wait_for(bot._follow(socket, engine, {}), 30)
+            await asyncio.wait_for(bot.follow(socket, engine, {}), 30)
         finally:
             await engine.quit()
 

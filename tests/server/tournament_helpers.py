@@ -18,7 +18,7 @@ from websockets.sync.client import connect as ws_connect
 
 from panal.server.database.store import Store
 from panal.server.players.auth import SESSION_COOKIE
-from tests.server.helpers import ServerProcess, hello
+from tests.server.helpers import ServerProcess, game_shown, hello
 
 _LEGACY = "legacy" in ws_connect.__code__.co_varnames
 CLOCK = {"kind": "realtime", "base": 600, "increment": 0}
@@ -142,7 +142,7 @@ def wait_for(
             return seen
         time.sleep(0.2)
     games = [
-        {k: game.get(k) for k in ("id", "ply", "turn", "result", "end_reason", "clocks")}
+        game_shown(game)
         for game in (
             httpx.get(f"{server.url}/api/games/{board['game']}", timeout=30).json()
             for pairing in seen["pairings"]

@@ -252,7 +252,7 @@ class BotBridge:
                 ) as socket:
                     await socket.send(json.dumps({"type": "hello", "token": None}))
                     backoff = 0.5
-                    await self._follow(socket, engine, rules)
+                    await self.follow(socket, engine, rules)
                     return
             except EngineError:
                 raise  # an engine's timeout is a TimeoutError too: not the connection's
@@ -261,7 +261,7 @@ class BotBridge:
             await asyncio.sleep(backoff)
             backoff = min(8.0, backoff * 2)
 
-    async def _follow(self, socket: Any, engine: UhpClient, rules: dict[str, str]) -> None:
+    async def follow(self, socket: Any, engine: UhpClient, rules: dict[str, str]) -> None:
         """Answer the game's states until it ends (a closed connection raises
         ``ConnectionClosed``); ``rules``: the engine's rule options as last set."""
         answered = -1
