@@ -11,6 +11,8 @@ chosen for what it buys in Hive:
 * principal-variation search with null windows; when the search is driven by the clock, also
   null-move and reverse-futility pruning, late-move reductions, and late-move pruning of quiet
   moves near the horizon (``exact_depth`` turns all of them off so ``depth N`` is exactly N);
+* at the horizon, a leaf where the side to move can surround the enemy queen with one move
+  scores as that win (selective searches only, so ``depth N`` stays exactly N plies);
 * terminal scores with mate distance (a faster win scores higher); a draw (by the rules, or a
   position met before) costs the searching side ``contempt`` score units, so it avoids
   repetitions in level positions; a larger contempt plays on in a somewhat worse position
@@ -486,6 +488,12 @@ class Searcher:
                     return score
 
         if depth <= 0:
+            if self.selective and self._surrounds_next(game):
+                # The horizon's one exact fact: the side to move surrounds the enemy queen with
+                # its next move. The static score cannot see it (it prices a queen with five
+                # neighbours at about one piece), so a line that leaves a queen there for the
+                # opponent to close looked playable one ply too long.
+                return WIN - ply - 1
             cached = self.scores.get(key)
             if cached is None:
                 cached = self.scores[key] = self.evaluate(game)
@@ -583,6 +591,33 @@ class Searcher:
             return False
         stacks = game.stacks
         return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS) <= 3
+
+    @staticmethod
+    def _surrounds_next(game: Game) -> bool:
+        """The side to move can win at once: the enemy queen has one empty neighbour left, and
+        a legal move fills it without surrounding its own queen too (a draw). Costs a move
+        generation only where five of the six cells are occupied."""
+        queen = game.piece_cells[((game.ply & 1) ^ 1) << 4]
+        if queen < 0:
+            return False
+        stacks = game.stacks
+        empty = -1
+        for step in NEIGHBOR_OFFSETS:
+            if queen + step not in stacks:
+                if empty >= 0:
+                    return False
+                empty = queen + step
+        if empty < 0:
+            return False
+        win = _WHITE_WINS if game.ply & 1 == 0 else GameState.BLACK_WINS
+        for code in game.legal_move_codes():
+            if code >> 6 == empty:
+                game.push_code(code)
+                state = game.state
+                game.pop_code()
+                if state is win:
+                    return True
+        return False
 
     @staticmethod
     def _checks(game: Game, codes: list[int]) -> frozenset[int]:
