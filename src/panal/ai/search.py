@@ -117,6 +117,7 @@ class Searcher:
         self.hash_size_mb = hash_size_mb
         self.history: dict[int, int] = {}
         self.scores: dict[int, int] = {}  # static evaluations by position hash
+        self.surrounds: dict[int, bool] = {}  # by position hash: can the side to move win at once
         self.killers: list[list[int]] = [[PASS_CODE, PASS_CODE] for _ in range(MAX_PLY + 1)]
         self.nodes = 0
         self.deadline = float("inf")
@@ -139,6 +140,7 @@ class Searcher:
         """Forget everything learnt (table, history, killers)."""
         self.table.clear()
         self.scores.clear()
+        self.surrounds.clear()
         self.history.clear()
         for pair in self.killers:
             pair[0] = pair[1] = PASS_CODE
@@ -264,6 +266,8 @@ class Searcher:
             self.table.clear()
         if len(self.scores) > self.max_entries:
             self.scores.clear()
+        if len(self.surrounds) > self.max_entries:
+            self.surrounds.clear()
         # Histories fade between searches so old habits do not dominate.
         self.history = {code: value >> 2 for code, value in self.history.items() if value >= 4}
         position = game.copy()
@@ -488,15 +492,16 @@ class Searcher:
                     return score
 
         if depth <= 0:
-            if self.selective and self._surrounds_next(game):
-                # The horizon's one exact fact: the side to move surrounds the enemy queen with
-                # its next move. The static score cannot see it (it prices a queen with five
-                # neighbours at about one piece), so a line that leaves a queen there for the
-                # opponent to close looked playable one ply too long.
-                return WIN - ply - 1
             cached = self.scores.get(key)
             if cached is None:
                 cached = self.scores[key] = self.evaluate(game)
+            if cached < beta and self.selective and self._surrounds_next(game, key):
+                # The horizon's one exact fact: the side to move surrounds the enemy queen with
+                # its next move. The static score cannot see it (it prices a queen with five
+                # neighbours at about one piece), so a line that leaves a queen there for the
+                # opponent to close looked playable one ply too long. (At or above beta the
+                # leaf fails high either way.)
+                return WIN - ply - 1
             return cached
 
         if self.selective and beta < MATE_BOUND and alpha > -MATE_BOUND:
@@ -592,11 +597,11 @@ class Searcher:
         stacks = game.stacks
         return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS) <= 3
 
-    @staticmethod
-    def _surrounds_next(game: Game) -> bool:
+    def _surrounds_next(self, game: Game, key: int) -> bool:
         """The side to move can win at once: the enemy queen has one empty neighbour left, and
         a legal move fills it without surrounding its own queen too (a draw). Costs a move
-        generation only where five of the six cells are occupied."""
+        generation only where five of the six cells are occupied, once a position (kept by
+        ``key``, its hash, as the static scores are)."""
         queen = game.piece_cells[((game.ply & 1) ^ 1) << 4]
         if queen < 0:
             return False
@@ -609,15 +614,20 @@ class Searcher:
                 empty = queen + step
         if empty < 0:
             return False
-        win = _WHITE_WINS if game.ply & 1 == 0 else GameState.BLACK_WINS
-        for code in game.legal_move_codes():
-            if code >> 6 == empty:
-                game.push_code(code)
-                state = game.state
-                game.pop_code()
-                if state is win:
-                    return True
-        return False
+        known = self.surrounds.get(key)
+        if known is None:
+            known = False
+            win = _WHITE_WINS if game.ply & 1 == 0 else GameState.BLACK_WINS
+            for code in game.legal_move_codes():
+                if code >> 6 == empty:
+                    game.push_code(code)
+                    state = game.state
+                    game.pop_code()
+                    if state is win:
+                        known = True
+                        break
+            self.surrounds[key] = known
+        return known
 
     @staticmethod
     def _checks(game: Game, codes: list[int]) -> frozenset[int]:
