@@ -3,8 +3,9 @@
 
 The values were taken from main at 3294127, before the speed work of branch ``evalspeed``. A
 change that means to search or evaluate differently (new terms, new pruning, a new draw rule)
-changes them on purpose: regenerate them with ``python tests/ai/test_search_pinned.py`` and say
-so in the commit, since a search that differs is a different engine (new strength matches).
+changes them on purpose: regenerate them from the repository root with
+``PYTHONPATH=. python tests/ai/test_search_pinned.py`` (it imports ``tests.ai``) and say so in
+the commit, since a search that differs is a different engine (new strength matches).
 """
 
 from __future__ import annotations
