@@ -32,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, cast
 
-from panal.ai.evaluation import MATE_BOUND, WIN, evaluate
+from panal.ai.evaluation import MATE_BOUND, WIN, evaluate, filling_moves
 from panal.hex import NEIGHBOR_OFFSETS
 from panal.hive import Game, GameState, Move
 from panal.hive.codes import PASS_CODE
@@ -55,6 +55,7 @@ _EMPTY: frozenset[int] = frozenset()
 _IN_PROGRESS = GameState.IN_PROGRESS
 _DRAW = GameState.DRAW
 _WHITE_WINS = GameState.WHITE_WINS
+_BLACK_WINS = GameState.BLACK_WINS
 
 # Move ordering packs (score, code) into score << _ORDER_SHIFT | code - PASS_CODE: a code is a
 # cell (28 bits) << 6 | 6 bits of piece and flag, and PASS_CODE the smallest.
@@ -617,15 +618,15 @@ class Searcher:
         known = self.surrounds.get(key)
         if known is None:
             known = False
-            win = _WHITE_WINS if game.ply & 1 == 0 else GameState.BLACK_WINS
-            for code in game.legal_move_codes():
-                if code >> 6 == empty:
-                    game.push_code(code)
-                    state = game.state
-                    game.pop_code()
-                    if state is win:
-                        known = True
-                        break
+            win = _WHITE_WINS if game.ply & 1 == 0 else _BLACK_WINS
+            # With one cell left, every filling move fills that one.
+            for code in filling_moves(game):
+                game.push_code(code)
+                state = game.state
+                game.pop_code()
+                if state is win:
+                    known = True
+                    break
             self.surrounds[key] = known
         return known
 
