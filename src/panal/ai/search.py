@@ -43,7 +43,13 @@ INFINITY = WIN + 1_000
 MAX_PLY = 128
 
 CONTEMPT = 15  # score units a draw costs the side that searches, by default
-FUTILITY_MARGIN = 150  # score units per remaining ply
+# Reverse futility's margins, in score units, by the depth left. Where the side to move's queen
+# is not beside five pieces, a search of depth 1 fell below the static score by more than 50 in
+# 1 position of 943, and of depth 2 by more than 300 in none (benchmarks/ai_futility.py); beside
+# five, 5 of 51 fell below it by any margin, so reverse futility leaves those alone. Depth 1's
+# margin was 150: 50 reached a ply deeper as often, and won 61.7% of 115 games of self-play at
+# 1 s (docs/benchmarks.md, "Reverse futility's margin").
+FUTILITY_MARGINS: Final = {1: 50, 2: 300}
 NULL_REDUCTION = 2
 LATE_MOVE_LIMITS = {1: 16, 2: 28}  # quiet moves searched at these remaining depths
 
@@ -509,12 +515,18 @@ class Searcher:
             static = self.scores.get(key)
             if static is None:
                 static = self.scores[key] = self.evaluate(game)
-            # Reverse futility: far above beta near the horizon, one move will not undo it.
-            if depth <= 2 and static - FUTILITY_MARGIN * depth >= beta:
+            # Reverse futility: far enough above beta near the horizon, the side to move
+            # surely has a move that keeps it there. Not when its queen is beside five pieces:
+            # the opponent may close the ring next, which the static score does not see.
+            if (
+                depth <= 2
+                and static - FUTILITY_MARGINS[depth] >= beta
+                and self._queen_neighbors(game) < 5
+            ):
                 return static
             # Null move: if passing still holds beta, a real move surely would. Not when our
             # queen is nearly surrounded: there a pass can hide a threat (zugzwang-like).
-            if null_ok and depth >= 3 and static >= beta and self._queen_safe(game):
+            if null_ok and depth >= 3 and static >= beta and 0 <= self._queen_neighbors(game) <= 3:
                 game.push_code(PASS_CODE)
                 try:
                     score = -self._negamax(
@@ -590,13 +602,14 @@ class Searcher:
     # --- helpers --------------------------------------------------------------------------
 
     @staticmethod
-    def _queen_safe(game: Game) -> bool:
-        """The side to move's queen is placed and has at most three neighbours."""
+    def _queen_neighbors(game: Game) -> int:
+        """How many of the six cells around the side to move's queen are occupied; -1 while it
+        is in hand."""
         cell = game.piece_cells[(game.ply & 1) << 4]
         if cell < 0:
-            return False
+            return -1
         stacks = game.stacks
-        return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS) <= 3
+        return sum(cell + step in stacks for step in NEIGHBOR_OFFSETS)
 
     def _surrounds_next(self, game: Game, key: int) -> bool:
         """The side to move can win at once: the enemy queen has one empty neighbour left, and
