@@ -9,7 +9,7 @@ from __future__ import annotations
 from panal.ai import Searcher
 from panal.hive import Game
 
-# Mid-game, White to move (ply 20 of a BoardGameArena game, then random plies). White wins in
+# A BoardGameArena game after 40 plies, White to move (benchmarks/ai_search.py). White wins in
 # three plies: `wM wB2` leaves Black's queen beside five pieces, and every Black move lets White
 # fill the last cell. A depth-2 search sees it only if Black's reply, a depth-1 node, is searched:
 # its static score is far above beta there, and reverse futility used to return it unsearched
