@@ -41,8 +41,7 @@ class ProvisionalScore(mcts.Evaluator):  # type: ignore[misc]
             if not queen and alive:
                 target = public.colmena_cell(seat)
                 score += max(
-                    game.number(t) / 2 / (1 + target.distance(public.tile_cell[t]))
-                    for t in alive
+                    game.number(t) / 2 / (1 + target.distance(public.tile_cell[t])) for t in alive
                 )
             scores.append(score)
         mean = sum(scores) / len(scores)
