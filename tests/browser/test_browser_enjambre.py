@@ -255,6 +255,15 @@ def test_brazilian_portuguese_speaks_brazilian_and_shares_the_rest(open_page: An
     ]
 
 
+LIT_CELL_SIZE = """() => {
+    const cell = document.querySelector(".enj-board .cell.lit-place");
+    const box = cell && cell.getBoundingClientRect();
+    return box && box.width > 0 ? [box.width, box.height] : null;
+}"""
+"""The size on screen of a cell lit for a placement, once one is drawn (JavaScript for
+``wait_for_function``)."""
+
+
 def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     page = open_page("/enjambre", locale="en-US", phone=True)
     page.wait_for_selector("form.new-table")
@@ -265,9 +274,11 @@ def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     page.wait_for_selector(".enj-tray")
     assert page.evaluate(OVERFLOW, 390) == []
     assert page.evaluate(SMALL_TAP_TARGETS) == []
-    # The set-up zooms in on the own zone: its cells are big enough to tap.
-    cell = page.locator(".enj-board .cell.lit-place").first.bounding_box()
-    assert cell is not None and cell["width"] >= 44 and cell["height"] >= 44
+    # The set-up zooms in on the own zone: its cells are big enough to tap. Found and measured
+    # in one step in the page: a state arriving redraws the board, and a cell found first and
+    # measured after may be gone by then (a busy machine made it so).
+    width, height = page.wait_for_function(LIT_CELL_SIZE).json_value()
+    assert width >= 44 and height >= 44, (width, height)
     page.screenshot(path=str(artifacts / "enjambre-phone-setup.png"))
     arrange(page, by_taps=True)
     page.wait_for_selector(".enj-board .tile.selectable")
