@@ -14,29 +14,28 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 #: Test packages whose tests share services and so run in order, in one worker.
 SERVICE_PACKAGES = ("tests/server/", "tests/browser/")
 
-try:
-    from xdist.scheduler import LoadScopeScheduling
-except ImportError:  # without pytest-xdist (and without -n) the suite runs in one process
-    pass
-else:
 
-    class ServicesInOneWorker(LoadScopeScheduling):
-        """xdist's scope scheduling with one scope for every service test and one per other test.
+class ServicesInOneWorker(LoadScopeScheduling):
+    """xdist's scope scheduling with one scope for every service test and one per other test.
 
-        Scopes go out largest first, so the services' scope starts at once on one worker while
-        the other workers take the library's tests one at a time. (xdist's own ``--dist
-        loadgroup`` marks its groups by renaming node ids, which pytest 9 no longer lets a plugin
-        do: the groups are silently ignored, so the grouping is done here.)
-        """
+    Scopes go out largest first, so the services' scope starts at once on one worker while the
+    other workers take the library's tests one at a time. ``_split_scope`` is the method xdist's
+    own schedulers override to define a scope (``LoadFileScheduling`` does). xdist's ``--dist
+    loadgroup`` would say the same with a marker, but it marks its groups by renaming node ids,
+    which pytest 9 no longer lets a plugin do: the groups are silently ignored, so the grouping
+    is done here.
+    """
 
-        def _split_scope(self, nodeid: str) -> str:
-            if nodeid.startswith(SERVICE_PACKAGES):
-                return "services"
-            return nodeid
+    def _split_scope(self, nodeid: str) -> str:
+        if nodeid.startswith(SERVICE_PACKAGES):
+            return "services"
+        return nodeid
 
-    def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ServicesInOneWorker:
-        return ServicesInOneWorker(config, log)
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> ServicesInOneWorker:
+    return ServicesInOneWorker(config, log)
