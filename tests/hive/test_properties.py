@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from panal.hex import NEIGHBOR_OFFSETS, unpack
 from panal.hive import Bug, Color, DragonflyCarry, DragonflySidestep, Game, GameState, Move, Options
-from panal.hive.codes import OFF_BOARD, PASS_CODE
+from panal.hive.codes import CARRY_FLAG, OFF_BOARD, PASS_CODE
 from panal.hive.game import CARRIER_KEYS, FLYING_KEYS
 from panal.hive.pieces import bug_of, color_of
 
@@ -173,6 +173,7 @@ DRAGONFLY_COMBINATIONS = [
     )
 ]
 _FLYERS = (Bug.DRAGONFLY, Bug.MOSQUITO)
+_POWERS = (Bug.DRAGONFLY, Bug.MOSQUITO, Bug.PILLBUG, Bug.BEETLE, Bug.LADYBUG)
 
 
 def _label(options: Options) -> str:
@@ -368,3 +369,42 @@ def test_articulation_points_are_the_cells_whose_removal_splits_the_hive(seed: i
         expected = {cell for cell in cells if len(cells) >= 3 and not _connected(cells - {cell})}
         assert articulation_points(game.stacks) == expected
         game.push_code(rng.choice(codes))
+
+
+def _answers_one_by_one(game: Game, codes: set[int]) -> set[int]:
+    """The codes ``is_legal_code`` accepts, each asked of a fresh copy of ``game`` (whose legal
+    moves are not generated yet, so that the per-move path answers, not the list)."""
+    return {code for code in codes if game.copy().is_legal_code(code)}
+
+
+@pytest.mark.parametrize("game_type", [*GAME_TYPES, "Base+MD"])
+def test_is_legal_code_answers_as_the_generated_moves(game_type: str) -> None:
+    """``is_legal_code`` decides one move without generating the others; on positions of random
+    games (with the Dragonfly's options drawn too) it accepts exactly the generated moves among
+    every piece going to every cell on or beside the hive, carried or not."""
+    rng = random.Random(game_type)
+    options = rng.choice(DRAGONFLY_COMBINATIONS) if "D" in game_type else None
+    game = Game(game_type, options=options)
+    checked = 0
+    for ply in range(90):
+        codes = game.legal_move_codes()
+        if not codes:
+            break
+        if ply % 6 == 5:
+            near = {cell + step for cell in game.stacks for step in (0, *NEIGHBOR_OFFSETS)}
+            candidates = {
+                cell << 6 | flag | piece
+                for cell in near
+                for piece in range(32)
+                for flag in (0, CARRY_FLAG)
+            }
+            legal = set(codes) - {PASS_CODE}
+            assert legal <= candidates
+            probe = Game.from_game_string(game.game_string(), options=options)
+            assert _answers_one_by_one(probe, candidates) == legal
+            assert probe.is_legal_code(PASS_CODE) is (codes == [PASS_CODE])
+            checked += 1
+        # Prefer the pieces with powers, so that throws, climbs and carries happen.
+        movers = [c for c in codes if c != PASS_CODE and bug_of(c & 31) in _POWERS]
+        game.push_code(rng.choice(movers if movers and rng.random() < 0.5 else codes))
+    assert checked >= 5

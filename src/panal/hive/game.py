@@ -84,6 +84,7 @@ _BEETLE: Final = int(Bug.BEETLE)
 _MOSQUITO: Final = int(Bug.MOSQUITO)
 _PILLBUG: Final = int(Bug.PILLBUG)
 _DRAGONFLY: Final = int(Bug.DRAGONFLY)
+_THROWERS: Final = (_PILLBUG, _MOSQUITO)  # a Mosquito throws when it copies a Pillbug
 _WHITE_QUEEN: Final = int(Piece.wQ)
 # By bug value: the first slot of the bug (Piece value & 15).
 _FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
@@ -704,7 +705,49 @@ class Game:
                 return False
         else:
             return False
-        return code in self.legal_move_codes()
+        return self.is_legal_code(code)
+
+    def is_legal_code(self, code: int) -> bool:
+        """Whether move ``code`` is legal here: the same answer as ``code in
+        legal_move_codes()``, found without generating every move when they are not known yet
+        (a placement checks its piece and cell; a movement generates the moves of its piece and
+        of the side to move's Pillbugs and Mosquitoes beside it, which may throw it)."""
+        if self._legal is not None or code < 0:
+            return code in self.legal_move_codes()
+        state = self._state
+        if state is not _IN_PROGRESS and state is not _NOT_STARTED:
+            return False
+        color = self._ply & 1
+        piece = code & 31
+        cell = self._cell[piece]
+        if cell == OFF_BOARD:
+            return (
+                not code & CARRY_FLAG
+                and piece in self.placeable_pieces(color)
+                and code >> 6 in self.placement_cells(color)
+            )
+        if self._cell[color << 4] == OFF_BOARD:
+            return False  # nothing moves before its side's queen is placed
+        stacks = self._stacks
+        pinned = self.pinned_cells()
+        frozen = self._last_moved
+        found: set[int] = set()
+        stack = stacks[cell]
+        if piece >> 4 == color and piece != frozen and stack[-1] == piece:
+            self._add_moves_of(piece, cell, stack, pinned, found)
+        if not code & CARRY_FLAG:
+            for step in NEIGHBOR_OFFSETS:
+                # A throw, by a Pillbug or a Mosquito standing alone beside the piece.
+                near = stacks.get(cell + step)
+                if (
+                    near
+                    and len(near) == 1
+                    and near[0] >> 4 == color
+                    and near[0] != frozen
+                    and BUG_OF[near[0]] in _THROWERS
+                ):
+                    self._add_moves_of(near[0], cell + step, near, pinned, found)
+        return code in found
 
     def _generate(self) -> list[int]:
         state = self._state
@@ -786,31 +829,37 @@ class Game:
             if cell == OFF_BOARD or piece == frozen:
                 continue
             stack = stacks[cell]
-            if stack[-1] != piece:
-                continue  # covered
-            bug = BUG_OF[piece]
-            free = len(stack) > 1 or cell not in pinned
-            if bug == _MOSQUITO and len(stack) == 1:
-                copied = {
-                    BUG_OF[stacks[cell + s][-1]] for s in NEIGHBOR_OFFSETS if cell + s in stacks
-                }
-                copied.discard(_MOSQUITO)
-                if free:
-                    for dest in self._lifted_moves(piece, cell, copied):
-                        found.add(dest << 6 | piece)
-                if _PILLBUG in copied:
-                    self._throws(cell, pinned, found)
-                continue
-            if bug == _MOSQUITO:  # on top of the hive: a beetle, or a Dragonfly if it flew up
-                bug = _DRAGONFLY if self._flying >> piece & 1 else _BEETLE
-            if free:
-                for dest in self._lifted_moves(piece, cell, (bug,)):
-                    found.add(dest << 6 | piece)
-                if bug == _DRAGONFLY and len(stack) > 1 and self.may_carry(piece):
-                    self._carries(piece, cell, pinned, found)
-            if bug == _PILLBUG:
-                self._throws(cell, pinned, found)
+            if stack[-1] == piece:  # not covered
+                self._add_moves_of(piece, cell, stack, pinned, found)
         return list(found)
+
+    def _add_moves_of(
+        self, piece: int, cell: int, stack: list[int], pinned: frozenset[int], found: set[int]
+    ) -> None:
+        """Add to ``found`` the moves the side to move makes with its ``piece``, on top of
+        ``stack`` at ``cell`` and not frozen: the piece's own moves, and the throws it makes as
+        a Pillbug (or a Mosquito beside one)."""
+        stacks = self._stacks
+        bug = BUG_OF[piece]
+        free = len(stack) > 1 or cell not in pinned
+        if bug == _MOSQUITO and len(stack) == 1:
+            copied = {BUG_OF[stacks[cell + s][-1]] for s in NEIGHBOR_OFFSETS if cell + s in stacks}
+            copied.discard(_MOSQUITO)
+            if free:
+                for dest in self._lifted_moves(piece, cell, copied):
+                    found.add(dest << 6 | piece)
+            if _PILLBUG in copied:
+                self._throws(cell, pinned, found)
+            return
+        if bug == _MOSQUITO:  # on top of the hive: a beetle, or a Dragonfly if it flew up
+            bug = _DRAGONFLY if self._flying >> piece & 1 else _BEETLE
+        if free:
+            for dest in self._lifted_moves(piece, cell, (bug,)):
+                found.add(dest << 6 | piece)
+            if bug == _DRAGONFLY and len(stack) > 1 and self.may_carry(piece):
+                self._carries(piece, cell, pinned, found)
+        if bug == _PILLBUG:
+            self._throws(cell, pinned, found)
 
     def may_carry(self, piece: int) -> bool:
         """Whether the carrier ``piece``, on top of a stack, may carry now as far as *when* goes.
@@ -1117,7 +1166,7 @@ class Game:
     # --- errors -----------------------------------------------------------------------------
 
     def _check_legal(self, code: int) -> None:
-        if code not in self.legal_move_codes():
+        if not self.is_legal_code(code):
             rule, details = broken_rule(self, code)
             raise IllegalMoveError.breaking(rule, details)
 
