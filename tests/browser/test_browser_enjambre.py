@@ -54,10 +54,26 @@ def new_table(
     return table_id(page)
 
 
+BOX = """(selector) => {
+    const element = document.querySelector(selector);
+    const box = element && element.getBoundingClientRect();
+    return box && box.width > 0 ? [box.x, box.y, box.width, box.height] : null;
+}"""
+"""Where the first element matching a selector is drawn, once it is (JavaScript for
+``wait_for_function``)."""
+
+
+def box(page: Any, selector: str) -> tuple[float, float, float, float]:
+    """x, y, width and height of the first element matching ``selector``, found and measured
+    in one step in the page: the board's SVG is drawn again whenever a state arrives, and a
+    redraw between finding an element and measuring it would leave nothing to measure."""
+    x, y, width, height = page.wait_for_function(BOX, arg=selector).json_value()
+    return x, y, width, height
+
+
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).first.bounding_box()
-    assert box is not None, f"{selector} is not shown"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y, width, height = box(page, selector)
+    return x + width / 2, y + height / 2
 
 
 def arrange(page: Any, *, by_taps: bool = False, by_drag: bool = False) -> None:
@@ -255,15 +271,6 @@ def test_brazilian_portuguese_speaks_brazilian_and_shares_the_rest(open_page: An
     ]
 
 
-LIT_CELL_SIZE = """() => {
-    const cell = document.querySelector(".enj-board .cell.lit-place");
-    const box = cell && cell.getBoundingClientRect();
-    return box && box.width > 0 ? [box.width, box.height] : null;
-}"""
-"""The size on screen of a cell lit for a placement, once one is drawn (JavaScript for
-``wait_for_function``)."""
-
-
 def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     page = open_page("/enjambre", locale="en-US", phone=True)
     page.wait_for_selector("form.new-table")
@@ -277,7 +284,7 @@ def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     # The set-up zooms in on the own zone: its cells are big enough to tap. Found and measured
     # in one step in the page: a state arriving redraws the board, and a cell found first and
     # measured after may be gone by then (a busy machine made it so).
-    width, height = page.wait_for_function(LIT_CELL_SIZE).json_value()
+    _, _, width, height = box(page, ".enj-board .cell.lit-place")
     assert width >= 44 and height >= 44, (width, height)
     page.screenshot(path=str(artifacts / "enjambre-phone-setup.png"))
     arrange(page, by_taps=True)
