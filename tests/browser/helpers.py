@@ -8,6 +8,23 @@ from typing import Any
 
 import httpx
 
+BOX = """(selector) => {
+    const element = document.querySelector(selector);
+    const box = element && element.getBoundingClientRect();
+    return box && box.width > 0 ? {x: box.x, y: box.y, width: box.width, height: box.height} : null;
+}"""
+"""Where the first element matching a CSS selector is drawn, once it is (JavaScript for
+``wait_for_function``)."""
+
+
+def box(page: Any, selector: str) -> dict[str, float]:
+    """x, y, width and height of the first element matching the CSS ``selector``, once it is
+    drawn, found and measured in one step in the page. Pages draw parts of themselves again
+    whenever a state arrives (the board, a tournament's pairings), and a redraw between finding
+    an element and measuring it (``locator(...).bounding_box()``) leaves nothing to measure."""
+    found: dict[str, float] = page.wait_for_function(BOX, arg=selector).json_value()
+    return found
+
 
 def game_id(page: Any) -> str:
     page.wait_for_url("**/game/*")
@@ -51,17 +68,19 @@ def drag_move(page: Any, move: dict[str, Any], hands: list[list[str]]) -> None:
     """Play ``move`` by drag-and-drop."""
     piece = move["piece"]
     in_hand = any(piece in hand for hand in hands)
-    source = (
-        page.locator(f".hand button[data-piece={piece}]")
+    source = box(
+        page,
+        f".hand button[data-piece={piece}]"
         if in_hand
-        else page.locator(f".board .cell.selectable[data-piece={piece}]")
+        else f".board .cell.selectable[data-piece={piece}]",
     )
-    box = source.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
     page.mouse.down()
     key = f"{move['to'][0]},{move['to'][1]}"
-    page.mouse.move(box["x"] + box["width"] / 2 + 20, box["y"] + box["height"] / 2 + 10, steps=4)
-    target = page.locator(f'.board [data-cell="{key}"][data-dest]').bounding_box()
+    page.mouse.move(
+        source["x"] + source["width"] / 2 + 20, source["y"] + source["height"] / 2 + 10, steps=4
+    )
+    target = box(page, f'.board [data-cell="{key}"][data-dest]')
     page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=8)
     page.mouse.up()
 

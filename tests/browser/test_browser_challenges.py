@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import game_id
+from tests.browser.helpers import box, game_id
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
 from tests.browser.test_browser_players import two_people, type_move
 from tests.server.helpers import ServerProcess
@@ -43,8 +43,8 @@ def test_a_named_challenge_accepted_then_a_takeback(
     assert "ana_c" in bruno.inner_text("[data-named=incoming]")
     assert "deshacer" in bruno.inner_text("[data-named=incoming]")
     assert bruno.evaluate(OVERFLOW, 390) == [] and bruno.evaluate(SMALL_TAP_TARGETS) == []
-    box = bruno.locator("[data-named=incoming] [data-action=accept]").bounding_box()
-    assert box is not None and box["y"] + box["height"] <= 844  # on the phone's first screen
+    accept = box(bruno, "[data-named=incoming] [data-action=accept]")
+    assert accept["y"] + accept["height"] <= 844  # on the phone's first screen
     bruno.screenshot(path=str(artifacts / "challenges-incoming-phone.png"))
     bruno.tap("[data-named=incoming] [data-action=accept]")
     game = game_id(bruno)

@@ -10,16 +10,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_id, host_online_game
+from tests.browser.helpers import box, game_id, host_online_game
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
-
-
-def box(page: Any, selector: str) -> dict[str, float]:
-    found: dict[str, float] | None = page.locator(selector).bounding_box()
-    assert found is not None, f"{selector} is not shown"
-    return found
 
 
 def apart(a: dict[str, float], b: dict[str, float]) -> bool:

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from tests.browser.helpers import window_listeners
+from tests.browser.helpers import box, window_listeners
 from tests.browser.test_browser_phone import OVERFLOW, SMALL_TAP_TARGETS
 from tests.server.helpers import ServerProcess
 from tests.server.tables_helpers import choose_move
@@ -54,26 +54,9 @@ def new_table(
     return table_id(page)
 
 
-BOX = """(selector) => {
-    const element = document.querySelector(selector);
-    const box = element && element.getBoundingClientRect();
-    return box && box.width > 0 ? [box.x, box.y, box.width, box.height] : null;
-}"""
-"""Where the first element matching a selector is drawn, once it is (JavaScript for
-``wait_for_function``)."""
-
-
-def box(page: Any, selector: str) -> tuple[float, float, float, float]:
-    """x, y, width and height of the first element matching ``selector``, found and measured
-    in one step in the page: the board's SVG is drawn again whenever a state arrives, and a
-    redraw between finding an element and measuring it would leave nothing to measure."""
-    x, y, width, height = page.wait_for_function(BOX, arg=selector).json_value()
-    return x, y, width, height
-
-
 def centre(page: Any, selector: str) -> tuple[float, float]:
-    x, y, width, height = box(page, selector)
-    return x + width / 2, y + height / 2
+    found = box(page, selector)
+    return found["x"] + found["width"] / 2, found["y"] + found["height"] / 2
 
 
 def arrange(page: Any, *, by_taps: bool = False, by_drag: bool = False) -> None:
@@ -166,9 +149,8 @@ def test_four_players_two_people_and_two_bots_play_to_the_scoreboard(
     assert "Colocación" in guest.inner_text(".status")  # the guest reads Spanish
     host.wait_for_selector(".enj-tray")
     # On the desktop the chat sits in the side column beside the board, not below its edge.
-    board = host.locator(".enj-board-wrap").bounding_box()
-    chat = host.locator("details.chat").bounding_box()
-    assert board and chat and chat["x"] >= board["x"] + board["width"], (board, chat)
+    board, chat = box(host, ".enj-board-wrap"), box(host, "details.chat")
+    assert chat["x"] >= board["x"] + board["width"], (board, chat)
     assert chat["y"] + chat["height"] <= board["y"] + board["height"], (board, chat)
     arrange(host, by_taps=True)
     host.screenshot(path=str(artifacts / "enjambre-setup-done.png"))
@@ -284,7 +266,8 @@ def test_a_table_on_a_phone(open_page: Any, artifacts: Path) -> None:
     # The set-up zooms in on the own zone: its cells are big enough to tap. Found and measured
     # in one step in the page: a state arriving redraws the board, and a cell found first and
     # measured after may be gone by then (a busy machine made it so).
-    _, _, width, height = box(page, ".enj-board .cell.lit-place")
+    lit = box(page, ".enj-board .cell.lit-place")
+    width, height = lit["width"], lit["height"]
     assert width >= 44 and height >= 44, (width, height)
     page.screenshot(path=str(artifacts / "enjambre-phone-setup.png"))
     arrange(page, by_taps=True)

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_id, wait_for_ply, window_listeners
+from tests.browser.helpers import box, game_id, wait_for_ply, window_listeners
 from tests.server.helpers import ServerProcess
 
 pytestmark = pytest.mark.browser
@@ -53,11 +53,10 @@ def test_the_result_card_steps_aside(open_page: Any, artifacts: Path) -> None:
     assert page.is_hidden(".result-overlay")
     assert page.inner_text(".status").startswith("Black wins")
     page.click("[data-action=back]")
-    box = page.locator(".board-area").bounding_box()
-    assert box is not None
+    area = box(page, ".board-area")
     at_centre = page.evaluate(
         "([x, y]) => document.elementFromPoint(x, y).closest('.board') !== null",
-        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        [area["x"] + area["width"] / 2, area["y"] + area["height"] / 2],
     )
     assert at_centre, "something covers the board while stepping"
     page.screenshot(path=str(artifacts / "archive-step-back.png"))

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import game_id, wait_for_ply
+from tests.browser.helpers import box, game_id, wait_for_ply
 from tests.server.helpers import ServerProcess
 from tests.server.translations import AREAS, LANGUAGES
 
@@ -60,17 +60,16 @@ OVERFLOW = """(width) => {
 
 
 def on_screen(page: Any, selector: str, width: int = WIDTH) -> dict[str, float]:
-    box: dict[str, float] | None = page.locator(selector).bounding_box()
-    assert box is not None, f"{selector} is not shown"
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, (selector, box)
-    assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT + 0.5, (selector, box)
-    return box
+    found = box(page, selector)
+    assert found["x"] >= 0 and found["x"] + found["width"] <= width + 0.5, (selector, found)
+    assert found["y"] >= 0 and found["y"] + found["height"] <= HEIGHT + 0.5, (selector, found)
+    return found
 
 
-def pinch(page: Any, box: dict[str, float]) -> None:
-    """Two fingers on the middle of ``box`` moving apart (touch events through CDP)."""
+def pinch(page: Any, area: dict[str, float]) -> None:
+    """Two fingers on the middle of ``area`` moving apart (touch events through CDP)."""
     cdp = page.context.new_cdp_session(page)
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = area["x"] + area["width"] / 2, area["y"] + area["height"] / 2
 
     def touch(kind: str, spread: float) -> None:
         points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
@@ -160,25 +159,26 @@ def test_every_page_is_reachable_from_the_phone_header(
     assert links.count() == 7  # lobby, new game, import, archive, Enjambre, analysis, tournaments
     boxes = []
     for index in range(links.count()):
-        box = links.nth(index).bounding_box()
-        assert box is not None, links.nth(index).inner_text()
+        link = links.nth(index).bounding_box()
+        assert link is not None, links.nth(index).inner_text()
         # on screen, in the header, and big enough to tap
-        assert box["x"] >= 0 and box["x"] + box["width"] <= NARROW + 0.5, box
-        assert header["y"] <= box["y"] <= box["y"] + box["height"] <= header["y"] + header["height"]
+        assert link["x"] >= 0 and link["x"] + link["width"] <= NARROW + 0.5, link
+        top, bottom = link["y"], link["y"] + link["height"]
+        assert header["y"] <= top <= bottom <= header["y"] + header["height"], link
         # (44 px less a layout rounding: a box at y 49.89 can measure 43.99999)
-        assert box["width"] >= 44 - 0.01 and box["height"] >= 44 - 0.01, box
+        assert link["width"] >= 44 - 0.01 and link["height"] >= 44 - 0.01, link
         # no two links' boxes (nor their texts, which may not spill out of the box) overlap
         text_width = links.nth(index).evaluate("(link) => link.scrollWidth")
-        assert text_width <= box["width"] + 0.5, (links.nth(index).inner_text(), text_width, box)
+        assert text_width <= link["width"] + 0.5, (links.nth(index).inner_text(), text_width, link)
         for other in boxes:
             apart = (
-                box["x"] >= other["x"] + other["width"] - 0.5
-                or other["x"] >= box["x"] + box["width"] - 0.5
-                or box["y"] >= other["y"] + other["height"] - 0.5
-                or other["y"] >= box["y"] + box["height"] - 0.5
+                link["x"] >= other["x"] + other["width"] - 0.5
+                or other["x"] >= link["x"] + link["width"] - 0.5
+                or link["y"] >= other["y"] + other["height"] - 0.5
+                or other["y"] >= link["y"] + link["height"] - 0.5
             )
-            assert apart, (locale, links.nth(index).inner_text(), box, other)
-        boxes.append(box)
+            assert apart, (locale, links.nth(index).inner_text(), link, other)
+        boxes.append(link)
     assert page.evaluate(OVERFLOW, NARROW) == []
     page.screenshot(path=str(artifacts / f"phone-header-{locale}.png"))
     page.tap("a[data-nav=enjambre]")

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from panal.server.ratings import Glicko2, TableRating, rate_game, rate_table
-from tests.browser.helpers import game_id
+from tests.browser.helpers import box, game_id
 from tests.browser.test_browser_enjambre import (
     GAME_SECONDS,
     arrange,
@@ -129,9 +129,9 @@ def test_two_players_meet_in_the_lobby_and_play_rated_games_on_the_clock(
         ".player[data-hand=top] [data-clock]",
         ".player[data-hand=bottom] [data-clock]",
     ):
-        box = bruno.locator(selector).bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, selector
-        assert box["x"] >= 0 and box["x"] + box["width"] <= 390, selector
+        found = box(bruno, selector)
+        assert found["y"] >= 0 and found["y"] + found["height"] <= 844, selector
+        assert found["x"] >= 0 and found["x"] + found["width"] <= 390, selector
     assert bruno.evaluate(OVERFLOW, 390) == [] and bruno.evaluate(SMALL_TAP_TARGETS) == []
     bruno.screenshot(path=str(artifacts / "players-game-phone.png"))
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.browser.helpers import box
 from tests.browser.test_browser_players import sign_up
 
 pytestmark = pytest.mark.browser
@@ -78,8 +79,8 @@ def test_register_see_pairings_and_standings(open_page: Any, artifacts: Path) ->
     width = bruno.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
     for selector in ("[data-action=withdraw]", ".pairings td.result a"):
-        box = bruno.locator(selector).first.bounding_box()
-        assert box is not None and box["height"] >= 44, (selector, box)
+        found = box(bruno, selector)
+        assert found["height"] >= 44, (selector, found)
     bruno.screenshot(path=str(artifacts / "tournaments-phone-pairings.png"), full_page=True)
 
     bruno.click(".pairings td.result a")
@@ -143,8 +144,8 @@ def test_an_enjambre_series_on_a_phone(open_page: Any, artifacts: Path) -> None:
     assert "Asiento" in bruno.inner_text(".pairings thead")
     width = bruno.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
-    box = bruno.locator("[data-take-seat]").first.bounding_box()
-    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 390, box
+    seat = box(bruno, "[data-take-seat]")
+    assert seat["height"] >= 44 and seat["x"] + seat["width"] <= 390, seat
     bruno.screenshot(path=str(artifacts / "tournaments-series-phone.png"), full_page=True)
     bruno.click("[data-take-seat]")
     bruno.wait_for_url("**/table/*")
