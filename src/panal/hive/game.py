@@ -84,7 +84,6 @@ _BEETLE: Final = int(Bug.BEETLE)
 _MOSQUITO: Final = int(Bug.MOSQUITO)
 _PILLBUG: Final = int(Bug.PILLBUG)
 _DRAGONFLY: Final = int(Bug.DRAGONFLY)
-_THROWERS: Final = (_PILLBUG, _MOSQUITO)  # a Mosquito throws when it copies a Pillbug
 _WHITE_QUEEN: Final = int(Piece.wQ)
 # By bug value: the first slot of the bug (Piece value & 15).
 _FIRST_SLOT_OF_BUG: Final = tuple(FIRST_SLOT[bug] for bug in Bug)
@@ -737,17 +736,34 @@ class Game:
             self._add_moves_of(piece, cell, stack, pinned, found)
         if not code & CARRY_FLAG:
             for step in NEIGHBOR_OFFSETS:
-                # A throw, by a Pillbug or a Mosquito standing alone beside the piece.
-                near = stacks.get(cell + step)
+                # A throw, by a Pillbug or a Mosquito standing alone beside the piece (only its
+                # throws: a Mosquito's own moves, as an Ant say, cannot move this piece).
+                thrower = cell + step
+                near = stacks.get(thrower)
                 if (
                     near
                     and len(near) == 1
                     and near[0] >> 4 == color
                     and near[0] != frozen
-                    and BUG_OF[near[0]] in _THROWERS
+                    and self._throws_here(near[0], thrower)
                 ):
-                    self._add_moves_of(near[0], cell + step, near, pinned, found)
+                    self._throws(thrower, pinned, found)
         return code in found
+
+    def _throws_here(self, piece: int, cell: int) -> bool:
+        """Whether ``piece``, alone on ``cell``, has the Pillbug's power: it is one, or a
+        Mosquito beside one (on top of its stack, as the Mosquito copies it)."""
+        bug = BUG_OF[piece]
+        if bug == _PILLBUG:
+            return True
+        if bug != _MOSQUITO:
+            return False
+        stacks = self._stacks
+        for step in NEIGHBOR_OFFSETS:
+            near = stacks.get(cell + step)
+            if near and BUG_OF[near[-1]] == _PILLBUG:
+                return True
+        return False
 
     def _generate(self) -> list[int]:
         state = self._state
