@@ -20,7 +20,12 @@ It answers: when panal accepts a repetition, would it have done better to play o
 ``--scores`` answers first who wanted the loop: panal's search score (``--nodes``, contempt
 15) at each of its moves in the loop as it was played, instead of playing on. ``--limit-draws``
 looks at the games drawn at the move limit instead: panal's evaluation (its side) every 50
-plies and how often each side passed.
+plies and how often each side passed; with ``--prove K``, also whether panal, at its last turn,
+could force the surround of the enemy queen within K of its own moves, whatever the replies
+(``panal.puzzles.solver``, exact; ``--prove-nodes`` bounds each proof):
+
+    PYTHONPATH=src python3 benchmarks/ai_repetition.py --limit-draws --prove 4 \\
+        benchmarks/results/2026-11-28-futility/nokamute-d4
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from ai_ladder import Engine, EngineFailure
 from panal.ai import Searcher
 from panal.ai.evaluation import evaluate
 from panal.hive import Game, GameState
+from panal.puzzles.solver import NodeLimitReached, Solver, empty_queen_cells
 
 
 def repetition_starts(
@@ -73,9 +79,9 @@ def games_ending(
                     yield folder, record
 
 
-def limit_draws(folders: list[Path]) -> None:
+def limit_draws(folders: list[Path], prove: int = 0, prove_nodes: int = 2_000_000) -> None:
     """Print, for each game drawn at the move limit, panal's evaluation every 50 plies (from
-    its side) and each side's passes."""
+    its side) and each side's passes; with ``prove``, :func:`forced_surround` at its end."""
     for folder, record in games_ending(folders, lambda r: r.startswith("adjudicated draw after")):
         fields = record["game_string"].split(";")
         game = Game(fields[0], tournament_opening=True, repetition_draw=False)
@@ -87,10 +93,32 @@ def limit_draws(folders: list[Path]) -> None:
             if ply % 50 == 0:
                 scores.append(evaluate(game) * (1 if panal else -1))
             game.push(move)
+        proof = f"; {forced_surround(game, record['player_white'], prove, prove_nodes)}"
         print(
             f"  {folder.name}:{record['game']} {fields[0]} panal evaluation every 50 plies "
             f"{scores}, passes panal {passes['panal']} opponent {passes['opponent']}"
+            + (proof if prove else "")
         )
+
+
+def forced_surround(game: Game, panal_white: bool, most: int, node_limit: int) -> str:
+    """Whether panal, at its last turn in ``game``, forced the surround of the enemy queen within
+    ``most`` of its own moves: the fewest that do, "none within" (proven), or how far the proof
+    got before ``node_limit`` positions (each depth a fresh :class:`Solver`)."""
+    if (game.ply % 2 == 0) != panal_white:
+        game.pop_code()  # back to panal's last turn
+    empty = len(empty_queen_cells(game, 1 if panal_white else 0))
+    for moves in range(1, most + 1):
+        solver = Solver(game, node_limit=node_limit)
+        try:
+            if solver.wins_within(moves):
+                return f"{empty} empty cells around the enemy queen, surround forced in {moves}"
+        except NodeLimitReached:
+            return (
+                f"{empty} empty cells around the enemy queen, none forced within {moves - 1}, "
+                f"{moves} undecided after {node_limit:,} positions"
+            )
+    return f"{empty} empty cells around the enemy queen, none forced within {most} (proven)"
 
 
 def loop_scores(
@@ -146,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("folders", nargs="+", type=Path, help="ai_ladder.py result folders")
-    parser.add_argument("--engine", required=True, metavar="CMD")
+    parser.add_argument("--engine", metavar="CMD", help="the opponent (to play on)")
     parser.add_argument("--go", default="bestmove depth 4")
     parser.add_argument("--nodes", type=int, default=5000, help="panal's nodes a move")
     parser.add_argument(
@@ -156,10 +184,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="a JSON-lines file of every game")
     parser.add_argument("--scores", action="store_true", help="panal's scores in the loops")
     parser.add_argument("--limit-draws", action="store_true", help="the move-limit draws")
+    parser.add_argument(
+        "--prove", type=int, default=0, metavar="K", help="with --limit-draws: a surround in K?"
+    )
+    parser.add_argument("--prove-nodes", type=int, default=2_000_000, metavar="N")
     args = parser.parse_args(argv)
     if args.limit_draws:
-        limit_draws(args.folders)
+        limit_draws(args.folders, args.prove, args.prove_nodes)
         return 0
+    if args.engine is None and not args.scores:
+        parser.error("--engine is needed to play on from the loops")
     contempts = args.contempt or [15]
     starts = repetition_starts(args.folders)
     print(f"{len(starts)} starts", flush=True)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from panal.hive import Game
+from panal.puzzles import load_puzzles
 from tests.ai.ladder import load_benchmark, load_ladder
 from tests.ai.test_search_contempt import DRAWING_MOVE, LOOP
 
@@ -30,3 +33,40 @@ def test_the_loop_starts_at_the_first_occurrence_of_the_repeated_position(
     assert name == f"{tmp_path.name}:7@4"
     assert game_type == "Base" and panal_white is False
     assert before == moves[:4] and loop == moves[4:] and len(loop) == 8
+
+
+def test_the_limit_draws_report_proves_a_surround_panal_could_force(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--limit-draws --prove K``: at panal's last turn, the fewest own moves that force the
+    surround (shipped puzzles' positions as the games' ends: surrounds in one and in two), or
+    how far the proof got within its node limit."""
+    load_ladder()
+    module = load_benchmark("ai_repetition")
+    puzzles = {
+        moves: next(
+            p
+            for p in load_puzzles()
+            if p.kind == "surround" and p.moves == moves and not p.options.get("dragonfly_carry")
+        )
+        for moves in (1, 2)
+    }
+    records = [
+        {
+            "game": moves,
+            "reason": "adjudicated draw after 300 plies",
+            "player_white": puzzle.position.split(";")[2].startswith("White"),
+            "game_string": puzzle.position,
+        }
+        for moves, puzzle in puzzles.items()
+    ]
+    (tmp_path / "games.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in records), encoding="utf-8"
+    )
+    module.limit_draws([tmp_path], prove=3)
+    found = capsys.readouterr().out.splitlines()
+    assert found[0].endswith("surround forced in 1"), found
+    assert found[1].endswith("surround forced in 2"), found
+    module.limit_draws([tmp_path], prove=3, prove_nodes=1)
+    cut_short = capsys.readouterr().out.splitlines()[1]
+    assert cut_short.endswith("none forced within 1, 2 undecided after 1 positions"), cut_short
