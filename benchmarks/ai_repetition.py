@@ -22,9 +22,10 @@ It answers: when panal accepts a repetition, would it have done better to play o
 looks at the games drawn at the move limit instead: panal's evaluation (its side) every 50
 plies and how often each side passed; with ``--prove K``, also whether panal, at its last turn,
 could force the surround of the enemy queen within K of its own moves, whatever the replies
-(``panal.puzzles.solver``, exact; ``--prove-nodes`` bounds each proof):
+(``panal.puzzles.solver``, exact; ``--prove-nodes`` bounds each proof), or with
+``--first-pass`` right after the opponent first passed, when it had stopped moving:
 
-    PYTHONPATH=src python3 benchmarks/ai_repetition.py --limit-draws --prove 4 \\
+    PYTHONPATH=src python3 benchmarks/ai_repetition.py --limit-draws --prove 4 [--first-pass] \\
         benchmarks/results/2026-11-28-futility/nokamute-d4
 """
 
@@ -79,13 +80,17 @@ def games_ending(
                     yield folder, record
 
 
-def limit_draws(folders: list[Path], prove: int = 0, prove_nodes: int = 2_000_000) -> None:
+def limit_draws(
+    folders: list[Path], prove: int = 0, prove_nodes: int = 2_000_000, first_pass: bool = False
+) -> None:
     """Print, for each game drawn at the move limit, panal's evaluation every 50 plies (from
-    its side) and each side's passes; with ``prove``, :func:`forced_surround` at its end."""
+    its side) and each side's passes; with ``prove``, :func:`forced_surround` at its end, or
+    (``first_pass``) right after the opponent's first pass, when it had stopped moving."""
     for folder, record in games_ending(folders, lambda r: r.startswith("adjudicated draw after")):
         fields = record["game_string"].split(";")
         game = Game(fields[0], tournament_opening=True, repetition_draw=False)
         scores, passes = [], Counter[str]()
+        stopped: Game | None = None  # the position after the opponent's first pass
         for ply, move in enumerate(fields[3:]):
             panal = (game.ply % 2 == 0) == record["player_white"]
             if move == "pass":
@@ -93,12 +98,20 @@ def limit_draws(folders: list[Path], prove: int = 0, prove_nodes: int = 2_000_00
             if ply % 50 == 0:
                 scores.append(evaluate(game) * (1 if panal else -1))
             game.push(move)
-        proof = f"; {forced_surround(game, record['player_white'], prove, prove_nodes)}"
-        print(
+            if move == "pass" and not panal and stopped is None:
+                stopped = game.copy()
+        line = (
             f"  {folder.name}:{record['game']} {fields[0]} panal evaluation every 50 plies "
             f"{scores}, passes panal {passes['panal']} opponent {passes['opponent']}"
-            + (proof if prove else "")
         )
+        if prove and not first_pass:
+            line += f"; {forced_surround(game, record['player_white'], prove, prove_nodes)}"
+        elif prove and stopped is None:
+            line += "; the opponent never passed"
+        elif prove and stopped is not None:
+            proof = forced_surround(stopped, record["player_white"], prove, prove_nodes)
+            line += f"; after its first pass (ply {stopped.ply}): {proof}"
+        print(line)
 
 
 def forced_surround(game: Game, panal_white: bool, most: int, node_limit: int) -> str:
@@ -188,9 +201,12 @@ def main(argv: list[str] | None = None) -> int:
         "--prove", type=int, default=0, metavar="K", help="with --limit-draws: a surround in K?"
     )
     parser.add_argument("--prove-nodes", type=int, default=2_000_000, metavar="N")
+    parser.add_argument(
+        "--first-pass", action="store_true", help="with --prove: after the opponent's first pass"
+    )
     args = parser.parse_args(argv)
     if args.limit_draws:
-        limit_draws(args.folders, args.prove, args.prove_nodes)
+        limit_draws(args.folders, args.prove, args.prove_nodes, args.first_pass)
         return 0
     if args.engine is None and not args.scores:
         parser.error("--engine is needed to play on from the loops")

@@ -70,3 +70,6 @@ def test_the_limit_draws_report_proves_a_surround_panal_could_force(
     module.limit_draws([tmp_path], prove=3, prove_nodes=1)
     cut_short = capsys.readouterr().out.splitlines()[1]
     assert cut_short.endswith("none forced within 1, 2 undecided after 1 positions"), cut_short
+    module.limit_draws([tmp_path], prove=1, first_pass=True)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(line.endswith("; the opponent never passed") for line in lines)
