@@ -106,18 +106,20 @@ def limit_draws(
         )
         if prove and not first_pass:
             line += f"; {forced_surround(game, record['player_white'], prove, prove_nodes)}"
-        elif prove and stopped is None:
-            line += "; the opponent never passed"
-        elif prove and stopped is not None:
-            proof = forced_surround(stopped, record["player_white"], prove, prove_nodes)
-            line += f"; after its first pass (ply {stopped.ply}): {proof}"
+        elif prove:
+            if stopped is None:
+                line += "; the opponent never passed"
+            else:
+                proof = forced_surround(stopped, record["player_white"], prove, prove_nodes)
+                line += f"; after its first pass (ply {stopped.ply}): {proof}"
         print(line)
 
 
 def forced_surround(game: Game, panal_white: bool, most: int, node_limit: int) -> str:
     """Whether panal, at its last turn in ``game``, forced the surround of the enemy queen within
     ``most`` of its own moves: the fewest that do, "none within" (proven), or how far the proof
-    got before ``node_limit`` positions (each depth a fresh :class:`Solver`)."""
+    got before ``node_limit`` positions (each depth a fresh :class:`Solver`). When the opponent
+    is to move, takes the last move back on ``game`` itself."""
     if (game.ply % 2 == 0) != panal_white:
         game.pop_code()  # back to panal's last turn
     empty = len(empty_queen_cells(game, 1 if panal_white else 0))
