@@ -22,7 +22,13 @@ def box(page: Any, selector: str) -> dict[str, float]:
     drawn, found and measured in one step in the page. Pages draw parts of themselves again
     whenever a state arrives (the board, a tournament's pairings), and a redraw between finding
     an element and measuring it (``locator(...).bounding_box()``) leaves nothing to measure."""
-    found: dict[str, float] = page.wait_for_function(BOX, arg=selector).json_value()
+    # Imported here: the browser tests' conftest skips them where Playwright is missing.
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+    try:
+        found: dict[str, float] = page.wait_for_function(BOX, arg=selector).json_value()
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"nothing matching {selector!r} was drawn") from None
     return found
 
 
