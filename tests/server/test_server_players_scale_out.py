@@ -7,7 +7,6 @@ that held the game dies."""
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,31 +20,17 @@ from websockets.sync.client import connect as ws_connect
 
 from panal.server.database.store import Store
 from panal.server.players.auth import SESSION_COOKIE
-from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess, connect_game
+from tests.server.helpers import ServerProcess, backend_servers, connect_game
 
 _LEGACY = "legacy" in ws_connect.__code__.co_varnames
 
 
 @pytest.fixture(scope="module")
-def database() -> tuple[str, str, str]:
-    postgres, redis = scale_out_services()
-    return fresh_postgres(postgres), redis, f"test-{secrets.token_hex(4)}"
-
-
-@pytest.fixture(scope="module")
-def servers(
-    tmp_path_factory: pytest.TempPathFactory, database: tuple[str, str, str]
-) -> Iterator[list[ServerProcess]]:
-    db, redis, prefix = database
-    tmp_path = tmp_path_factory.mktemp("players-scale-out")
-    args = ("--redis", redis, "--redis-prefix", prefix, "--ai-workers", "1")
-    pair = [ServerProcess(db, tmp_path / f"serve-{name}.log", args) for name in "ab"]
-    for server in pair:
-        server.start()
-    yield pair
-    for server in pair:
-        server.stop()
+def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[ServerProcess]]:
+    """Two processes on a fresh PostgreSQL and one Redis."""
+    folder = tmp_path_factory.mktemp("players-scale-out")
+    with backend_servers("postgres", folder, ("--ai-workers", "1")) as pair:
+        yield pair
 
 
 class Browser:
@@ -92,7 +77,7 @@ def receive(ws: ClientConnection, until: Any, seconds: float = 30) -> dict[str, 
 
 
 def test_a_challenge_crosses_processes_and_its_flag_falls_once(
-    servers: list[ServerProcess], database: tuple[str, str, str]
+    servers: list[ServerProcess],
 ) -> None:
     a, b = servers
     ana, bruno = Browser(a), Browser(b)
@@ -128,7 +113,7 @@ def test_a_challenge_crosses_processes_and_its_flag_falls_once(
     for over in (over_a, over_b):
         assert over["result"] == "WhiteWins" and over["end_reason"] == "time"
         assert over["clocks"]["black"] == 0 and over["players"]["white"]["change"] > 0
-    store = Store(database[0])
+    store = Store(str(a.db_path))
     try:
         with store.engine.connect() as conn:
             changes = conn.execute(

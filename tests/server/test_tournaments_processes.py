@@ -11,7 +11,6 @@ forfeited (the bots played every one of theirs)."""
 from __future__ import annotations
 
 import itertools
-import secrets
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -19,8 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.server.conftest import fresh_postgres, scale_out_services
-from tests.server.helpers import ServerProcess
+from tests.server.helpers import ServerProcess, backend_servers
 from tests.server.tournament_helpers import (
     Player,
     check_standings,
@@ -186,15 +184,8 @@ def test_on_sqlite_with_the_process_killed_and_started_again(tmp_path: Path) -> 
 
 @pytest.fixture
 def two_servers(tmp_path: Path) -> Iterator[tuple[list[ServerProcess], str]]:
-    postgres, redis = scale_out_services()
-    db = fresh_postgres(postgres)
-    args = ("--redis", redis, "--redis-prefix", f"test-{secrets.token_hex(4)}", "--ai-workers", "1")
-    pair = [ServerProcess(db, tmp_path / f"serve-{name}.log", args) for name in "ab"]
-    for server in pair:
-        server.start()
-    yield pair, db
-    for server in pair:
-        server.stop()
+    with backend_servers("postgres", tmp_path, ("--ai-workers", "1")) as pair:
+        yield pair, str(pair[0].db_path)
 
 
 def test_on_postgres_with_two_processes_one_killed(
