@@ -87,6 +87,18 @@ def snapshot(game: Game) -> tuple:
     )
 
 
+def assert_undo_and_notation(game: Game, codes: list[int], rng: random.Random) -> None:
+    """Undo restores position and hash exactly, and every MoveString parses back to the same
+    move, for samples of the legal ``codes``."""
+    before = snapshot(game)
+    for code in rng.sample(codes, min(3, len(codes))):
+        game.push_code(code)
+        game.pop()
+        assert snapshot(game) == before
+    for code in rng.sample(codes, min(5, len(codes))):
+        assert game.parse_move_code(game.move_string(code)) == code
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -102,15 +114,7 @@ def test_random_games_keep_invariants(seed: int, game_type: str, tournament_open
         if not codes:
             assert game.is_over()
             break
-        # Undo restores position and hash exactly, for a sample of the legal moves.
-        before = snapshot(game)
-        for code in rng.sample(codes, min(3, len(codes))):
-            game.push_code(code)
-            game.pop()
-            assert snapshot(game) == before
-        # Every legal MoveString parses back to the same move.
-        for code in rng.sample(codes, min(5, len(codes))):
-            assert game.parse_move_code(game.move_string(code)) == code
+        assert_undo_and_notation(game, codes, rng)
         game.push_code(rng.choice(codes))
     # The GameString round trip rebuilds the same game.
     again = Game.from_game_string(game.game_string(), tournament_opening=tournament_opening)
@@ -206,13 +210,7 @@ def test_every_dragonfly_combination_keeps_invariants(options: Options) -> None:
         codes = game.legal_move_codes()
         if not codes:
             break
-        before = snapshot(game)
-        for code in rng.sample(codes, min(3, len(codes))):
-            game.push_code(code)
-            game.pop()
-            assert snapshot(game) == before
-        for code in rng.sample(codes, min(5, len(codes))):
-            assert game.parse_move_code(game.move_string(code)) == code
+        assert_undo_and_notation(game, codes, rng)
         # Prefer Dragonfly and Mosquito moves, so that stacks, carries and flights happen.
         flyers = [c for c in codes if c != PASS_CODE and bug_of(c & 31) in _FLYERS]
         game.push_code(rng.choice(flyers if flyers and rng.random() < 0.6 else codes))
