@@ -34,6 +34,13 @@ generator holds it (never modify them; the game owns them):
 * ``ply``, ``hash`` (incremental Zobrist key) and ``state``.
 
 The AI, the notation and the rule explanations use only this surface.
+
+Why one module of some 1,200 lines, against the project's 600: the move generator, make and
+unmake, and the incremental state they keep (hash, pinned cells, pieces in hand, Dragonfly
+history) are one class's private fields, read and written on every node of every search. Split
+across modules they would need public accessors or shared private fields, and each accessor is
+a call on the hottest path, pure and compiled. What needs no private field lives apart: the
+bugs' moves (:mod:`panal.hive.movement`), notation, set-ups, the board text and the SVG.
 """
 
 from __future__ import annotations
